@@ -1,0 +1,61 @@
+"""Checker findings: what is wrong, where, how bad, under a stable code.
+
+Codes are stable so that translators, the GUI checks panel and tests can refer to
+them (like Weblate's check ids). Errors block generation of the combination or item
+they name; warnings do not.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ERROR = "error"
+WARNING = "warning"
+
+# code -> (severity, short title)
+CODES: dict[str, tuple[str, str]] = {
+    "E001": (ERROR, "no form with the features the slot needs"),
+    "E002": (ERROR, "several forms fit the slot (ambiguous)"),
+    "E003": (ERROR, "template has no person slot"),
+    "E004": (ERROR, "unknown slot"),
+    "E005": (ERROR, "unknown feature name"),
+    "E006": (ERROR, "unknown feature value"),
+    "E007": (ERROR, "emotion word without a valid emotion or kind"),
+    "E008": (ERROR, "empty form"),
+    "E009": (ERROR, "no template variant fits"),
+    "E010": (ERROR, "template syntax or reference error"),
+    "E011": (ERROR, "person term with unknown kind or group"),
+    "E012": (ERROR, "entry has no forms"),
+    "W101": (WARNING, "same form listed for different entries"),
+    "W102": (WARNING, "stray punctuation or whitespace in a form"),
+    "W103": (WARNING, "sentence does not start with a capital letter"),
+    "W104": (WARNING, "name not capitalised"),
+    "W105": (WARNING, "stray whitespace in template text"),
+    "W106": (WARNING, "counterpart (pair) missing or not of the other gender"),
+    "W107": (WARNING, "review status not recognised"),
+    "W108": (WARNING, "entry marked untranslatable: its combinations are skipped"),
+}
+
+
+@dataclass
+class Finding:
+    code: str
+    message: str
+    item: str = ""  # e.g. "templates[T05]", "persons[she]"
+    template: str = ""
+    slot: str = ""
+    person: str = ""
+    emotion_word: str = ""
+    wanted: dict[str, str] = field(default_factory=dict)
+    available: list[str] = field(default_factory=list)
+
+    @property
+    def severity(self) -> str:
+        return CODES[self.code][0]
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+    def __str__(self) -> str:
+        where = self.item or "/".join(x for x in (self.template, self.person, self.emotion_word) if x)
+        return f"{self.severity.upper()} {self.code} {where}: {self.message}"
