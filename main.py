@@ -1,1 +1,83 @@
-def main(): pass
+"""EEC Studio entry point: the GUI with no arguments, a headless CLI otherwise.
+
+    python main.py                      # open the GUI
+    python main.py corpus list          # headless: see `python main.py --help`
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from importlib import import_module
+
+# Subcommand modules: each exposes add_parser(subparsers). Optional ones are skipped
+# when their part of the engine is not installed, so the corpus tools always work.
+CLI_MODULES = ["engine.corpus.cli", "engine.corpus.pairs_cli", "engine.models.cli", "engine.assoc.cli",
+               "engine.runner.cli", "engine.package.cli"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="main.py", description="EEC Studio: equity evaluation corpora and bias audits.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    gui = sub.add_parser("gui", help="open the desktop app (the default with no arguments)")
+    gui.set_defaults(func=lambda args: run_gui())
+    for name in CLI_MODULES:
+        try:
+            module = import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name and (exc.name == name or name.startswith(exc.name + ".")):
+                continue
+            raise
+        module.add_parser(sub)
+    return parser
+
+
+def has_display() -> bool:
+    if os.environ.get("QT_QPA_PLATFORM"):
+        return True
+    if sys.platform.startswith("linux") or "bsd" in sys.platform:
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def run_gui() -> int:
+    if not has_display():
+        print("EEC Studio: no display found (DISPLAY/WAYLAND_DISPLAY unset); use the command line instead, "
+              "e.g. `python main.py corpus list` (see `python main.py --help`).", file=sys.stderr)
+        return 2
+    from gui.app import run
+
+    return run(sys.argv[:1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
+        return run_gui()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    from engine.corpus.errors import DefinitionError
+
+    try:
+        return int(args.func(args) or 0)
+    except DefinitionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("cancelled", file=sys.stderr)
+        return 130
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # last resort: one line, never a traceback
+        print(f"error: unexpected {type(exc).__name__}: {exc} (set EEC_DEBUG=1 for details)", file=sys.stderr)
+        if os.environ.get("EEC_DEBUG"):
+            raise
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

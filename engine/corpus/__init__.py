@@ -12,3 +12,8 @@ __all__ = [
     "EmotionWord", "Finding", "Form", "PUBLISHED_COLUMNS", "PersonTerm", "Review", "Template", "Variant",
     "Word", "check_corpus", "generate", "load_definition", "parse_definition",
 ]
+from .export import FORMATS, atomic_write_bytes, export_table  # noqa: E402
+from .registry import builtin_names, list_corpora, load_corpus, user_corpus_dir  # noqa: E402
+
+__all__ += ["FORMATS", "atomic_write_bytes", "builtin_names", "export_table", "list_corpora", "load_corpus",
+            "user_corpus_dir"]

@@ -81,10 +81,13 @@ def parse_definition(raw: bytes | str, name: str = "<definition>") -> CorpusDefi
             except ValueError:
                 line = None
             msg = msg.split("(at line", 1)[0].strip()
+        elif "(at end of document)" in msg:
+            line = max(1, len(text.splitlines()))
+            msg = msg.replace("(at end of document)", "at the end of the file (is it truncated?)").strip()
         raise DefinitionError(name, f"TOML syntax error: {msg}", line=line,
                               fix="fix the syntax at that line (quotes, brackets, '=' between key and value)") from None
     except RecursionError:
-        raise DefinitionError(name, "nesting too deep", fix="a definition needs at most a few levels of tables") from None
+        raise DefinitionError(name, "nesting too deep", line=1, fix="a definition needs at most a few levels of tables") from None
     return _Builder(name, text).build(data)
 
 

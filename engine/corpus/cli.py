@@ -1,0 +1,109 @@
+"""`python main.py corpus …`: list, check, export, preview (a thin shell over the engine)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .checker import check_corpus
+from .compiled import CompiledCorpus
+from .export import FORMATS, export_table
+from .generator import generate
+from .registry import list_corpora, load_corpus
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("corpus", help="list, check and export corpora")
+    sub = p.add_subparsers(dest="corpus_cmd", required=True, metavar="COMMAND")
+
+    ls = sub.add_parser("list", help="built-in and user corpora with language, size and checker status")
+    ls.set_defaults(func=cmd_list)
+
+    ck = sub.add_parser("check", help="run the agreement checker; exit 1 when there are errors")
+    ck.add_argument("corpus", metavar="PATH_OR_NAME")
+    ck.add_argument("--all", action="store_true", help="list every finding instead of grouping identical ones")
+    ck.set_defaults(func=cmd_check)
+
+    ex = sub.add_parser("export", help="generate sentences and write them to a file")
+    ex.add_argument("corpus", metavar="NAME_OR_PATH", nargs="?")
+    ex.add_argument("--all", action="store_true", help="export every built-in and user corpus into the --out folder")
+    ex.add_argument("--format", choices=FORMATS, default=None, help="default: from the --out suffix, else csv")
+    ex.add_argument("--out", required=True, metavar="FILE", help="output file (a folder with --all)")
+    ex.set_defaults(func=cmd_export)
+
+    pv = sub.add_parser("preview", help="print generated sentences (filter by template, person, emotion)")
+    pv.add_argument("corpus", metavar="NAME_OR_PATH")
+    pv.add_argument("--template", default=None)
+    pv.add_argument("--person", default=None)
+    pv.add_argument("--emotion", default=None)
+    pv.add_argument("-n", type=int, default=20, help="how many sentences (default 20)")
+    pv.set_defaults(func=cmd_preview)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    rows = []
+    for entry in list_corpora():
+        try:
+            c = load_corpus(entry.path)
+            rep = check_corpus(c)
+            status = "ok" if rep.ok else f"{len(rep.errors)} error(s)"
+            if rep.warnings:
+                status += f", {len(rep.warnings)} warning(s)"
+            rows.append((c.id, c.language, f"{rep.sentences:,}", status, "built-in" if entry.builtin else str(entry.path)))
+        except Exception as exc:  # one broken user file must not hide the others
+            rows.append((entry.id, "?", "-", f"unreadable: {exc}", str(entry.path)))
+    header = ("corpus", "lang", "sentences", "checker", "where")
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(4)]
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths + [0])))
+    for r in rows:
+        print("  ".join(str(v).ljust(w) for v, w in zip(r, widths + [0])))
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    c = load_corpus(args.corpus)
+    rep = check_corpus(c)
+    if args.all:
+        print(f"{c.id}: {len(rep.errors)} error(s), {len(rep.warnings)} warning(s), {rep.sentences} sentence(s)")
+        for f in rep.findings:
+            print(f"  {f}")
+    else:
+        print(rep.to_text())
+    return 0 if rep.ok else 1
+
+
+def _export_one(name_or_path, out: Path, fmt: str | None) -> None:
+    c = load_corpus(name_or_path)
+    cc = CompiledCorpus(c)
+    df = generate(c, cc)
+    export_table(df, out, fmt)
+    print(f"{c.id}: {len(df):,} sentences -> {out}")
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    if args.all:
+        out = Path(args.out)
+        fmt = args.format or "csv"
+        for entry in list_corpora():
+            _export_one(entry.path, out / f"{entry.id}.{fmt}", fmt)
+        return 0
+    if not args.corpus:
+        print("corpus export: give a corpus name or path, or --all", file=sys.stderr)
+        return 2
+    _export_one(args.corpus, Path(args.out), args.format)
+    return 0
+
+
+def cmd_preview(args: argparse.Namespace) -> int:
+    c = load_corpus(args.corpus)
+    df = generate(c)
+    if args.template:
+        df = df[df.template_id == args.template]
+    if args.person:
+        df = df[(df.person_id == args.person) | (df.Person == args.person)]
+    if args.emotion:
+        df = df[df.Emotion == args.emotion]
+    print(f"{len(df):,} sentence(s)")
+    for s in df.Sentence.head(args.n):
+        print(f"  {s}")
+    return 0

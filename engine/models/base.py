@@ -1,0 +1,127 @@
+"""The one scorer interface, plus progress/cancel helpers shared by every scorer.
+
+Why a Protocol and plain objects (scikit-learn style): the runner, the CLI and the GUI
+only ever need "texts in, one float per text and dimension out", a stable identity for
+caching (`fingerprint`) and the list of columns. Anything implementing these four
+members is a scorer — including a user's own object — with no base class to inherit.
+
+Nothing here imports torch, transformers or scikit-learn: `import engine.models` must
+stay fast because the GUI imports it at start-up.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Protocol, runtime_checkable
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+#: progress(done, total, eta_seconds_or_None) — called after every batch.
+ProgressFn = Callable[[int, int, "float | None"], None]
+#: cancel() -> True to stop; a `threading.Event` is accepted too (its `is_set`).
+CancelFn = Callable[[], bool]
+
+
+@runtime_checkable
+class Scorer(Protocol):
+    """Texts in, a DataFrame out: one row per text (same order), one float column per dimension.
+
+    `fingerprint()` must change whenever the outputs could change (weights, settings,
+    preprocessing), because the persistent score cache is keyed by it.
+    """
+
+    name: str
+    dimensions: list[str]
+
+    def fingerprint(self) -> str: ...
+
+    def score(self, texts: list[str], *, progress: ProgressFn | None = None,
+              cancel: CancelFn | Any | None = None) -> "pd.DataFrame": ...
+
+
+class Cancelled(Exception):
+    """Raised when a cancel callback asked to stop; work finished before it is kept (cached)."""
+
+    def __init__(self, done: int = 0, total: int = 0):
+        super().__init__(f"cancelled after {done} of {total}")
+        self.done = done
+        self.total = total
+
+
+def is_cancelled(cancel: CancelFn | Any | None) -> bool:
+    """True when `cancel` (a callable or an object with `is_set`) asks to stop."""
+    if cancel is None:
+        return False
+    is_set = getattr(cancel, "is_set", None)
+    if callable(is_set):
+        return bool(is_set())
+    return bool(cancel())
+
+
+def check_cancel(cancel: CancelFn | Any | None, done: int = 0, total: int = 0) -> None:
+    """Raise `Cancelled` if asked to; called between batches (cooperative cancellation)."""
+    if is_cancelled(cancel):
+        raise Cancelled(done, total)
+
+
+@dataclass
+class ProgressTracker:
+    """Turns batch completions into (done, total, eta) calls.
+
+    Why: every scorer and the runner report progress the same way; ETA is the mean rate
+    over the items actually computed so far (cache hits counted as done but not timed,
+    so a mostly-cached resume does not promise an absurdly short remainder).
+    """
+
+    total: int
+    callback: ProgressFn | None = None
+    done: int = 0
+    _computed: int = 0
+    _started: float = 0.0
+
+    def __post_init__(self) -> None:
+        self._started = time.perf_counter()
+
+    def skip(self, n: int) -> None:
+        """Count `n` items as done without computing them (cache hits)."""
+        self.done += n
+        self._emit()
+
+    def advance(self, n: int) -> None:
+        """Count `n` freshly computed items."""
+        self.done += n
+        self._computed += n
+        self._emit()
+
+    def eta(self) -> float | None:
+        if self._computed == 0:
+            return None
+        elapsed = time.perf_counter() - self._started
+        rate = self._computed / max(elapsed, 1e-9)
+        return max(self.total - self.done, 0) / rate
+
+    def _emit(self) -> None:
+        if self.callback is not None:
+            self.callback(self.done, self.total, self.eta())
+
+
+def stable_hash(*parts: Any) -> str:
+    """A short, stable hex digest of JSON-able parts (used to build fingerprints)."""
+    blob = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8")
+    return hashlib.sha256(blob).hexdigest()[:32]
+
+
+def make_frame(values: Any, dimensions: list[str]) -> "pd.DataFrame":
+    """A float64 DataFrame with the scorer's columns, index 0..n-1."""
+    import numpy as np
+    import pandas as pd
+
+    arr = np.asarray(values, dtype=np.float64)
+    if arr.ndim == 1:
+        arr = arr.reshape(-1, 1)
+    if arr.size == 0:
+        arr = arr.reshape(0, len(dimensions))
+    return pd.DataFrame(arr, columns=list(dimensions))

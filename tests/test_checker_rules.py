@@ -1,0 +1,126 @@
+"""Every checker rule: one fixture that triggers it and the clean one that does not."""
+import pytest
+
+from corpus_fixtures import EMOTIONS, HEADER, PERSONS, TEMPLATES, mini
+from engine.corpus import check_corpus, generate, parse_definition
+
+
+def codes(text: str) -> set[str]:
+    return check_corpus(parse_definition(text, "fixture.toml")).codes()
+
+
+def test_clean_fixture_has_no_findings():
+    rep = check_corpus(parse_definition(mini(), "fixture.toml"))
+    assert rep.findings == []
+    # T1: 4 persons × 1 state word, T2 same, T3: 4 × 2 situation words, T4: 4 persons
+    assert rep.sentences == 4 + 4 + 8 + 4
+
+
+def test_clean_fixture_sentences():
+    df = generate(parse_definition(mini()))
+    s = set(df.Sentence)
+    assert {"She feels angry.", "I made her feel angry.", "He found himself in an annoying situation.",
+            "Ann found herself in a grim situation.", "I saw him in the market.", "Bob feels angry."} <= s
+
+
+def _replace(old: str, new: str, base: str | None = None) -> str:
+    base = base or mini()
+    assert old in base
+    return base.replace(old, new, 1)
+
+
+CASES = {
+    # E001: the person slot asks role=object but 'she' only has a subject form
+    "E001": ('forms = [{ text = "she", role = "subject" }, { text = "her", role = "object" }]',
+             'forms = [{ text = "she", role = "subject" }]'),
+    # E002: two forms fit a slot that asks nothing to tell them apart
+    "E002": ('text = "{person role=subject} feels {emotion kind=state}."', 'text = "{person} feels {emotion kind=state}."'),
+    "E003": ('text = "I saw {person role=object} in the market."', 'text = "I saw nobody in the market."'),
+    "E004": ('{self gender=person.gender}', '{selv gender=person.gender}'),
+    "E005": ('text = "{person role=subject} feels {emotion kind=state}."', 'text = "{person case=nom} feels {emotion kind=state}."'),
+    "E006": ('text = "{person role=subject} feels {emotion kind=state}."', 'text = "{person role=agent} feels {emotion kind=state}."'),
+    "E007": ('id = "angry"\nemotion = "anger"', 'id = "angry"\nemotion = ""'),
+    "E008": ('text = "angry"', 'text = "  "'),
+    "E010": ('text = "I saw {person role=object} in the market."', 'text = "I saw {person role=object in the market."'),
+    "E011": ('race = "A"', 'race = "C"'),
+    "E012": ('id = "grim"\nemotion = "sadness"\nkind = "situation"\ntext = "grim"', 'id = "grim"\nemotion = "sadness"\nkind = "situation"'),
+    "W101": ('text = "grim"', 'text = "annoying"'),
+    "W102": ('text = "angry"', 'text = "angry,"'),
+    "W104": ('text = "Ann"', 'text = "ann"'),
+    "W105": ('text = "I saw {person role=object} in the market."', 'text = "I saw  {person role=object} in the market."'),
+    "W106": ('pair = "he"', 'pair = "ann"'),
+    "W107": ('id = "grim"\nemotion = "sadness"', 'id = "grim"\nstatus = "done"\nemotion = "sadness"'),
+    "W108": ('id = "grim"\nemotion = "sadness"\nkind = "situation"\ntext = "grim"',
+             'id = "grim"\nemotion = "sadness"\nkind = "situation"\nstatus = "untranslatable"'),
+}
+
+
+@pytest.mark.parametrize("code", sorted(CASES))
+def test_rule_triggers(code):
+    old, new = CASES[code]
+    assert code not in codes(mini())
+    assert code in codes(_replace(old, new))
+
+
+def test_e001_reports_slot_features_and_available_forms():
+    rep = check_corpus(parse_definition(_replace(*CASES["E001"])))
+    f = next(f for f in rep.findings if f.code == "E001")
+    assert f.template == "T2" and f.slot == "person" and f.person == "she"
+    assert f.wanted == {"role": "object"}
+    assert any("'she'" in a for a in f.available)
+    # the other combinations still generate: errors block only their own combination
+    assert rep.sentences == 20 - 1 - 1  # T2 and T4 lose 'she'
+
+
+def test_e009_no_variant():
+    text = mini(templates='''
+[[templates]]
+id = "V"
+select = { gender = "person.gender" }
+variants = [{ gender = "m", text = "{person role=subject} is here." }]
+''')
+    rep = check_corpus(parse_definition(text))
+    assert "E009" in rep.codes()
+    assert rep.sentences == 2  # only the two male persons
+    ok = text.replace('variants = [{ gender = "m", text = "{person role=subject} is here." }]',
+                      'variants = [{ gender = "m", text = "{person role=subject} is here." }, { gender = "f", text = "{person role=subject} is there." }]')
+    assert "E009" not in codes(ok)
+
+
+def test_w103_lowercase_sentence_start():
+    text = mini().replace("capitalize = true", "capitalize = false")
+    assert "W103" in codes(text)
+    assert "W103" not in codes(mini())
+
+
+def test_e010_agreement_cycle_and_bad_reference():
+    cyc = mini(templates='''
+[[templates]]
+id = "C"
+text = "{person role=subject} {self gender=a.gender} {a initial=self.initial}."
+''')
+    rep = check_corpus(parse_definition(cyc))
+    assert any(f.code == "E010" and "cycle" in f.message for f in rep.findings)
+    bad = mini(templates='''
+[[templates]]
+id = "R"
+text = "{person role=subject} found {self gender=nobody.gender}."
+''')
+    assert any(f.code == "E010" and "nobody" in f.message for f in check_corpus(parse_definition(bad)).findings)
+
+
+def test_stray_punctuation_detector():
+    from engine.corpus.checker import stray_characters
+    assert stray_characters("empört,")
+    assert stray_characters("bal  x")
+    assert stray_characters(" x")
+    assert stray_characters("mi madre") == ""
+    assert stray_characters("مضحك جدا") == ""
+    assert stray_characters("Mary-Jane") == ""
+    assert stray_characters("l'homme") == ""
+
+
+def test_explicit_feature_overrides_derived_initial():
+    text = mini().replace('text = "annoying"', 'forms = [{ text = "honest", initial = "vowel" }]')
+    df = generate(parse_definition(text))
+    assert "Bob found himself in an honest situation." in set(df.Sentence)
