@@ -1,0 +1,127 @@
+"""Serialise a corpus definition back to TOML and save it atomically.
+
+Why our own formatter rather than tomli_w's default: translators read these files, so
+forms stay as one-line inline tables and sections keep the order of the built-in files.
+Round trip: ``parse_definition(to_toml(c))`` gives back an equal definition (tested).
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from .export import atomic_write_bytes
+from .model import CorpusDefinition, Form, Review
+
+
+def _q(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False)
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return _q(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }" if v else "{}"
+    raise TypeError(f"cannot write {type(v).__name__} to TOML")
+
+
+def _key(k: str) -> str:
+    return k if k.replace("_", "").replace("-", "").isalnum() and k.isascii() else _q(k)
+
+
+def _forms(forms: list[Form]) -> list[str]:
+    if len(forms) == 1 and not forms[0].features:
+        return [f"text = {_q(forms[0].text)}"]
+    if not forms:
+        return []
+    return ["forms = [" + ", ".join(_value({"text": f.text, **f.features}) for f in forms) + "]"]
+
+
+def _review(r: Review) -> list[str]:
+    out = []
+    if r.status != "new":
+        out.append(f"status = {_q(r.status)}")
+    for name in ("translator", "note", "source"):
+        v = getattr(r, name)
+        if v:
+            out.append(f"{name} = {_q(v)}")
+    return out
+
+
+def to_toml(c: CorpusDefinition) -> str:
+    lines = ["# EEC Studio corpus definition (format 1). See README \"Corpus definition format\".",
+             "format = 1", f"id = {_q(c.id)}", f"name = {_q(c.name)}", f"language = {_q(c.language)}"]
+    for name in ("description", "source", "licence", "cite", "id_prefix"):
+        v = getattr(c, name)
+        if v:
+            lines.append(f"{name} = {_q(v)}")
+    if c.direction != "ltr":
+        lines.append(f"direction = {_q(c.direction)}")
+    lines.append(f"capitalize = {_value(c.capitalize)}")
+    lines += ["", "[features]"] + [f"{_key(k)} = {_value(v)}" for k, v in c.features.items()]
+    for feat, rules in c.derive.items():
+        lines += ["", f"[derive.{_key(feat)}]"] + [f"{_key(k)} = {_q(v)}" for k, v in rules.items()]
+    for name, a in c.axes.items():
+        lines += ["", f"[axes.{_key(name)}]"]
+        if a.label:
+            lines.append(f"label = {_q(a.label)}")
+        lines += [f"groups = {_value(a.groups)}", f"reference = {_q(a.reference)}"]
+        if a.feature_values:
+            lines.append(f"feature = {_value(a.feature_values)}")
+    for w in c.words:
+        lines += ["", "[[words]]", f"id = {_q(w.id)}"] + _forms(w.forms) + _review(w.review)
+    for t in c.templates:
+        lines += ["", "[[templates]]", f"id = {_q(t.id)}"]
+        if len(t.variants) == 1 and not t.variants[0].features and not t.select:
+            lines.append(f"text = {_q(t.variants[0].text)}")
+            if t.variants[0].published and not t.published:
+                lines.append(f"published = {_q(t.variants[0].published)}")
+        else:
+            if t.select:
+                lines.append(f"select = {_value(t.select)}")
+            vs = []
+            for v in t.variants:
+                d = {**v.features, "text": v.text}
+                if v.published:
+                    d["published"] = v.published
+                vs.append(_value(d))
+            lines.append("variants = [\n    " + ",\n    ".join(vs) + ",\n]")
+        if t.published:
+            lines.append(f"published = {_q(t.published)}")
+        lines += _review(t.review)
+    for p in c.persons:
+        lines += ["", "[[persons]]", f"id = {_q(p.id)}", f"kind = {_q(p.kind)}"]
+        lines += [f"{_key(k)} = {_q(v)}" for k, v in p.groups.items()]
+        lines += _forms(p.forms)
+        if p.features:
+            lines.append(f"features = {_value(p.features)}")
+        if p.pair:
+            lines.append(f"pair = {_q(p.pair)}")
+        lines += _review(p.review)
+    for e in c.emotion_words:
+        lines += ["", "[[emotion_words]]", f"id = {_q(e.id)}", f"emotion = {_q(e.emotion)}", f"kind = {_q(e.kind)}"]
+        lines += _forms(e.forms)
+        if e.features:
+            lines.append(f"features = {_value(e.features)}")
+        lines += _review(e.review)
+    text = "\n".join(lines) + "\n"
+    if c.extra:  # sections this writer does not format itself (e.g. pairs) go through tomli_w
+        text += "\n" + tomli_w.dumps(c.extra)
+    return text
+
+
+def save_definition(c: CorpusDefinition, path: str | os.PathLike) -> Path:
+    """Atomic save: a crash mid-save never leaves a truncated definition behind."""
+    path = Path(path)
+    atomic_write_bytes(path, to_toml(c).encode("utf-8"))
+    return path

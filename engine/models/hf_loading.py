@@ -1,0 +1,98 @@
+"""Loading Hugging Face models offline and under the safe-loading policy.
+
+Why a helper: every transformer path must (1) never touch the network
+(`HF_HUB_OFFLINE=1`, `local_files_only=True`), (2) accept a local folder or an id already
+in the HF cache, (3) prefer safetensors and refuse pickled weights unless allowed, and
+(4) report failures as one readable line.
+"""
+from __future__ import annotations
+
+import contextlib
+import inspect
+import os
+from pathlib import Path
+from typing import Any
+
+from .errors import ModelError
+from .safe_load import hf_weights_policy
+
+
+def offline() -> None:
+    """Force offline mode before transformers / huggingface_hub read their settings."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+
+
+def resolve_model_dir(spec: str | Path) -> Path:
+    """A local folder, or the snapshot folder of a model id already in the HF cache."""
+    path = Path(spec).expanduser()
+    if path.is_dir():
+        if not (path / "config.json").exists():
+            raise ModelError(str(path), "folder has no config.json", fix="point to a folder written by save_pretrained()")
+        return path
+    if path.exists():
+        raise ModelError(str(path), "is a file, not a model folder", fix="give the folder that holds config.json")
+    text = str(spec)
+    if text.count("/") > 1 or text.startswith((".", "/", "~")):
+        raise ModelError(text, "model folder not found", fix="check the path")
+    offline()
+    try:
+        from huggingface_hub import snapshot_download
+
+        found = Path(snapshot_download(text, local_files_only=True))
+    except Exception:
+        raise ModelError(text, "not a local folder and not in the Hugging Face cache (offline mode)",
+                         fix="download it once where there is network (e.g. `hf download NAME`) or give a folder") from None
+    if not (found / "config.json").exists():
+        raise ModelError(str(found), "cached snapshot has no config.json", fix="re-download the model")
+    return found
+
+
+@contextlib.contextmanager
+def quiet_transformers():
+    """Silence transformers' progress bars and info logs while loading (CLI output stays clean)."""
+    from transformers.utils import logging as hf_logging
+
+    level = hf_logging.get_verbosity()
+    bars = hf_logging.is_progress_bar_enabled()
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        hf_logging.set_verbosity(level)
+        if bars:
+            hf_logging.enable_progress_bar()
+
+
+def load_tokenizer(folder: Path) -> Any:
+    offline()
+    from transformers import AutoTokenizer
+
+    try:
+        with quiet_transformers():
+            return AutoTokenizer.from_pretrained(str(folder), local_files_only=True)
+    except Exception as exc:
+        raise ModelError(str(folder), f"cannot load tokenizer ({type(exc).__name__}: {str(exc).splitlines()[0][:200]})",
+                         fix="the folder needs tokenizer files saved with save_pretrained()") from None
+
+
+def load_model(folder: Path, auto_class: str, *, allow_pickle: bool = False) -> Any:
+    """`AutoModel`/`AutoModelForSequenceClassification`.from_pretrained, offline and safe, in eval mode."""
+    offline()
+    use_safetensors = hf_weights_policy(folder, allow_pickle=allow_pickle)
+    import transformers
+
+    cls = getattr(transformers, auto_class)
+    kwargs: dict[str, Any] = {"local_files_only": True, "use_safetensors": use_safetensors}
+    if "weights_only" in inspect.signature(transformers.PreTrainedModel.from_pretrained).parameters:
+        kwargs["weights_only"] = True
+    try:
+        with quiet_transformers():
+            model = cls.from_pretrained(str(folder), **kwargs)
+    except Exception as exc:
+        raise ModelError(str(folder), f"cannot load model ({type(exc).__name__}: {str(exc).splitlines()[0][:200]})",
+                         fix="check that the folder holds a complete save_pretrained() model") from None
+    model.eval()
+    return model
