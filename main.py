@@ -12,8 +12,8 @@ from importlib import import_module
 
 # Subcommand modules: each exposes add_parser(subparsers). Optional ones are skipped
 # when their part of the engine is not installed, so the corpus tools always work.
-CLI_MODULES = ["engine.corpus.cli", "engine.corpus.pairs_cli", "engine.models.cli", "engine.assoc.cli",
-               "engine.runner.cli", "engine.package.cli"]
+CLI_MODULES = ["engine.corpus.cli", "engine.corpus.pairs_cli", "engine.models.cli", "engine.assoc.cli", "engine.audit.cli",
+               "engine.package.cli"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,6 +50,25 @@ def run_gui() -> int:
     return run(sys.argv[:1])
 
 
+def _user_errors() -> tuple[type[BaseException], ...]:
+    """Exceptions that carry a message meant for the user (file, field, fix): print, don't trace."""
+    from engine.corpus.errors import DefinitionError
+
+    found: list[type[BaseException]] = [DefinitionError]
+    for module, name in (("engine.models.errors", "ModelError"), ("engine.assoc.errors", "AssocError"),
+                         ("engine.package.errors", "PackageError"), ("engine.models.base", "Cancelled")):
+        mod = sys.modules.get(module)
+        if mod is None:
+            try:
+                mod = import_module(module)
+            except ImportError:
+                continue
+        cls = getattr(mod, name, None)
+        if isinstance(cls, type):
+            found.append(cls)
+    return tuple(found)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
@@ -59,11 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    from engine.corpus.errors import DefinitionError
-
     try:
         return int(args.func(args) or 0)
-    except DefinitionError as exc:
+    except _user_errors() as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .errors import AssocError
-from .formats import load_test_file
+from .formats import FORMAT, load_test_file
 from .stimuli import Term, TestSpec, WordSet
 
 LIBRARY = Path(__file__).resolve().parents[2] / "resources" / "stimuli"
@@ -35,9 +35,9 @@ def list_tests() -> list[LibraryEntry]:
     out: list[LibraryEntry] = []
     for p in sorted(LIBRARY.rglob("*.json")):
         rel = p.relative_to(LIBRARY).with_suffix("").as_posix()
-        if rel.startswith("xweat/") or rel.endswith("/templates"):
-            continue
         data = json.loads(p.read_text(encoding="utf-8"))
+        if data.get("format") != FORMAT:  # translations, template families
+            continue
         out.append(LibraryEntry(rel, data["kind"], data.get("language", ""), data.get("title", ""), str(p)))
     for lang in XWEAT_LANGS[1:]:
         for t in XWEAT_TESTS:

@@ -32,6 +32,28 @@ IT_LIC = "Apache-2.0"
 WEAT_FIXES = {"failur": "failure"}
 # English words whose XWEAT dictionary key is spelled differently
 XWEAT_KEY = {"bluebell": "blue-bell"}
+# set names of the Italian tests (the .txt files have none), from Table 16 of the Italian paper
+IT_SETS = {
+    "WEAT_6": ("male names", "female names", "career", "family"),
+    "WEAT_7": ("math", "arts", "male terms", "female terms"),
+    "WEAT_8": ("science", "arts", "male terms", "female terms"),
+    "GER1": ("male-dominated study programmes", "female-dominated study programmes", "male terms", "female terms"),
+    "GER2": ("rational", "emotional", "male terms", "female terms"),
+    "IT_1": ("Italian names", "Romanian names", "pleasant", "unpleasant"),
+    "IT_2": ("Italian names", "Romanian names", "high-skilled occupations", "low-skilled occupations"),
+    "IT_3": ("Italian names", "Indian names", "pleasant", "unpleasant"),
+    "IT_4": ("Italian names", "Indian names", "high-skilled occupations", "low-skilled occupations"),
+    "IT_5": ("straight/cis", "queer/trans", "pleasant", "unpleasant"),
+}
+
+
+def _named(spec: TestSpec, base: str) -> dict:
+    names = IT_SETS.get(base)
+    out = {}
+    for i, (key, s) in enumerate(spec.sets().items()):
+        name = names[i] if names else s.name
+        out[key] = WordSet(name, s.terms) if isinstance(s, WordSet) else SentenceSet(name, s.items)
+    return out
 
 
 def _write(rel: str, obj: dict) -> None:
@@ -84,7 +106,7 @@ def build_italian(data: Path) -> list[str]:
         spec = load_test_file(f)
         title = spec.title
         spec = TestSpec(id=f"it/weat/{f.stem}", kind="weat", language="it", title=title, source=IT_SRC + f"WEAT/{f.name}",
-                        license=IT_LIC, X=spec.X, Y=spec.Y, A=spec.A, B=spec.B)
+                        license=IT_LIC, **_named(spec, f.stem))
         weat_words[f.stem] = {k: s.words() for k, s in spec.sets().items()}
         _write(f"it/weat/{f.stem}.json", spec_to_json(spec))
     for folder, prefix in (("SEAT", "SEAT_"), ("genSEAT", "genSEAT_")):
@@ -102,14 +124,16 @@ def build_italian(data: Path) -> list[str]:
                     items.append(SentenceItem(item.sentence, w))
                 if missing:
                     report.append(f"{f.name} {key}: word not located in {missing} sentence(s)")
-                sets[key] = SentenceSet(s.name if s.name not in ("targ1", "targ2", "attr1", "attr2") else key,
-                                        tuple(items))
+                sets[key] = SentenceSet(s.name, tuple(items))
+            sets = _named(TestSpec(id="", kind="seat", **sets), base)
             out = TestSpec(id=f"it/{folder.lower()}/{f.stem}", kind="seat", language="it",
                            title=f"{folder} version of {base}", source=IT_SRC + f"{folder}/{f.name}", license=IT_LIC,
                            **sets)
             _write(f"it/{folder.lower()}/{f.stem}.json", spec_to_json(out))
     for f in sorted((it / "LPBS").glob("*.jsonl")):
         spec = load_test_file(f)
+        for key, s in _named(spec, f.stem[5:]).items():
+            setattr(spec, key, s)
         spec.id, spec.language, spec.license = f"it/lpbs/{f.stem}", "it", IT_LIC
         spec.source, spec.title = IT_SRC + f"LPBS/{f.name}", f"LPBS version of {f.stem[5:]}"
         _write(f"it/lpbs/{f.stem}.json", spec_to_json(spec))

@@ -76,6 +76,8 @@ class SentenceSet:
 class TestSpec:
     """A runnable test definition, whatever file it came from."""
 
+    __test__ = False  # not a pytest class, despite the name
+
     id: str
     kind: TestKind
     language: str = "en"

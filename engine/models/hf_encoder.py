@@ -130,7 +130,7 @@ class HFEncoder:
         unique = list(todo)
         key = self.fingerprint() + "/" + tag
         if store is not None and unique:
-            found = store.get_many(key, unique, self.dim)
+            found = store.get_many(key, unique)
             for j, vec in found.items():
                 self._memo[(tag, unique[j])] = vec.astype(np.float32)
             unique = [t for j, t in enumerate(unique) if j not in found]

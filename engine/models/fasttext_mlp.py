@@ -1,0 +1,184 @@
+"""fastText + MLP: averaged word vectors fed to a scikit-learn MLP regressor, one per dimension.
+
+As in Câmara et al.: tweets are cleaned, lower-cased and stripped of punctuation, the
+word vectors of a sentence are averaged, and an MLP regresses the intensity. Vectors
+come from a fastText `.bin` (native format, not pickle; OOV words get subword vectors),
+a `.vec` text file (the first `max_words` rows — the most frequent words — are loaded;
+OOV words are skipped), or any object with `.dim` and `.get(word) -> vector | None`
+(e.g. a vectors provider of the association tests).
+"""
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .base import stable_hash
+from .errors import ModelError
+from .fingerprint import file_sha256
+from .manifest import read_manifest
+from .sklearn_scorer import SklearnScorer
+
+SYSTEM = "fasttext-mlp"
+_PUNCT = str.maketrans("", "", string.punctuation + "’—”“‘\"")
+
+
+@dataclass
+class FastTextMlpConfig:
+    hidden: tuple[int, ...] = (100,)
+    alpha: float = 1e-4
+    max_iter: int = 500
+    early_stopping: bool = True
+    lowercase: bool = True
+    max_words: int = 200_000  # rows read from a .vec file
+
+
+def tokenize(text: str, lowercase: bool = True) -> list[str]:
+    if lowercase:
+        text = text.lower()
+    return text.translate(_PUNCT).split()
+
+
+class WordVectors:
+    """Word vectors from a fastText .bin/.vec file or a provider object; `average(texts)` pools them."""
+
+    def __init__(self, source: Any, *, max_words: int = 200_000, lowercase: bool = True):
+        self.lowercase = lowercase
+        self.max_words = int(max_words)
+        self._ft: Any = None
+        self._table: dict[str, Any] | None = None
+        self._provider: Any = None
+        if isinstance(source, (str, Path)):
+            self.path: Path | None = Path(source).expanduser()
+            if not self.path.is_file():
+                raise ModelError(str(self.path), "vectors file not found", fix="give a fastText .bin or .vec file")
+            if self.path.suffix not in (".bin", ".vec", ".txt"):
+                raise ModelError(str(self.path), f"unknown vectors format '{self.path.suffix}'",
+                                 fix="use a fastText .bin or a .vec text file")
+            self.source_id = str(self.path)
+        else:
+            if not hasattr(source, "get") or not hasattr(source, "dim"):
+                raise ModelError(repr(source)[:60], "vectors provider needs .dim and .get(word)")
+            self.path = None
+            self._provider = source
+            self.source_id = getattr(source, "name", type(source).__name__)
+        self.dim = 0
+        self._load()
+
+    def _load(self) -> None:
+        import numpy as np
+
+        if self._provider is not None:
+            self.dim = int(self._provider.dim)
+            return
+        if self.path.suffix == ".bin":
+            import fasttext
+
+            fasttext.FastText.eprint = lambda *a, **k: None  # its load warning is noise on stderr
+            try:
+                self._ft = fasttext.load_model(str(self.path))
+            except Exception as exc:
+                raise ModelError(str(self.path), f"not a fastText .bin model ({exc})") from None
+            self.dim = int(self._ft.get_dimension())
+            return
+        table: dict[str, Any] = {}
+        with open(self.path, encoding="utf-8", errors="replace") as fh:
+            first = fh.readline()
+            head = first.split()
+            # a .vec file starts with "<count> <dim>"; a plain .txt (GloVe style) does not
+            pending = [] if (len(head) == 2 and all(p.isdigit() for p in head)) else [first]
+            for n, line in enumerate(_chain(pending, fh)):
+                if len(table) >= self.max_words:
+                    break
+                parts = line.rstrip("\r\n ").split(" ")
+                if len(parts) < 2:
+                    continue
+                try:
+                    vec = np.asarray(parts[1:], dtype=np.float32)
+                except ValueError:
+                    raise ModelError(str(self.path), "bad number in vectors file", line=n + (1 if pending else 2),
+                                     fix="expected 'word v1 v2 …' per line") from None
+                if self.dim == 0:
+                    self.dim = len(vec)
+                elif len(vec) != self.dim:
+                    continue  # words containing spaces in some dumps: skip the malformed row
+                table.setdefault(parts[0], vec)
+        if not table:
+            raise ModelError(str(self.path), "no vectors read", fix="expected 'word v1 v2 …' lines")
+        self._table = table
+
+    def fingerprint(self) -> str:
+        if self.path is not None:
+            return stable_hash("vectors", file_sha256(self.path), self.max_words if self._table is not None else None)
+        fp = getattr(self._provider, "fingerprint", None)
+        return stable_hash("vectors-provider", fp() if callable(fp) else self.source_id)
+
+    def get(self, word: str) -> Any:
+        if self._ft is not None:
+            return self._ft.get_word_vector(word)
+        if self._table is not None:
+            v = self._table.get(word)
+            return v if v is not None else self._table.get(word.lower())
+        return self._provider.get(word)
+
+    def average(self, texts: list[str]) -> Any:
+        """(n, dim) float32: mean vector of each text's known words (zeros when none is known)."""
+        import numpy as np
+
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, text in enumerate(texts):
+            vecs = [v for v in (self.get(w) for w in tokenize(text, self.lowercase)) if v is not None]
+            if vecs:
+                out[i] = np.mean(vecs, axis=0)
+        return out
+
+
+def _chain(first: list[str], rest: Any):
+    yield from first
+    yield from rest
+
+
+def fit_fasttext_mlp(features: Any, y: Any, *, seed: int, config: FastTextMlpConfig | None = None) -> Any:
+    import warnings
+
+    import numpy as np
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.neural_network import MLPRegressor
+
+    c = config or FastTextMlpConfig()
+    features = np.asarray(features)
+    early = c.early_stopping and len(features) >= 20
+    model = MLPRegressor(hidden_layer_sizes=tuple(c.hidden), alpha=c.alpha, max_iter=c.max_iter,
+                         early_stopping=early, random_state=seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(features, np.asarray(y, dtype=np.float64))
+    return model
+
+
+def make_scorer(models: dict[str, Any], vectors: WordVectors, *, name: str = SYSTEM, preprocess: str = "none",
+                digest: str = "") -> SklearnScorer:
+    return SklearnScorer(models, kind=SYSTEM, name=name, preprocess=preprocess, featurize=vectors.average,
+                         feature_id=stable_hash(vectors.fingerprint(), vectors.lowercase), digest=digest)
+
+
+def load_fasttext_mlp(folder: str | Path, *, allow_pickle: bool = False, vectors: Any = None) -> SklearnScorer:
+    """Rebuild from a trained folder; `vectors` overrides the manifest's vectors location."""
+    folder = Path(folder)
+    man = read_manifest(folder)
+    if man["system"] != SYSTEM:
+        raise ModelError(str(folder), f"manifest is for '{man['system']}', not {SYSTEM}", field="system")
+    settings = man.get("settings", {})
+    vec = vectors if isinstance(vectors, WordVectors) else WordVectors(
+        vectors or man["model_id"], max_words=int(settings.get("max_words", 200_000)),
+        lowercase=bool(settings.get("lowercase", True)))
+    want = man.get("model_fingerprint")
+    if want and vec.fingerprint() != want:
+        raise ModelError(vec.source_id, "word vectors differ from the ones the model was trained on",
+                         field="model_fingerprint", fix="give the original vectors file or retrain")
+    models, digest = SklearnScorer.load_models(folder, man["files"], allow_pickle=allow_pickle)
+    scorer = make_scorer(models, vec, name=man.get("name", folder.name), preprocess=man.get("preprocess", "none"),
+                         digest=digest)
+    scorer.manifest = man
+    return scorer

@@ -1,0 +1,91 @@
+"""Lexicon sentiment systems that install from PyPI and need no download: VADER and TextBlob.
+
+Mapping to [0, 1] valence (stated once, used everywhere):
+* VADER: `valence = (compound + 1) / 2`, where `compound` ∈ [-1, 1] is VADER's normalised
+  sum of valences (`polarity_scores(text)["compound"]`).
+* TextBlob: `valence = (polarity + 1) / 2`, where `polarity` ∈ [-1, 1] is the PatternAnalyzer
+  score (`TextBlob(text).sentiment.polarity`).
+Both maps are affine, so differences between paired sentences are simply halved and
+their signs and rankings are unchanged; 0.5 means "neutral". English only.
+"""
+from __future__ import annotations
+
+from importlib import metadata
+from typing import Any, Callable
+
+from .base import ProgressTracker, check_cancel, make_frame, stable_hash
+from .errors import ModelError
+
+CHUNK = 256
+
+
+def _version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+class _LexiconScorer:
+    dimensions = ["valence"]
+    name = ""
+    dist = ""
+    mapping = ""
+
+    def __init__(self) -> None:
+        self._fn: Callable[[str], float] | None = None
+        self.batch_size = CHUNK
+
+    def _raw(self) -> Callable[[str], float]:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def fingerprint(self) -> str:
+        return stable_hash(self.name, _version(self.dist), self.mapping)
+
+    def score(self, texts: list[str], *, progress: Any = None, cancel: Any = None) -> Any:
+        if self._fn is None:
+            self._fn = self._raw()
+        texts = list(texts)
+        tracker = ProgressTracker(len(texts), progress)
+        out: list[float] = []
+        for start in range(0, len(texts), CHUNK):
+            check_cancel(cancel, tracker.done, len(texts))
+            chunk = texts[start:start + CHUNK]
+            out.extend((self._fn(t) + 1.0) / 2.0 for t in chunk)
+            tracker.advance(len(chunk))
+        return make_frame(out, self.dimensions)
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": self.name, "name": self.name, "fingerprint": self.fingerprint(), "mapping": self.mapping,
+                "package": f"{self.dist} {_version(self.dist)}"}
+
+
+class VaderScorer(_LexiconScorer):
+    """VADER compound score mapped to valence = (compound + 1) / 2."""
+
+    name = "vader"
+    dist = "vadersentiment"
+    mapping = "valence = (compound + 1) / 2"
+
+    def _raw(self) -> Callable[[str], float]:
+        try:
+            from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
+        except ImportError:
+            raise ModelError("vader", "the VADER package is not installed", fix="pip install vadersentiment") from None
+        analyzer = SentimentIntensityAnalyzer()
+        return lambda t: float(analyzer.polarity_scores(t)["compound"])
+
+
+class TextBlobScorer(_LexiconScorer):
+    """TextBlob (PatternAnalyzer) polarity mapped to valence = (polarity + 1) / 2."""
+
+    name = "textblob"
+    dist = "textblob"
+    mapping = "valence = (polarity + 1) / 2"
+
+    def _raw(self) -> Callable[[str], float]:
+        try:
+            from textblob import TextBlob
+        except ImportError:
+            raise ModelError("textblob", "the TextBlob package is not installed", fix="pip install textblob") from None
+        return lambda t: float(TextBlob(t).sentiment.polarity)

@@ -1,0 +1,391 @@
+"""Beta regression with an intersectional term (Câmara et al. 2022, §3.2–3.3).
+
+Per corpus × model × emotion we fit, over the *name* sentences,
+
+    logit E[score] = β0 + β1·minority + β2·female + β3·minority·female
+
+(reference: the majority group's men) with statsmodels' ``BetaModel`` (logit mean link,
+log precision link, observed-information standard errors, Wald z tests as statsmodels
+reports them). Next to each coefficient we give its average marginal effect on the score
+scale (see :mod:`engine.stats.ame`) and an OLS fit of the same design with an intercept and
+HC3 errors, whose coefficients are plain differences of group means — a cross-check that
+needs no distributional assumption.
+
+Noun-phrase sentences carry no race, so they are left out of this model by default
+(``noun_phrases="exclude"``); ``noun_phrases="gender_only"`` adds a separate fit
+``score ~ 1 + female`` on them (``subset="noun_phrases"``). Putting them in the main fit
+would code them as majority-group people, which they are not.
+
+Degenerate inputs give a result with a ``status`` and a ``note`` instead of an exception:
+``constant`` (every score identical: all differences are exactly 0), ``no_within_group_variation``
+(each group has one fixed score: the differences are exact, there is nothing to test),
+``insufficient_data`` (a group has no sentence) and ``not_converged``.
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from . import _common as C
+from .ame import indicator_ame
+from .results import ID_COLUMNS, ResultsMixin, fmt_num, order_columns, rule, text_table
+from .squeeze import to_unit_interval
+
+TEST = "beta_regression"
+TERM_LABELS = {"intercept": "Intercept", "race": "Race/Ethnicity", "gender": "Gender",
+               "intersection": "Intersection"}
+TERM_COLUMNS = ["term", "term_label", "estimate", "std_err", "statistic", "p_value", "stars",
+                "ci_low", "ci_high", "ame", "ame_std_err", "ame_ci_low", "ame_ci_high",
+                "ols_estimate", "ols_std_err", "ols_statistic", "ols_p_value", "ols_stars",
+                "ols_ci_low", "ols_ci_high", "note"]
+STATUS_OK = "ok"
+
+
+@dataclass
+class BetaFit:
+    """One Beta regression (one corpus × model × emotion × subset) with its OLS cross-check."""
+
+    corpus: str
+    model: str
+    emotion: str
+    subset: str  # "names" | "noun_phrases"
+    n: int
+    cells: dict[str, int]
+    status: str
+    squeezed: bool
+    terms: pd.DataFrame
+    precision: float = float("nan")
+    precision_std_err: float = float("nan")
+    llf: float = float("nan")
+    notes: list[str] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def term(self, name: str) -> pd.Series:
+        """The row of one term ("intercept", "race", "gender", "intersection")."""
+        return self.terms.set_index("term").loc[name]
+
+    def summary(self) -> str:
+        head = f"Beta regression · {self.model or '(model)'} · {self.emotion or '(emotion)'}" \
+               f" · {self.corpus or '(corpus)'} · {self.subset}"
+        cells = ", ".join(f"{k} {v}" for k, v in self.cells.items())
+        lines = [rule(head),
+                 f"n = {self.n}   cells: {cells}",
+                 f"status: {self.status}   link: logit   precision φ = {fmt_num(self.precision, 3)}"
+                 f"   log-likelihood = {fmt_num(self.llf, 2)}",
+                 "scores squeezed (Smithson & Verkuilen): " + ("yes" if self.squeezed else "no"),
+                 "",
+                 text_table(self.terms, ["term", "estimate", "std_err", "statistic", "p_value", "stars",
+                                         "ci_low", "ci_high"],
+                            ["term", "coef (logit)", "std err", "z", "p", "", "[ci low", "ci high]"]),
+                 "",
+                 text_table(self.terms, ["term", "ame", "ame_ci_low", "ame_ci_high", "ols_estimate",
+                                         "ols_std_err", "ols_p_value", "ols_stars"],
+                            ["term", "AME (score)", "[ci low", "ci high]", "OLS coef", "HC3 se", "p", ""])]
+        for n in self.notes:
+            lines.append("note: " + n)
+        return "\n".join(lines)
+
+
+@dataclass
+class BetaRegressionResults(ResultsMixin):
+    """All Beta regressions of one call; ``to_frame()`` has one row per coefficient."""
+
+    fits: list[BetaFit]
+    settings: dict[str, Any]
+    frame: pd.DataFrame
+
+    def get(self, model: str | None = None, emotion: str | None = None, corpus: str | None = None,
+            subset: str = "names") -> BetaFit:
+        """The single fit matching the given labels (ValueError if none or several)."""
+        hits = [f for f in self.fits if f.subset == subset
+                and (model is None or f.model == model) and (emotion is None or f.emotion == emotion)
+                and (corpus is None or f.corpus == corpus)]
+        if len(hits) != 1:
+            raise ValueError(f"{len(hits)} fits match model={model!r} emotion={emotion!r} "
+                             f"corpus={corpus!r} subset={subset!r}")
+        return hits[0]
+
+    def summary(self) -> str:
+        return "\n\n".join(f.summary() for f in self.fits) if self.fits else "no Beta regression fitted"
+
+
+def beta_regression(df: pd.DataFrame, score_col: str | Sequence[str] | Mapping[str, Any], *,
+                    model: str | None = None, emotion: str | None = None, corpus: str | None = None,
+                    minority: str | None = None, majority: str | None = None,
+                    noun_phrases: str = "exclude", score_range: tuple[float, float] = (0.0, 1.0),
+                    conf_level: float = 0.95, correction: str | None = None, dropna: bool = False,
+                    female: str = "female", male: str = "male") -> BetaRegressionResults:
+    """Fit Câmara et al.'s Beta regression per corpus × score column.
+
+    Parameters
+    ----------
+    df : generated corpus table (``engine.corpus.generate``) with score column(s) added.
+    score_col : a column name, a list of names, or ``{column: (model, emotion)}``.
+    model, emotion : labels for a single column (default: model = column name, emotion = "").
+    corpus : force one corpus label for all rows (default: split by the ``corpus`` column).
+    minority, majority : race/ethnicity groups of X1 = 1 and of the reference. Inferred only
+        when unambiguous (two groups, exactly one of them a known reference such as "European").
+    noun_phrases : "exclude" (default) or "gender_only" (adds a ``score ~ 1 + female`` fit on them).
+    score_range : bounds of the model's scale; scores are mapped to [0, 1] and squeezed
+        (Smithson & Verkuilen) only if some score equals a bound. AMEs are on this original scale.
+    conf_level : level of the confidence intervals (Wald, normal quantile).
+    correction : None, "holm", "bh" or "bonferroni": adds ``p_<method>`` over all non-intercept
+        coefficients of this call, beside the raw ``p_value``.
+    dropna : refuse NaN scores (default) or leave those sentences out with a note.
+    """
+    if noun_phrases not in ("exclude", "gender_only"):
+        raise ValueError("noun_phrases must be 'exclude' or 'gender_only'")
+    if not 0 < conf_level < 1:
+        raise ValueError("conf_level must lie in (0, 1)")
+    specs = C.resolve_scores(score_col, model, emotion)
+    C.require_columns(df, ["Gender", "Race", "person_kind"] + [s.column for s in specs], "beta_regression")
+    base_settings = {"minority": minority, "majority": majority, "female": female, "male": male,
+                     "noun_phrases": noun_phrases, "score_range": list(map(float, score_range)),
+                     "conf_level": conf_level, "link": "logit", "precision_link": "log",
+                     "cov_type": "oim (statsmodels BetaModel, Wald z)", "optimizer": "newton (bfgs fallback)",
+                     "ols": "OLS with intercept", "correction": correction,
+                     "ame": "mean over sentences with the term = 1 of mu(eta) - mu(eta - beta_j); delta-method SE"}
+    fits: list[BetaFit] = []
+    for spec in specs:
+        data, drop_notes = C.refuse_missing(df, [spec.column], dropna)
+        C.check_range(C.numeric_scores(data, spec.column), score_range, spec.column)
+        for corp, rows in C.split_corpora(data, corpus):
+            fits.extend(_fits_for_corpus(rows, spec, corp, minority, majority, noun_phrases,
+                                         score_range, conf_level, female, male, drop_notes, base_settings))
+    frame = _to_frame(fits)
+    if correction:
+        from .multitest import correct_pvalues
+        frame = correct_pvalues(frame, correction, mask=(frame["term"] != "intercept").to_numpy())
+    return BetaRegressionResults(fits=fits, settings=dict(base_settings), frame=frame)
+
+
+def _fits_for_corpus(rows: pd.DataFrame, spec: C.ScoreSpec, corp: str, minority, majority,
+                     noun_phrases: str, score_range, conf_level: float, female: str, male: str,
+                     drop_notes: list[str], base_settings: dict) -> list[BetaFit]:
+    out: list[BetaFit] = []
+    names = rows[rows["person_kind"].astype(str) == "name"]
+    notes = list(drop_notes)
+    settings = dict(base_settings, score_column=spec.column)
+    if names.empty:
+        out.append(_empty_fit(corp, spec, "names", ("intercept", "race", "gender", "intersection"),
+                              "no name sentences in this corpus: the race/gender/intersection model "
+                              "cannot be fitted", settings))
+    else:
+        mino, majo = C.resolve_race_groups(names["Race"].tolist(), minority, majority, where=f"corpus {corp!r}")
+        settings.update(minority=mino, majority=majo)
+        race = names["Race"].astype(str)
+        gender = names["Gender"].astype(str)
+        keep = race.isin([mino, majo]) & gender.isin([female, male])
+        if (~keep).any():
+            left = sorted({f"{r}/{g}" for r, g in zip(race[~keep], gender[~keep])})
+            notes.append(f"{int((~keep).sum())} name sentence(s) of other groups left out ({', '.join(left)})")
+        used = names[keep]
+        x1 = (used["Race"].astype(str) == mino).to_numpy(dtype=float)
+        x2 = (used["Gender"].astype(str) == female).to_numpy(dtype=float)
+        X = np.column_stack([np.ones(len(used)), x1, x2, x1 * x2])
+        cells = {f"{majo} {male}": int(((x1 == 0) & (x2 == 0)).sum()),
+                 f"{mino} {male}": int(((x1 == 1) & (x2 == 0)).sum()),
+                 f"{majo} {female}": int(((x1 == 0) & (x2 == 1)).sum()),
+                 f"{mino} {female}": int(((x1 == 1) & (x2 == 1)).sum())}
+        y = C.numeric_scores(used, spec.column)
+        out.append(_fit(y, X, ("intercept", "race", "gender", "intersection"), cells, corp, spec, "names",
+                        score_range, conf_level, notes, settings))
+    if noun_phrases == "gender_only":
+        nps = rows[(rows["person_kind"].astype(str) == "noun_phrase")
+                   & rows["Gender"].astype(str).isin([female, male])]
+        np_settings = dict(settings, model_formula="score ~ 1 + female (noun phrases)")
+        if nps.empty:
+            out.append(_empty_fit(corp, spec, "noun_phrases", ("intercept", "gender"),
+                                  "no noun-phrase sentences in this corpus", np_settings))
+        else:
+            x2 = (nps["Gender"].astype(str) == female).to_numpy(dtype=float)
+            X = np.column_stack([np.ones(len(nps)), x2])
+            cells = {male: int((x2 == 0).sum()), female: int((x2 == 1).sum())}
+            out.append(_fit(C.numeric_scores(nps, spec.column), X, ("intercept", "gender"), cells, corp, spec,
+                            "noun_phrases", score_range, conf_level, list(drop_notes), np_settings))
+    return out
+
+
+def _blank_terms(terms: Sequence[str]) -> pd.DataFrame:
+    t = pd.DataFrame({c: [np.nan] * len(terms) for c in TERM_COLUMNS})
+    t["term"] = list(terms)
+    t["term_label"] = [TERM_LABELS[x] for x in terms]
+    t["stars"] = ""
+    t["ols_stars"] = ""
+    t["note"] = ""
+    return t
+
+
+def _empty_fit(corp: str, spec: C.ScoreSpec, subset: str, terms: Sequence[str], why: str,
+               settings: dict) -> BetaFit:
+    t = _blank_terms(terms)
+    t["note"] = why
+    return BetaFit(corp, spec.model, spec.emotion, subset, 0, {}, "insufficient_data", False, t,
+                   notes=[why], settings=settings)
+
+
+def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, int], corp: str,
+         spec: C.ScoreSpec, subset: str, score_range, conf_level: float, notes: list[str],
+         settings: dict) -> BetaFit:
+    notes = list(notes)
+    n = len(y)
+    t = _blank_terms(terms)
+    t.loc[t["term"] == "intercept", "note"] = "reference-group level (logit scale); no marginal effect"
+
+    def done(status: str, squeezed: bool = False, **kw) -> BetaFit:
+        return BetaFit(corp, spec.model, spec.emotion, subset, n, cells, status, squeezed, t,
+                       notes=notes, settings=dict(settings, squeeze="smithson-verkuilen" if squeezed else "none"),
+                       **kw)
+
+    empty = [k for k, v in cells.items() if v == 0]
+    if empty:
+        msg = f"no sentences for {', '.join(empty)}: the model cannot be estimated"
+        notes.append(msg)
+        t["note"] = msg
+        return done("insufficient_data")
+    lo, hi = float(score_range[0]), float(score_range[1])
+    sq = to_unit_interval(y, score_range)
+    if sq.squeezed:
+        notes.append("some scores equal a bound of the score range: all scores squeezed with "
+                     "Smithson & Verkuilen's (y·(n−1)+0.5)/n before the Beta fit (OLS uses raw scores)")
+    ones = [k for k, v in cells.items() if v == 1]
+    if ones:
+        notes.append(f"only one sentence for {', '.join(ones)}: estimates for that group rest on a single score")
+
+    # Group structure of the saturated design: one row of X per cell.
+    cell_rows, cell_of = np.unique(X, axis=0, return_inverse=True)
+    cell_of = cell_of.ravel()
+    spread = np.ptp(y) if n else 0.0
+    tol = C.ZERO_TOL * max(hi - lo, 1.0)
+    if spread <= tol:
+        c = float(y[0])
+        notes.append(f"every score is identical ({c:.6g}): all group differences are exactly 0; "
+                     "no model fitted and no test performed")
+        t.loc[t["term"] != "intercept", ["estimate", "ame", "ols_estimate"]] = 0.0
+        t.loc[t["term"] == "intercept", "estimate"] = float(np.log(sq.values[0] / (1 - sq.values[0])))
+        t.loc[t["term"] == "intercept", "ols_estimate"] = c
+        t.loc[t["term"] != "intercept", "note"] = "constant scores: difference exactly 0, not tested"
+        return done("constant", sq.squeezed)
+    within = max(float(np.ptp(y[cell_of == i])) for i in range(len(cell_rows)))
+    if within <= tol:
+        # Each group has a single score: the differences are exact, the likelihood has no maximum.
+        means = np.array([y[cell_of == i][0] for i in range(len(cell_rows))])
+        smeans = np.array([sq.values[cell_of == i][0] for i in range(len(cell_rows))])
+        beta = np.linalg.solve(cell_rows, np.log(smeans / (1 - smeans)))
+        ols = np.linalg.solve(cell_rows, means)
+        from statsmodels.genmod.families.links import Logit
+        for j, term in enumerate(terms):
+            t.loc[t["term"] == term, ["estimate", "ols_estimate"]] = [beta[j], ols[j]]
+            if term != "intercept":
+                me = indicator_ame(beta, np.zeros((len(beta), len(beta))), X, j, Logit(), sq.scale_back, conf_level)
+                t.loc[t["term"] == term, "ame"] = me.estimate
+                t.loc[t["term"] == term, "note"] = "no variation within groups: exact difference, not tested"
+        notes.append("every group has one fixed score (no variation within groups): the group differences "
+                     "are exact and there is nothing to test; estimates are the exact cell contrasts")
+        return done("no_within_group_variation", sq.squeezed)
+
+    res, fit_notes, ok = _beta_fit(sq.values, X)
+    notes.extend(fit_notes)
+    k = X.shape[1]
+    from scipy.stats import norm
+    zq = float(norm.ppf(0.5 + conf_level / 2))
+    params = np.asarray(res.params, dtype=float)
+    bse = np.asarray(res.bse, dtype=float)
+    pvals = np.asarray(res.pvalues, dtype=float)
+    ci = np.asarray(res.conf_int(alpha=1 - conf_level), dtype=float)
+    cov = np.asarray(res.cov_params(), dtype=float)[:k, :k]
+    ols_res, ols_cov = _ols_fit(y, X, min(cells.values()))
+    if ols_cov != "HC3":
+        notes.append("a group has a single sentence (leverage 1), where HC3 is undefined: "
+                     "OLS standard errors are the classical (non-robust) ones")
+    ols_ci = np.asarray(ols_res.conf_int(alpha=1 - conf_level), dtype=float)
+    for j, term in enumerate(terms):
+        sel = t["term"] == term
+        vals = {"estimate": params[j], "std_err": bse[j], "statistic": np.asarray(res.tvalues, dtype=float)[j],
+                "p_value": pvals[j], "ci_low": ci[j, 0], "ci_high": ci[j, 1],
+                "ols_estimate": ols_res.params[j], "ols_std_err": ols_res.bse[j],
+                "ols_statistic": ols_res.tvalues[j], "ols_p_value": ols_res.pvalues[j],
+                "ols_ci_low": ols_ci[j, 0], "ols_ci_high": ols_ci[j, 1]}
+        if term != "intercept":
+            me = indicator_ame(params[:k], cov, X, j, res.model.link, sq.scale_back, conf_level)
+            vals.update(ame=me.estimate, ame_std_err=me.std_err,
+                        ame_ci_low=me.estimate - zq * me.std_err, ame_ci_high=me.estimate + zq * me.std_err)
+        for c_, v in vals.items():
+            t.loc[sel, c_] = float(v)
+        t.loc[sel, "stars"] = C.stars(float(pvals[j]))
+        t.loc[sel, "ols_stars"] = C.stars(float(ols_res.pvalues[j]))
+    prec = float(np.exp(params[k])) if len(params) > k else float("nan")
+    prec_se = prec * float(bse[k]) if len(bse) > k else float("nan")
+    status = STATUS_OK if ok else "not_converged"
+    if not ok:
+        t.loc[t["term"] != "intercept", "note"] = "fit did not converge: treat with caution"
+    fit = done(status, sq.squeezed, precision=prec, precision_std_err=prec_se, llf=float(res.llf))
+    fit.settings["ols_cov_type"] = ols_cov
+    return fit
+
+
+def _beta_fit(yfit: np.ndarray, X: np.ndarray):
+    """statsmodels BetaModel fit: Newton (analytic Hessian, converges to machine precision),
+    falling back to BFGS when Newton fails. Returns (results, notes, converged)."""
+    from statsmodels.othermod.betareg import BetaModel
+
+    notes: list[str] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mod = BetaModel(yfit, X)
+        res = None
+        try:
+            res = mod.fit(method="newton", maxiter=100, disp=False)
+        except (np.linalg.LinAlgError, ValueError, FloatingPointError):
+            res = None
+        if res is None or not _good(res):
+            notes.append("Newton optimiser failed; refitted with BFGS")
+            res = mod.fit(method="bfgs", maxiter=5000, disp=False)
+    ok = _good(res)
+    if not ok:
+        notes.append("the Beta regression did not converge (or its covariance is not finite)")
+    return res, notes, ok
+
+
+def _good(res) -> bool:
+    return bool(res.mle_retvals.get("converged", False)) and bool(np.all(np.isfinite(res.bse))) \
+        and bool(np.all(np.isfinite(res.params)))
+
+
+def _ols_fit(y: np.ndarray, X: np.ndarray, smallest_cell: int):
+    import statsmodels.api as sm
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if smallest_cell >= 2:
+            return sm.OLS(y, X).fit(cov_type="HC3"), "HC3"
+        return sm.OLS(y, X).fit(), "nonrobust"
+
+
+def _to_frame(fits: list[BetaFit]) -> pd.DataFrame:
+    parts = []
+    for f in fits:
+        t = f.terms.copy()
+        t.insert(0, "corpus", f.corpus)
+        t.insert(1, "model", f.model)
+        t.insert(2, "emotion", f.emotion)
+        t.insert(3, "test", TEST)
+        t.insert(4, "subset", f.subset)
+        t.insert(7, "n", f.n)
+        t["status"] = f.status
+        t["squeezed"] = f.squeezed
+        t["settings"] = C.settings_json(f.settings)
+        parts.append(t)
+    if not parts:
+        cols = ID_COLUMNS + ["subset", "n"] + TERM_COLUMNS + ["status", "squeezed", "settings"]
+        return pd.DataFrame(columns=cols)
+    frame = pd.concat(parts, ignore_index=True)
+    frame["n"] = frame["n"].astype(int)
+    frame = order_columns(frame, ID_COLUMNS + ["subset", "term", "term_label", "n"])
+    # keep 'note' next to status at the end for readability
+    cols = [c for c in frame.columns if c not in ("note", "settings")] + ["note", "settings"]
+    return frame[cols]

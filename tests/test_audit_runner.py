@@ -1,0 +1,91 @@
+"""The audit runner: corpora × scorers × statistics, written to a folder with a manifest."""
+import json
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import ROOT
+from engine.audit import AuditPlan, run_audit
+from engine.corpus import generate, load_corpus
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    """A black-box system's prediction file with +0.05 for sentences about women."""
+    d = tmp_path_factory.mktemp("pred")
+    df = generate(load_corpus("en-kiritchenko2018"))
+    rng = np.random.default_rng(7)
+    score = 0.4 + 0.1 * rng.random(len(df)) + np.where(df.Gender == "female", 0.05, 0.0)
+    path = d / "system.tsv"
+    pd.DataFrame({"ID": df.ID, "Sentence": df.Sentence, "anger": score}).to_csv(path, sep="\t", index=False)
+    return path
+
+
+def test_audit_detects_planted_gender_bias(planted, tmp_path):
+    out = tmp_path / "audit"
+    plan = AuditPlan(["en-kiritchenko2018"], [f"predictions:{planted}?key=sentence&name=sys"], stats=["beta", "paired"],
+                     out_dir=out, cache_dir=tmp_path / "cache", settings={"n_resamples": 200})
+    seen = []
+    result = run_audit(plan, progress=lambda d, t, e: seen.append((d, t)))
+    assert seen[-1][0] == seen[-1][1] == 8640
+    beta = result.tables["beta"]
+    g = beta[(beta.term == "gender") & (beta.model == "sys")].iloc[0]
+    assert g.p_value < 1e-6 and abs(g.ame - 0.05) < 0.01
+    r = beta[(beta.term == "race") & (beta.model == "sys")].iloc[0]
+    assert r.p_value > 0.001
+    paired = result.tables["paired"]
+    gender_all = paired[(paired.axis == "gender") & (paired.subset == "all")].iloc[0]
+    assert gender_all.verdict.startswith("F↑")
+    for f in ["manifest.json", "scores/en-kiritchenko2018.csv", "stats/beta.csv", "stats/paired.csv",
+              "tables/beta.md", "tables/beta.tex", "summary.txt"]:
+        assert (out / f).exists(), f
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["corpora"]["en-kiritchenko2018"]["sentences"] == 8640
+    assert len(man["corpora"]["en-kiritchenko2018"]["definition_sha256"]) == 64
+    assert man["scorers"]["sys"]["fingerprint"]
+    assert "pandas" in man["versions"]
+
+
+def test_cancel_then_resume_from_cache(planted, tmp_path):
+    cancel = threading.Event()
+    plan = AuditPlan(["en-kiritchenko2018"], ["vader"], stats=["paired"], cache_dir=tmp_path / "cache",
+                     settings={"n_resamples": 0})
+
+    def stop_half(done, total, eta):
+        if done >= total // 2:
+            cancel.set()
+
+    from engine.models.base import Cancelled
+
+    with pytest.raises(Cancelled):
+        run_audit(plan, progress=stop_half, cancel=cancel)
+    logs = []
+    full = run_audit(plan, log=logs.append)
+    line = next(l for l in logs if "from cache" in l)
+    hits = int(line.split(" scored, ")[1].split(" from cache")[0].replace(",", ""))
+    assert 0 < hits < 8640
+    fresh = run_audit(AuditPlan(["en-kiritchenko2018"], ["vader"], stats=["paired"], cache_dir=tmp_path / "c2",
+                                settings={"n_resamples": 0}))
+    pd.testing.assert_frame_equal(full.tables["paired"], fresh.tables["paired"])
+
+
+def test_cli_audit_prints_tables(planted, tmp_path):
+    proc = subprocess.run([sys.executable, str(ROOT / "main.py"), "audit", "--corpus", "en-kiritchenko2018",
+                           "--model", f"predictions:{planted}?key=id&name=sys", "--stats", "paired",
+                           "--bootstrap", "0", "--out", str(tmp_path / "o"), "--cache-dir", str(tmp_path / "c")],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert "Kiritchenko & Mohammad paired analysis" in proc.stdout
+    assert "F↑–M↓ significant" in proc.stdout
+    assert (tmp_path / "o" / "stats" / "paired.csv").exists()
+
+
+def test_bad_plan_messages():
+    with pytest.raises(ValueError, match="unknown statistic"):
+        AuditPlan(["x"], ["vader"], stats=["nope"]).validate()
+    with pytest.raises(ValueError, match="--model"):
+        AuditPlan(["x"], []).validate()
