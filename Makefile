@@ -17,16 +17,18 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-# The main job: check every built-in corpus and export them all to ./out/.
+# The main job: list the built-in corpora, then the demo audit (VADER + TextBlob on the English
+# corpora with every applicable statistic, WEAT on GloVe, HTML report) into ./out/demo.
 run: $(STAMP)
 	$(VPY) main.py corpus list
-	$(VPY) main.py corpus export --all --format csv --out out/
+	$(VPY) main.py demo --out out/demo
 
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(VPY) -m pytest
 
 bench: $(STAMP)
-	$(VPY) bench/bench_generate.py
+	$(VPY) -m pip install --quiet -e '.[test,bench]'
+	for b in bench/bench_*.py; do echo "== $$b"; $(VPY) $$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) out .pytest_cache

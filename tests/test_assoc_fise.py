@@ -85,15 +85,21 @@ def test_seat_on_static_vectors_averages_sentence_words():
     assert seat.kind == "seat" and seat.X.items[0].sentence == "This is the rose."
     res = run_seat(seat, prov, WeatOptions(), level="sentence")
     assert res.n_x == 12 and res.permutation.method == "monte-carlo"  # C(24, 12) > 1e6
-    # by hand: sentence vector = mean of the known words' vectors ("This" is not in this cased vocabulary)
-    first = res.word_scores.iloc[0]
-    v = lambda ws: np.mean([prov.lookup([w])[0][0] for w in ws], axis=0)  # noqa: E731
-    from engine.assoc.similarity import differential_association
-    A = np.array([v([w] if False else ["is", "the", t]) for t in ["love", "joy"] for _ in range(1)])
-    assert first["word"] == "This is the rose."
+    # by hand: sentence vector = mean of the known words' vectors ("This", "The" are not in this cased vocabulary)
+    import re
+
+    def sent_vec(text):
+        known = [w for w in re.findall(r"\w+", text) if w in words]
+        return np.mean([prov.lookup([w])[0][0] for w in known], axis=0)
+
+    A = np.array([sent_vec(i.sentence) for i in seat.A.items])
+    B = np.array([sent_vec(i.sentence) for i in seat.B.items])
+    x0 = sent_vec("This is the rose.")
+    cos = lambda u, V: (V @ u) / np.linalg.norm(V, axis=1) / np.linalg.norm(u)  # noqa: E731
+    assert res.word_scores.iloc[0]["word"] == "This is the rose."
+    assert res.word_scores.iloc[0]["s"] == pytest.approx(cos(x0, A).mean() - cos(x0, B).mean(), abs=1e-12)
     # token level on static vectors is the word's own vector: s equals the word-level WEAT s
     from engine.assoc.weat import run_weat
     tok = run_seat(seat, prov, WeatOptions(), level="token")
     word = run_weat(spec, prov, WeatOptions())
     np.testing.assert_allclose(tok.word_scores["s"].to_numpy()[::6], word.word_scores["s"].to_numpy(), atol=1e-12)
-    assert A.shape == (2, 6)
