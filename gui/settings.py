@@ -10,8 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from engine.corpus.export import atomic_write_bytes
-from engine.corpus.registry import user_home
+from gui.paths import user_home
 
 MAX_RECENT = 10
 DEFAULTS: dict[str, Any] = {
@@ -44,6 +43,8 @@ def get(key: str) -> Any:
 def put(key: str, value: Any) -> None:
     data = load()
     data[key] = value
+    from engine.corpus.export import atomic_write_bytes  # lazy: see gui/paths.py
+
     try:
         atomic_write_bytes(settings_path(), json.dumps(data, ensure_ascii=False, indent=2).encode("utf-8"))
     except OSError:

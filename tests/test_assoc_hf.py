@@ -16,7 +16,7 @@ from engine.assoc.lpbs import run_lpbs  # noqa: E402
 from engine.assoc.providers.contextual import ContextualEncoder  # noqa: E402
 from engine.assoc.providers.masked_lm import MaskedLM  # noqa: E402
 from engine.assoc.seat import run_seat  # noqa: E402
-from engine.assoc.stimuli import SentenceItem, SentenceSet, TestSpec, WordSet  # noqa: E402
+from engine.assoc.stimuli import SentenceItem, TestSpec, WordSet  # noqa: E402
 from engine.assoc.weat import WeatOptions, run_weat  # noqa: E402
 
 WORDS = ("the a is here there this that flower insect love hate war peace man woman he she good bad doctor "
@@ -192,3 +192,34 @@ def test_crows_run_reports_bias_scores(models, tmp_path):
     assert row["bias"] == pytest.approx(want)
     assert set(res.groups["subset"]) == {"all", "gender", "other"}
     assert "bias" in res.summary()
+
+
+def test_cli_refuses_headless_checkpoint_in_one_line(models, tmp_path, capsys):
+    import argparse
+
+    from engine.assoc import cli
+
+    parser = argparse.ArgumentParser()
+    cli.add_parser(parser.add_subparsers())
+    spec = tmp_path / "t.txt"
+    spec.write_text("# tiny\nhe,man\nshe,woman\ngood,joy\nbad,pain\n", encoding="utf-8")
+    args = parser.parse_args(["assoc", "run", "--test", str(spec), "--as", "lpbs",
+                              "--vectors", f"hf:{models / 'bert_bare'}"])
+    assert args.func(args) == 1
+    err = capsys.readouterr().err
+    assert "no masked-LM head" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    args = parser.parse_args(["assoc", "run", "--test", str(spec), "--as", "lpbs", "--quiet",
+                              "--vectors", f"hf:{models / 'bert_mlm'}", "--out", str(tmp_path / "l.csv")])
+    assert args.func(args) == 0
+    import pandas as pd
+
+    assert pd.read_csv(tmp_path / "l.csv").loc[0, "kind"] == "lpbs"
+
+
+def test_packaged_italian_crows_pairs_run_end_to_end(models):
+    from engine.assoc.library import resolve
+
+    res = run_crows(resolve("it/crows/crows_pairs_it"), MaskedLM(models / "bert_mlm"), limit=8)
+    assert len(res.pairs) == 8 and res.groups.iloc[0]["subset"] == "all"
+    assert set(res.pairs["direction"]) <= {"stereo", "antistereo"}
+    assert set(res.to_frame()["subset"]) >= {"all"} and np.isfinite(res.pairs["pll_more"]).all()

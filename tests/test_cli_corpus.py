@@ -101,6 +101,7 @@ def test_main_window_lists_builtins(qtbot):
 
     win = MainWindow()
     qtbot.addWidget(win)
+    qtbot.waitUntil(lambda: win.corpora.ready, timeout=30_000)  # sizes arrive from background checks
     ids = [win.table.item(r, 0).text() for r in range(win.table.rowCount())]
     assert {"en-kiritchenko2018", "es-camara2022", "ar-camara2022"} <= set(ids)
     row = ids.index("es-camara2022")

@@ -58,6 +58,7 @@ def add_parser(subparsers: Any) -> None:
                    help="SEAT on a contextual model: [CLS]/last token, or mean of the word's sub-tokens")
     r.add_argument("--template", default="WORD", help="WEAT on a contextual model: carrier sentence with WORD")
     r.add_argument("--template-family", help="SEAT from a word test: template family (e.g. names, nouns)")
+    r.add_argument("--templates", help="SEAT from a word test: template file, one template per line with WORD")
     r.add_argument("--affect-vectors", help="FISE: vectors for valence/ingressivity (default: --vectors)")
     r.add_argument("--top-k", type=int, default=10, help="FISE: words listed per quadrant")
     r.add_argument("--limit", type=int, help="CrowS-Pairs: score only the first N pairs")
@@ -133,6 +134,7 @@ def _run(args: argparse.Namespace) -> int:
     cfg = RunConfig(vectors=args.vectors, attr_vectors=args.attr_vectors, dictionary=args.dictionary, weat=opts,
                     run_as=args.run_as, level=args.level, lowercase=args.lowercase, vocab=args.vocab,
                     subword=not args.no_subword, template=args.template, template_family=args.template_family,
+                    templates_file=args.templates,
                     affect_vectors=args.affect_vectors, top_k=args.top_k, limit=args.limit, device=args.device)
     result = run_test(spec, cfg)
     if not args.quiet:

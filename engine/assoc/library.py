@@ -100,10 +100,7 @@ def resolve(name: str, lang: str | None = None, attr_lang: str | None = None) ->
     """A test from a library name (``weat/T1``, ``T1``, ``xweat/de/T1``, ``it/weat/IT_1``) or a file path."""
     p = Path(name)
     if p.suffix.lower() in (".json", ".jsonl", ".txt", ".csv") and (p.exists() or "/" in name or "\\" in name):
-        spec = load_test_file(p)
-        if lang and spec.language != lang and spec.kind == "weat" and lang != "en":
-            pass  # a user file is taken as written; --lang only selects translations for library tests
-        return spec
+        return load_test_file(p)  # a user file is taken as written; --lang selects translations of T1..T10 only
     key = name.strip().strip("/")
     parts = key.split("/")
     low = key.lower()
@@ -140,5 +137,19 @@ def templates(lang: str) -> dict:
         path = LIBRARY / "seat_templates" / f"{lang}.json"
     if not path.exists():
         raise AssocError(f"no SEAT templates for language {lang!r}", field="--lang",
-                         fix="give --templates FILE (one template per line with WORD)")
+                         fix="give --templates FILE (one template per line containing WORD)")
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def read_templates(path: str | Path) -> dict:
+    """A user template file: one template per line containing WORD; # comments."""
+    p = Path(path)
+    if not p.exists():
+        raise AssocError("template file not found", file=str(p), field="--templates")
+    lines = [ln.strip() for ln in p.read_text(encoding="utf-8-sig").splitlines()]
+    lines = [ln for ln in lines if ln and not ln.startswith("#")]
+    bad = [ln for ln in lines if "WORD" not in ln]
+    if not lines or bad:
+        raise AssocError(f"every template needs WORD ({bad[0]!r} has none)" if bad else "no templates in the file",
+                         file=str(p), field="--templates")
+    return {"default": "custom", "families": {"custom": lines}}

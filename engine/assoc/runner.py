@@ -35,6 +35,7 @@ class RunConfig:
     subword: bool = True
     template: str = "WORD"  # WEAT on a contextual model: the word's carrier sentence
     template_family: str | None = None
+    templates_file: str | None = None  # SEAT from a word test: own templates, one per line with WORD
     affect_vectors: str | None = None  # FISE: vectors for valence / ingressivity
     top_k: int = 10
     limit: int | None = None  # CrowS-Pairs: first N pairs only (quick looks)
@@ -77,7 +78,9 @@ def run_test(spec: TestSpec, cfg: RunConfig | None = None, *, provider: Any = No
                         min_coverage=cfg.weat.min_coverage)
     if kind == "seat" or run_as == "seat":
         if kind == "weat":
-            fams = None
+            from .library import read_templates
+
+            fams = read_templates(cfg.templates_file) if cfg.templates_file else None
             spec = seat_from_weat(spec, fams, family=cfg.template_family)
         return run_seat(spec, prov, cfg.weat, level=cfg.level)
     # word-level WEAT / XWEAT

@@ -11,8 +11,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from .compiled import CompiledCorpus, Realisation
+from .expect import expect_findings
 from .findings import Finding
 from .model import EMOTION_KINDS, EMOTIONS, PERSON_KINDS, REVIEW_STATUSES, CorpusDefinition
+from .pair_checks import check_pairs
 
 _OK_INNER_PUNCT = set("-'’·‐־")  # hyphens, apostrophes, middle dot, maqaf: part of words
 
@@ -22,6 +24,7 @@ class CheckReport:
     corpus_id: str
     findings: list[Finding] = field(default_factory=list)
     sentences: int = 0  # realisable combinations
+    pairs: int = 0  # counterfactual sentence pairs (engine.corpus.pairs)
 
     @property
     def errors(self) -> list[Finding]:
@@ -48,7 +51,8 @@ class CheckReport:
 
     def to_text(self) -> str:
         lines = [f"{self.corpus_id}: {len(self.errors)} error(s), {len(self.warnings)} warning(s), "
-                 f"{self.sentences} sentence(s) can be generated"]
+                 f"{self.sentences} sentence(s) can be generated"
+                 + (f", {self.pairs} counterfactual pair(s)" if self.pairs else "")]
         for f, n in sorted(self.grouped(), key=lambda x: (not x[0].is_error, x[0].code)):
             extra = f" (×{n} combinations)" if n > 1 else ""
             lines.append(f"  {f}{extra}")
@@ -73,8 +77,29 @@ def check_corpus(corpus: CorpusDefinition, compiled: CompiledCorpus | None = Non
     out += _check_templates(corpus, cc)
     n, combo = _check_combinations(cc)
     report.sentences = n
-    out += combo
+    out += _collapse_absent(combo)
+    report.pairs, pair_findings = check_pairs(corpus, cc)
+    out += pair_findings
     return report
+
+
+def _collapse_absent(findings: list[Finding]) -> list[Finding]:
+    """One W109 per missing form, not one per combination: the translator declared it once."""
+    out: list[Finding] = []
+    first: dict[tuple[str, str], Finding] = {}
+    count: dict[tuple[str, str], int] = defaultdict(int)
+    for f in findings:
+        if f.code != "W109":
+            out.append(f)
+            continue
+        key = (f.slot, f.message)
+        count[key] += 1
+        if key not in first:
+            first[key] = f
+            out.append(f)
+    for key, f in first.items():
+        f.message += f" ({count[key]} combination(s))"
+    return out
 
 
 def _feature_problems(corpus: CorpusDefinition, feats: dict[str, str], item: str, *, slot: str = "") -> list[Finding]:
@@ -96,6 +121,9 @@ def _check_features(corpus: CorpusDefinition) -> list[Finding]:
             for g in axis.feature_values:
                 if g not in axis.groups:
                     out.append(Finding("E011", f"feature mapping names unknown group {g!r}", item=f"axes.{name}.feature"))
+    for feat, rules in corpus.expect.items():
+        for value in rules:
+            out += _feature_problems(corpus, {feat: value}, f"expect.{feat}")
     for feat in corpus.derive:
         if feat not in corpus.features:
             out.append(Finding("E005", f"derived feature {feat!r} is not declared in [features]", item=f"derive.{feat}"))
@@ -118,7 +146,7 @@ def _check_persons(corpus: CorpusDefinition) -> list[Finding]:
             axis = corpus.axes[axis_name]
             if group not in axis.groups:
                 out.append(Finding("E011", f"{axis_name}={group!r} is not one of {axis.groups}", item=item, person=p.id))
-        if "gender" not in p.groups:
+        if "gender" not in p.groups and p.kind != "identity_term":
             out.append(Finding("E011", "person term has no gender", item=item, person=p.id))
         if p.kind == "name" and race is not None and race.name not in p.groups:
             out.append(Finding("E011", f"given name has no {race.name} group", item=item, person=p.id))
@@ -198,6 +226,9 @@ def stray_characters(text: str) -> str:
 def _check_forms(corpus: CorpusDefinition) -> list[Finding]:
     out = []
     for item, _id, f in _all_forms(corpus):
+        if f.absent:
+            out += _feature_problems(corpus, f.features, item)
+            continue
         if not f.text.strip():
             out.append(Finding("E008", "empty form", item=item))
             continue
@@ -214,7 +245,7 @@ def _check_duplicates(corpus: CorpusDefinition) -> list[Finding]:
     for label, entries in (("persons", corpus.persons), ("emotion_words", corpus.emotion_words)):
         owners: dict[str, list[str]] = defaultdict(list)
         for e in entries:
-            for text in dict.fromkeys(f.text for f in e.forms):
+            for text in dict.fromkeys(f.text for f in e.forms if not f.absent):
                 owners[text].append(e.id)
         by_ids: dict[tuple[str, ...], list[str]] = defaultdict(list)
         for text, ids in owners.items():
@@ -284,6 +315,8 @@ def _check_combinations(cc: CompiledCorpus) -> tuple[int, list[Finding]]:
                 r = cc.realise(ct, p, e)
                 if isinstance(r, Realisation):
                     n += 1
+                    if cc.corpus.expect:
+                        out += expect_findings(cc, ct.id, r, p, e)
                     s = r.sentence
                     first = next((ch for ch in s if ch.isalpha()), "")
                     if first and first.lower() != first.upper() and not first.isupper():

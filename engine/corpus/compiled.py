@@ -21,6 +21,7 @@ EMOTION_ATTRS = {"kind", "emotion"}
 class CForm:
     text: str
     features: dict[str, str]
+    absent: str = ""  # the translator's reason why no such form exists (Form.absent)
 
 
 @dataclass
@@ -74,6 +75,11 @@ class CompiledCorpus:
         self.emotions = [self._emotion(e) for e in corpus.emotion_words if _in_use(e)]
         self.words = {w.id: CEntry(w.id, [self._form(f, {}) for f in w.forms], {}, {}) for w in corpus.words}
         self.templates = [self._template(t) for t in corpus.templates]
+        # Speed (generation must stay well under a second for all built-ins): how a variant's
+        # slots are filled, and the form an entry yields for a given request, never change once
+        # compiled, so both are computed once.
+        self._plans: dict[int, tuple[CVariant, list[tuple]]] = {}
+        self._selected: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[CEntry, CForm | str]] = {}
 
     # -- compile ----------------------------------------------------------------
     def _form(self, f: Form, entry_features: dict[str, str]) -> CForm:
@@ -85,7 +91,7 @@ class CompiledCorpus:
                         feats[feat] = value
                         break
         feats.update(f.features)
-        return CForm(f.text, feats)
+        return CForm(f.text, feats, f.absent)
 
     def person_entry_features(self, p: PersonTerm) -> dict[str, str]:
         feats: dict[str, str] = {}
@@ -146,34 +152,46 @@ class CompiledCorpus:
 
     # -- realise ----------------------------------------------------------------
     def realise(self, ct: CTemplate, person: CEntry, emotion: CEntry | None) -> Realisation | Finding:
-        base = dict(template=ct.id, person=person.id, emotion_word=emotion.id if emotion else "")
         variant = self._pick_variant(ct, person, emotion)
         if isinstance(variant, Finding):
-            variant.template, variant.person, variant.emotion_word = base["template"], base["person"], base["emotion_word"]
+            variant.template, variant.person, variant.emotion_word = ct.id, person.id, emotion.id if emotion else ""
             return variant
+        cached = self._plans.get(id(variant))
+        if cached is not None and cached[0] is variant:
+            plan = cached[1]
+        else:
+            plan = self._plan(variant)
+            self._plans[id(variant)] = (variant, plan)
         chosen: dict[str, CForm] = {}
-        for slot in variant.order:
-            if slot.source == "person":
-                entry = person
-            elif slot.source == "emotion":
-                entry = emotion
-            else:
-                entry = self.words.get(slot.source)
+        selected = self._selected
+        for slot, source, fixed, fixed_key, refs in plan:
+            entry = person if source is _PERSON else emotion if source is _EMOTION else source
             if entry is None:
-                return Finding("E004", f"slot {slot.name!r}: no word with id {slot.source!r}", slot=slot.name, **base)
-            wanted = {k: v for k, v in slot.fixed.items() if not self.is_filter(slot, k)}
-            for key, ref in slot.refs.items():
-                src = chosen.get(ref.slot)
-                value = src.features.get(ref.feature) if src else None
-                if value is None and ref.slot == "person":
-                    value = person.attrs.get(ref.feature)
-                if value is None:
-                    return Finding("E001", f"slot {slot.name!r} agrees on {key} with {ref.slot}.{ref.feature}, "
-                                   f"but the form chosen for {ref.slot!r} has no {ref.feature!r} feature",
-                                   slot=slot.name, wanted={key: f"{ref.slot}.{ref.feature}"},
-                                   available=[_describe(f) for f in (entry.forms if entry else [])], **base)
-                wanted[key] = value
-            form = _select(entry.forms, wanted)
+                return Finding("E004", f"slot {slot.name!r}: no word with id {slot.source!r}", slot=slot.name,
+                               **_base(ct, person, emotion))
+            if refs:
+                wanted = dict(fixed)
+                for key, ref in refs:
+                    src = chosen.get(ref.slot)
+                    value = src.features.get(ref.feature) if src else None
+                    if value is None and ref.slot == "person":
+                        value = person.attrs.get(ref.feature)
+                    if value is None:
+                        return Finding("E001", f"slot {slot.name!r} agrees on {key} with {ref.slot}.{ref.feature}, "
+                                       f"but the form chosen for {ref.slot!r} has no {ref.feature!r} feature",
+                                       slot=slot.name, wanted={key: f"{ref.slot}.{ref.feature}"},
+                                       available=[_describe(f) for f in entry.forms], **_base(ct, person, emotion))
+                    wanted[key] = value
+                sel_key = (id(entry), tuple(wanted.items()))
+            else:
+                wanted = fixed
+                sel_key = (id(entry), fixed_key)
+            hit = selected.get(sel_key)
+            if hit is not None and hit[0] is entry:  # keyed by id(): make sure it is the same entry
+                form = hit[1]
+            else:
+                form = _select(entry.forms, wanted)
+                selected[sel_key] = (entry, form)
             if isinstance(form, str):
                 code = "E002" if form == "ambiguous" else "E001"
                 if not entry.forms:
@@ -182,8 +200,12 @@ class CompiledCorpus:
                     msg = f"slot {slot.name!r}: {entry.id!r} has no form with {_fmt(wanted)}"
                 else:
                     msg = f"slot {slot.name!r}: several forms of {entry.id!r} fit {_fmt(wanted) or 'the slot'}; add a feature to tell them apart"
-                return Finding(code, msg, slot=slot.name, wanted=wanted,
-                               available=[_describe(f) for f in entry.forms], **base)
+                return Finding(code, msg, slot=slot.name, wanted=dict(wanted),
+                               available=[_describe(f) for f in entry.forms], **_base(ct, person, emotion))
+            if form.absent:
+                return Finding("W109", f"slot {slot.name!r}: {entry.id!r} has no form with {_fmt(wanted)} "
+                               f"({form.absent}); combination skipped", slot=slot.name, wanted=dict(wanted),
+                               **_base(ct, person, emotion))
             chosen[slot.name] = form
         parts = []
         for piece in variant.parsed.pieces:
@@ -192,6 +214,21 @@ class CompiledCorpus:
         if self.corpus.capitalize:
             sentence = capitalise_first(sentence)
         return Realisation(sentence, variant, chosen)
+
+    def _plan(self, variant: CVariant) -> list[tuple]:
+        """Per slot, in dependency order: the slot, its entry source (person, emotion or the
+        word entry itself), the features it fixes and their lookup key, and its references."""
+        plan = []
+        for slot in variant.order:
+            if slot.source == "person":
+                source = _PERSON
+            elif slot.source == "emotion":
+                source = _EMOTION
+            else:
+                source = self.words.get(slot.source)
+            fixed = {k: v for k, v in slot.fixed.items() if not self.is_filter(slot, k)}
+            plan.append((slot, source, fixed, tuple(fixed.items()), list(slot.refs.items())))
+        return plan
 
     def _pick_variant(self, ct: CTemplate, person: CEntry, emotion: CEntry | None) -> CVariant | Finding:
         if len(ct.variants) == 1 and not ct.template.select:
@@ -210,6 +247,14 @@ class CompiledCorpus:
         return Finding("E009", f"{len(fits)} variants of template {ct.id!r} fit {_fmt(want)}", item=f"templates[{ct.id}]",
                        wanted={k: str(v) for k, v in want.items()},
                        available=[_fmt(v.variant.features) for v in ct.variants])
+
+
+_PERSON = object()  # slot sources in a realisation plan
+_EMOTION = object()
+
+
+def _base(ct: CTemplate, person: CEntry, emotion: CEntry | None) -> dict[str, str]:
+    return dict(template=ct.id, person=person.id, emotion_word=emotion.id if emotion else "")
 
 
 def _in_use(entry) -> bool:

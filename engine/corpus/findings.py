@@ -25,6 +25,9 @@ CODES: dict[str, tuple[str, str]] = {
     "E010": (ERROR, "template syntax or reference error"),
     "E011": (ERROR, "person term with unknown kind or group"),
     "E012": (ERROR, "entry has no forms"),
+    "E013": (ERROR, "pair names an unknown person or variable, or repeats a pair"),
+    "E014": (ERROR, "pair sides differ in more than the variable (slot features, text or template variant)"),
+    "E015": (ERROR, "pair sides swapped or not separated by the variable alone"),
     "W101": (WARNING, "same form listed for different entries"),
     "W102": (WARNING, "stray punctuation or whitespace in a form"),
     "W103": (WARNING, "sentence does not start with a capital letter"),
@@ -33,6 +36,10 @@ CODES: dict[str, tuple[str, str]] = {
     "W106": (WARNING, "counterpart (pair) missing or not of the other gender"),
     "W107": (WARNING, "review status not recognised"),
     "W108": (WARNING, "entry marked untranslatable: its combinations are skipped"),
+    "W109": (WARNING, "form declared absent: its combinations are skipped"),
+    "W110": (WARNING, "pair sides differ in length beyond the person term"),
+    "W111": (WARNING, "only one side of a pair has a sentence: the pair is skipped"),
+    "W112": (WARNING, "realised form does not have the shape [expect] asks for"),
 }
 
 

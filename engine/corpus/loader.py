@@ -6,6 +6,7 @@ be found, the line, plus what to do; nothing here raises anything but Definition
 """
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,9 @@ from .model import (
     Axis,
     CorpusDefinition,
     EmotionWord,
+    PAIR_MATCHES,
     Form,
+    Pair,
     PersonTerm,
     Review,
     Template,
@@ -30,7 +33,7 @@ FORMAT_VERSION = 1
 TOP_KEYS = {
     "format", "id", "language", "name", "description", "source", "licence", "cite",
     "capitalize", "id_prefix", "direction", "features", "derive", "axes", "persons",
-    "emotion_words", "words", "templates", "pairs", "meta",
+    "emotion_words", "words", "templates", "pairs", "meta", "expect",
 }
 REVIEW_KEYS = {"status", "translator", "note", "source"}
 PERSON_KEYS = {"id", "kind", "text", "forms", "features", "pair"} | REVIEW_KEYS
@@ -38,6 +41,7 @@ EMOTION_KEYS = {"id", "emotion", "kind", "text", "forms", "features"} | REVIEW_K
 WORD_KEYS = {"id", "text", "forms"} | REVIEW_KEYS
 TEMPLATE_KEYS = {"id", "text", "variants", "select", "published"} | REVIEW_KEYS
 AXIS_KEYS = {"groups", "reference", "label", "feature"}
+PAIR_KEYS = {"id", "variable", "privileged", "minoritised", "match", "shared", "note"}
 
 
 def load_definition(path: str | Path) -> CorpusDefinition:
@@ -161,6 +165,16 @@ class _Builder:
                 out.append(Form(f))
                 continue
             f = self.table(f, fp)
+            if "absent" in f:  # an explicitly missing form: no text, only the features it lacks
+                if "text" in f:
+                    raise self.fail(f"{fp}.absent", "a form has either 'text' or 'absent', not both",
+                                    fix='write { absent = "why there is no such form", feature = "value" }')
+                reason = self.string(f["absent"], f"{fp}.absent")
+                if not reason.strip():
+                    raise self.fail(f"{fp}.absent", "say why the form is absent", fix='e.g. absent = "idiom has no causative"')
+                feats = {k: self.string(v, f"{fp}.{k}") for k, v in f.items() if k != "absent"}
+                out.append(Form("", feats, absent=reason))
+                continue
             if "text" not in f:
                 raise self.fail(fp, "form has no 'text'", fix='write { text = "...", feature = "value" }')
             feats = {}
@@ -206,7 +220,14 @@ class _Builder:
                 if it.id in seen:
                     raise self.fail(f"{label}[{i}].id", f"duplicate id {it.id!r}", fix="ids must be unique within a section")
                 seen.add(it.id)
-        extra = {k: data[k] for k in ("pairs", "meta") if k in data}
+        pairs = [self.pair(p, i) for i, p in enumerate(self.array(data.get("pairs", []), "pairs"))]
+        seen_pairs: set[str] = set()
+        for i, pr in enumerate(pairs):
+            if pr.id in seen_pairs:
+                raise self.fail(f"pairs[{i}].id", f"duplicate id {pr.id!r}", fix="ids must be unique within a section")
+            seen_pairs.add(pr.id)
+        expect = self.expect(data.get("expect", {}))
+        extra = {k: data[k] for k in ("meta",) if k in data}
         return CorpusDefinition(
             id=cid, language=lang, name=self.string(data.get("name", cid), "name"),
             axes=axes, features=features, persons=persons, emotion_words=emotions,
@@ -217,8 +238,46 @@ class _Builder:
             cite=self.string(data.get("cite"), "cite", required=False),
             id_prefix=self.string(data.get("id_prefix"), "id_prefix", required=False),
             direction=self.string(data.get("direction", "ltr"), "direction"),
-            extra=extra, path=self.name,
+            pairs=pairs, expect=expect, extra=extra, path=self.name,
         )
+
+    def pair(self, p: Any, i: int) -> Pair:
+        fp = f"pairs[{i}]"
+        p = self.table(p, fp)
+        self.keys(p, PAIR_KEYS, fp)
+        for req in ("id", "variable", "privileged", "minoritised"):
+            if req not in p:
+                raise self.fail(fp, f"pair has no {req!r}",
+                                fix='write id, variable = "gender", privileged = "<person id>", minoritised = "<person id>"')
+        match = self.string(p.get("match", "zip"), f"{fp}.match")
+        if match not in PAIR_MATCHES:
+            raise self.fail(f"{fp}.match", f"match {match!r} is not one of {list(PAIR_MATCHES)}")
+        shared = self.array(p.get("shared", []), f"{fp}.shared")
+        return Pair(id=self.ident(p["id"], f"{fp}.id"), variable=self.string(p["variable"], f"{fp}.variable"),
+                    privileged=self.id_list(p["privileged"], f"{fp}.privileged"),
+                    minoritised=self.id_list(p["minoritised"], f"{fp}.minoritised"), match=match,
+                    shared=[self.string(x, f"{fp}.shared[{j}]") for j, x in enumerate(shared)],
+                    note=self.string(p.get("note", ""), f"{fp}.note"))
+
+    def id_list(self, value: Any, field: str) -> list[str]:
+        """One person id or a list of them (a list declares several pairs at once)."""
+        if isinstance(value, str):
+            return [self.ident(value, field)]
+        items = self.array(value, field)
+        if not items:
+            raise self.fail(field, "empty list", fix="name at least one person id")
+        return [self.ident(x, f"{field}[{j}]") for j, x in enumerate(items)]
+
+    def expect(self, value: Any) -> dict[str, dict[str, str]]:
+        out: dict[str, dict[str, str]] = {}
+        for feat, rules in self.table(value, "expect").items():
+            out[feat] = self.str_map(rules, f"expect.{feat}")
+            for v, rx in out[feat].items():
+                try:
+                    re.compile(rx)
+                except re.error as exc:
+                    raise self.fail(f"expect.{feat}.{v}", f"not a valid regular expression ({exc})") from None
+        return out
 
     def axes(self, value: Any) -> dict[str, Axis]:
         if value is None:

@@ -11,7 +11,13 @@ from typing import Any
 
 EMOTIONS = ("anger", "fear", "joy", "sadness")
 EMOTION_KINDS = ("state", "situation")
-PERSON_KINDS = ("name", "noun_phrase")
+PERSON_KINDS = ("name", "noun_phrase", "identity_term")
+# "identity_term": a noun phrase that names a group (der Türke, 外国人, その人): it may carry a
+# group on any axis (race, rank...) and, in languages that do not mark it, no gender.
+PAIR_MATCHES = ("zip", "cross")
+# How a [[pairs]] entry with lists expands: "zip" pairs the i-th privileged with the i-th
+# minoritised term; "cross" pairs every privileged with every minoritised term that agrees
+# with it on every other axis (er/sie × der Türke/die Türkin -> er~der Türke, sie~die Türkin).
 REVIEW_STATUSES = ("new", "machine-translated", "translated", "reviewed", "untranslatable")
 # "untranslatable": the translator states that the language has no form for this item;
 # its combinations are skipped with a warning instead of one error per combination.
@@ -21,6 +27,9 @@ REVIEW_STATUSES = ("new", "machine-translated", "translated", "reviewed", "untra
 class Form:
     text: str
     features: dict[str, str] = field(default_factory=dict)
+    # Non-empty: the translator states that the entry has no form with these features (and
+    # why); combinations needing it are skipped with a warning (W109), not an error.
+    absent: str = ""
 
 
 @dataclass
@@ -56,7 +65,7 @@ class Axis:
 @dataclass
 class PersonTerm:
     id: str
-    kind: str  # name | noun_phrase
+    kind: str  # name | noun_phrase | identity_term
     groups: dict[str, str]  # axis name -> group (race absent for noun phrases)
     forms: list[Form]
     features: dict[str, str] = field(default_factory=dict)  # entry-level grammatical features
@@ -106,6 +115,20 @@ class Template:
 
 
 @dataclass
+class Pair:
+    """Counterfactual person pairs: sentences that differ only in ``variable`` (Goldfarb-Tarrant
+    et al. 2023). One entry may declare many pairs through lists (see PAIR_MATCHES)."""
+
+    id: str
+    variable: str  # an axis name: gender, race, migrant, rank...
+    privileged: list[str]  # person ids
+    minoritised: list[str]
+    match: str = "zip"
+    shared: list[str] = field(default_factory=list)  # person features both sides must realise alike
+    note: str = ""
+
+
+@dataclass
 class CorpusDefinition:
     id: str
     language: str
@@ -124,7 +147,11 @@ class CorpusDefinition:
     cite: str = ""
     id_prefix: str = ""
     direction: str = "ltr"
-    extra: dict[str, Any] = field(default_factory=dict)  # reserved (pairs etc.), kept on save
+    pairs: list[Pair] = field(default_factory=list)
+    # feature -> value -> regex the text realised from a slot asking for it must match
+    # (German attributive adjectives need an ending; Japanese causatives end in -(s)ase-).
+    expect: dict[str, dict[str, str]] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # reserved (meta etc.), kept on save
     path: str = ""  # file the definition was read from
 
     @property

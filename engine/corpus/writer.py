@@ -40,11 +40,28 @@ def _key(k: str) -> str:
 
 
 def _forms(forms: list[Form]) -> list[str]:
-    if len(forms) == 1 and not forms[0].features:
+    if len(forms) == 1 and not forms[0].features and not forms[0].absent:
         return [f"text = {_q(forms[0].text)}"]
     if not forms:
         return []
-    return ["forms = [" + ", ".join(_value({"text": f.text, **f.features}) for f in forms) + "]"]
+    return ["forms = [" + ", ".join(_value({"absent": f.absent, **f.features} if f.absent else
+                                           {"text": f.text, **f.features}) for f in forms) + "]"]
+
+
+def _pairs(c: CorpusDefinition) -> list[str]:
+    lines: list[str] = []
+    for p in c.pairs:
+        lines += ["", "[[pairs]]", f"id = {_q(p.id)}", f"variable = {_q(p.variable)}"]
+        for side in ("privileged", "minoritised"):
+            ids = getattr(p, side)
+            lines.append(f"{side} = {_q(ids[0]) if len(ids) == 1 else _value(ids)}")
+        if p.match != "zip":
+            lines.append(f"match = {_q(p.match)}")
+        if p.shared:
+            lines.append(f"shared = {_value(p.shared)}")
+        if p.note:
+            lines.append(f"note = {_q(p.note)}")
+    return lines
 
 
 def _review(r: Review) -> list[str]:
@@ -71,6 +88,8 @@ def to_toml(c: CorpusDefinition) -> str:
     lines += ["", "[features]"] + [f"{_key(k)} = {_value(v)}" for k, v in c.features.items()]
     for feat, rules in c.derive.items():
         lines += ["", f"[derive.{_key(feat)}]"] + [f"{_key(k)} = {_q(v)}" for k, v in rules.items()]
+    for feat, rules in c.expect.items():
+        lines += ["", f"[expect.{_key(feat)}]"] + [f"{_key(k)} = {_q(v)}" for k, v in rules.items()]
     for name, a in c.axes.items():
         lines += ["", f"[axes.{_key(name)}]"]
         if a.label:
@@ -114,8 +133,9 @@ def to_toml(c: CorpusDefinition) -> str:
         if e.features:
             lines.append(f"features = {_value(e.features)}")
         lines += _review(e.review)
+    lines += _pairs(c)
     text = "\n".join(lines) + "\n"
-    if c.extra:  # sections this writer does not format itself (e.g. pairs) go through tomli_w
+    if c.extra:  # sections this writer does not format itself (e.g. meta) go through tomli_w
         text += "\n" + tomli_w.dumps(c.extra)
     return text
 

@@ -12,7 +12,6 @@ from typing import Any
 from .base import make_frame, stable_hash
 from .device import PROBE_TEXTS, PrecisionCheck, resolve_precision
 from .errors import ModelError
-from .fingerprint import file_sha256
 from .hf_encoder import HFEncoder
 from .manifest import read_manifest
 from .preprocess import get_preprocessor
@@ -61,7 +60,7 @@ class EncoderHeadScorer:
         heads = load_heads(heads_path, allow_pickle=allow_pickle)
         heads = {d: heads[d] for d in man["dimensions"] if d in heads}
         scorer = cls(enc, heads, name=man.get("name", folder.name), precision=precision,
-                     preprocess=man.get("preprocess", "none"), heads_digest=file_sha256(heads_path))
+                     preprocess=man.get("preprocess", "none"))
         scorer.manifest = man
         return scorer
 

@@ -6,9 +6,11 @@ misses sentences, repeats a key or carries keys for another corpus silently bias
 audit, so every mismatch is counted and listed (`report`), and missing or conflicting
 keys are errors unless the caller opts out.
 
-Accepted layouts (CSV, or TSV for .tsv/.txt; UTF-8 with or without BOM):
+Accepted layouts (UTF-8 with or without BOM):
 * wide: a key column (`Sentence`/`Text`/`Tweet` or `ID`) plus one numeric column per dimension;
 * long (SemEval submission format): key column(s), `Affect Dimension`, `Intensity Score`.
+`.txt` files are split on tabs with no quoting (SemEval style: tweets hold raw quotes);
+`.tsv` and `.csv` follow the usual CSV quoting rules (as pandas and spreadsheets write them).
 """
 from __future__ import annotations
 
@@ -253,7 +255,9 @@ def _read_table(path: Path) -> tuple[list[tuple[int, dict[str, str]]], list[str]
     lines = text.splitlines()
     if not lines:
         raise ModelError(str(path), "file is empty")
-    if path.suffix.lower() in (".tsv", ".txt") or ("\t" in lines[0] and "," not in lines[0]):
+    suffix = path.suffix.lower()
+    if suffix == ".txt":
+        # SemEval-style TSV: tweets carry raw quotes, so no quoting rules at all
         header = lines[0].split("\t")
         rows = []
         for n, line in enumerate(lines[1:], start=2):
@@ -265,7 +269,8 @@ def _read_table(path: Path) -> tuple[list[tuple[int, dict[str, str]]], list[str]
                                  fix="one tab-separated value per header column")
             rows.append((n, dict(zip(header, cells))))
         return rows, header
-    reader = csv.reader(io.StringIO(text, newline=""))
+    delimiter = "\t" if suffix == ".tsv" or ("\t" in lines[0] and "," not in lines[0]) else ","
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     header = next(reader)
     rows = []
     for cells in reader:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 _EXPORTS = {
     "beta_regression": "beta", "BetaRegressionResults": "beta", "BetaFit": "beta",
-    "km_paired_analysis": "km", "KMPairedResults": "km", "KMTest": "km", "km_pairs": "km_pairs",
+    "km_paired_analysis": "km", "KMPairedResults": "km", "KMTest": "km", "km_pairs": "km_pairing",
     "counterfactual_analysis": "counterfactual", "CounterfactualResults": "counterfactual",
     "confusion_matrix": "confusion", "ConfusionMatrix": "confusion",
     "correct_pvalues": "multitest", "bootstrap_ci": "bootstrap", "BootstrapCI": "bootstrap",
@@ -48,7 +48,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .confusion import ConfusionMatrix, confusion_matrix
     from .counterfactual import CounterfactualResults, counterfactual_analysis
     from .km import KMPairedResults, KMTest, km_paired_analysis
-    from .km_pairs import km_pairs
+    from .km_pairing import km_pairs
     from .multitest import correct_pvalues
     from .paired_tests import paired_t, wilcoxon_signed_rank
     from .render import to_latex, to_markdown

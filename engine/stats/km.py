@@ -1,6 +1,6 @@
 """Kiritchenko & Mohammad's (2018) paired bias analysis.
 
-Per system (model × emotion) and axis, over the pairs of :mod:`engine.stats.km_pairs`:
+Per system (model × emotion) and axis, over the pairs of :mod:`engine.stats.km_pairing`:
 a two-sided paired t-test of Δ = score(female/minority) − score(male/majority) at α = .05,
 turned into the paper's three bias groups ("F=M not significant", "F↑–M↓ significant",
 "F↓–M↑ significant"; "AA=EA …" for race), the average Δ over the pairs where Δ > 0 and
@@ -22,7 +22,7 @@ import pandas as pd
 
 from . import _common as C
 from .bootstrap import bootstrap_ci
-from .km_pairs import km_pairs
+from .km_pairing import km_pairs
 from .paired_tests import paired_t
 from .results import ID_COLUMNS, ResultsMixin, order_columns, rule, text_table
 

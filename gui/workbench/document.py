@@ -61,6 +61,10 @@ class CorpusDocument(QObject):
         except OSError:
             return False
 
+    def mark_unsaved(self) -> None:
+        """A document that differs from its file without an undo step (recovered, new translation)."""
+        self.undo_stack.resetClean()
+
     @property
     def modified(self) -> bool:
         return not self.undo_stack.isClean()

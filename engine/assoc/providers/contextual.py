@@ -55,7 +55,7 @@ class ContextualEncoder:
                              file=str(p)) from None
         self.device = pick_device(device)
         self.model.to(self.device).eval()
-        self.name = p.name
+        self.name = p.name if p.name not in ("model", "models") else f"{p.parent.name}/{p.name}"
         self.path = str(p)
         self.dim = int(self.model.config.hidden_size)
         self.level = level

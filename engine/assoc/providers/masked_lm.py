@@ -51,7 +51,7 @@ class MaskedLM:
         self.model = model
         self.device = pick_device(device)
         self.model.to(self.device).eval()
-        self.name = p.name
+        self.name = p.name if p.name not in ("model", "models") else f"{p.parent.name}/{p.name}"
         self.path = str(p)
         self.batch_size = batch_size
         self.mask_id = int(self.tokenizer.mask_token_id)

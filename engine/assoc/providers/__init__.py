@@ -1,0 +1,1 @@
+"""Representation providers: static vectors, fastText, GloVe default, HF encoders and masked LMs."""

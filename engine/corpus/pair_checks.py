@@ -1,0 +1,166 @@
+"""Checks that counterfactual pairs vary one demographic variable and nothing else.
+
+Why: a pair only measures bias if everything but the variable is held fixed (Goldfarb-
+Tarrant et al. 2023, §2; Blodgett et al. 2021). Three things can break that:
+  * the declaration: privileged and minoritised swapped (their English male race rows),
+    both sides in the same group, or sides that also differ on another axis (E015);
+  * the grammar: a slot realised with different features on the two sides — an article or
+    case that does not match, a different template variant — or a word that changes
+    although it does not agree with the variable (E014);
+  * the length: sides differing in token count beyond the person term (W110).
+Agreement with the variable itself is allowed: Spanish "él está enfadado" / "ella está
+enfadada" is one gender pair, because the emotion slot agrees with ``person.gender``.
+"""
+from __future__ import annotations
+
+import re
+
+from .compiled import CompiledCorpus, CTemplate, Realisation
+from .findings import Finding
+from .model import CorpusDefinition, PersonTerm
+from .pairing import PersonPair, Realised, expand_pairs, realise_all
+from .realised import slot_spans, slot_wants
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def group_problems(corpus: CorpusDefinition, pp: PersonPair, by_id: dict[str, PersonTerm]) -> list[Finding]:
+    """E015 when the two sides are not a privileged/minoritised contrast on ``pp.variable`` alone.
+
+    The privileged side may be unmarked (no group on the variable's axis: German "ihm"
+    against "dem Türken", Blodgett et al.'s markedness advice); the minoritised side may not.
+    """
+    axis = corpus.axes[pp.variable]
+    priv, mino = by_id[pp.privileged], by_id[pp.minoritised]
+    gp, gm = priv.groups.get(pp.variable), mino.groups.get(pp.variable)
+    name = f"{pp.privileged}~{pp.minoritised}"
+    out = []
+    if gm is None:
+        out.append(f"minoritised side {pp.minoritised!r} has no {pp.variable} group "
+                   "(only the privileged side may be unmarked)")
+    elif gm == axis.reference:
+        hint = " — privileged and minoritised swapped?" if gp is not None and gp != axis.reference else ""
+        out.append(f"minoritised side {pp.minoritised!r} is in the reference group {gm!r} of {pp.variable}{hint}")
+    elif gp == gm:
+        out.append(f"both sides are {gm!r}: the pair does not vary {pp.variable}")
+    for ax in corpus.axes:
+        if ax != pp.variable and priv.groups.get(ax) != mino.groups.get(ax):
+            out.append(f"sides also differ on {ax} ({priv.groups.get(ax) or 'none'} vs {mino.groups.get(ax) or 'none'}): "
+                       "a pair varies one variable")
+    return [Finding("E015", f"pair {name}: {m}", item=pp.item, person=name) for m in out]
+
+
+def compare_sides(cc: CompiledCorpus, ct: CTemplate, pp: PersonPair, a: Realised, b: Realised) -> list[Finding]:
+    """E014/W110 for one template × emotion word of a pair (a: privileged, b: minoritised)."""
+    axis = cc.corpus.axes.get(pp.variable)
+    vf = pp.variable if axis is not None and axis.feature_values else None  # grammatical twin of the axis
+    base = dict(template=ct.id, person=f"{pp.privileged}~{pp.minoritised}",
+                emotion_word=a.emotion.id if a.emotion else "")
+    ra, rb = a.realisation, b.realisation
+    if ra.variant is not rb.variant:
+        sel = ct.template.select
+        if not (vf and sel and all(ref == f"person.{vf}" for ref in sel.values())):
+            return [Finding("E014", "sides use different template variants "
+                            f"({_fmt(ra.variant.variant.features)} vs {_fmt(rb.variant.variant.features)})", **base)]
+    out: list[Finding] = []
+    person_slot = ra.variant.person_slot.name
+    referenced: dict[str, set[str]] = {}
+    for slot in ra.variant.order:
+        for ref in slot.refs.values():
+            referenced.setdefault(ref.slot, set()).add(ref.feature)
+    wa, wb = slot_wants(cc, ra, a.person), slot_wants(cc, rb, b.person)
+    dependent = {person_slot}  # slots that may change with the variable
+    for slot in ra.variant.order:
+        name = slot.name
+        if name not in rb.chosen:
+            continue
+        if name != person_slot and any((r.slot == person_slot and r.feature == vf) or
+                                       (r.slot in dependent and r.slot != person_slot)
+                                       for r in slot.refs.values()):
+            dependent.add(name)
+        keys = set(wa.get(name, {})) | set(wb.get(name, {})) | referenced.get(name, set())
+        if name == person_slot:
+            keys |= set(pp.shared)
+        if name in dependent and vf:
+            keys.discard(vf)
+        fa, fb = ra.chosen[name].features, rb.chosen[name].features
+        diffs = [f"{k}={fa.get(k, '(none)')} vs {k}={fb.get(k, '(none)')}" for k in sorted(keys) if fa.get(k) != fb.get(k)]
+        if diffs:
+            out.append(Finding("E014", f"slot {name!r} realised with different features: {', '.join(diffs)} "
+                               f"({ra.chosen[name].text!r} vs {rb.chosen[name].text!r})", slot=name, **base))
+        elif name not in dependent and ra.chosen[name].text != rb.chosen[name].text:
+            out.append(Finding("E014", f"slot {name!r} differs ({ra.chosen[name].text!r} vs {rb.chosen[name].text!r}) "
+                               "though it does not agree with the variable", slot=name, **base))
+    if _rest_tokens(ra, person_slot) != _rest_tokens(rb, person_slot):
+        out.append(Finding("W110", f"sides differ in length beyond the person term: {ra.sentence!r} vs {rb.sentence!r}",
+                           **base))
+    return out
+
+
+def _rest_tokens(r: Realisation, person_slot: str) -> int:
+    raw, spans = slot_spans(r)
+    start, end = spans[person_slot]
+    return len(_TOKEN.findall(raw[:start] + " " + raw[end:]))
+
+
+PairRow = tuple[CTemplate, PersonPair, Realised | None, Realised | None]
+
+
+def pair_rows(cc: CompiledCorpus, pairs: list[PersonPair], index: dict) -> list[PairRow]:
+    """(template, pair, privileged side, minoritised side) in table order: template, pair, emotion word."""
+    rows = []
+    for ct in cc.templates:
+        if not ct.usable or ct.first().person_slot is None:
+            continue
+        emotions = cc.emotions_for(ct)
+        for pp in pairs:
+            for e in emotions:
+                eid = e.id if e else ""
+                a = index.get((ct.id, pp.privileged, eid))
+                b = index.get((ct.id, pp.minoritised, eid))
+                if a is not None or b is not None:
+                    rows.append((ct, pp, a, b))
+    return rows
+
+
+def usable_pairs(corpus: CorpusDefinition) -> tuple[list[PersonPair], list[Finding]]:
+    """Expanded pairs without the ones whose declaration is wrong (E013/E015), plus those findings."""
+    pairs, problems = expand_pairs(corpus)
+    by_id = {p.id: p for p in corpus.persons}
+    ok = []
+    for pp in pairs:
+        found = group_problems(corpus, pp, by_id)
+        problems += found
+        if not found:
+            ok.append(pp)
+    return ok, problems
+
+
+def check_pairs(corpus: CorpusDefinition, cc: CompiledCorpus | None = None) -> tuple[int, list[Finding]]:
+    """(number of usable sentence pairs, findings) — called by ``check_corpus``."""
+    if not corpus.pairs and not any(p.pair for p in corpus.persons):
+        return 0, []
+    cc = cc or CompiledCorpus(corpus)
+    pairs, out = usable_pairs(corpus)
+    if not pairs:
+        return 0, out
+    index = realise_all(cc, {x for pp in pairs for x in (pp.privileged, pp.minoritised)})
+    n = 0
+    for ct, pp, a, b in pair_rows(cc, pairs, index):
+        if a is None or b is None:
+            have, lack = (pp.privileged, pp.minoritised) if a is not None else (pp.minoritised, pp.privileged)
+            e = (a or b).emotion
+            out.append(Finding("W111", f"pair {pp.privileged}~{pp.minoritised}: {have!r} has a sentence, "
+                               f"{lack!r} has none (see its own findings)", template=ct.id,
+                               person=f"{pp.privileged}~{pp.minoritised}", emotion_word=e.id if e else ""))
+            continue
+        found = compare_sides(cc, ct, pp, a, b)
+        out += found
+        if not any(f.is_error for f in found):
+            n += 1
+    return n, out
+
+
+def _fmt(d: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in d.items()) or "no features"
+

@@ -1,0 +1,44 @@
+"""`python main.py corpus pairs NAME --out FILE`: export counterfactual pairs (or K&M name groups).
+
+Why a module of its own: main.py loads it after ``engine.corpus.cli`` and it hooks a
+``pairs`` command into the existing ``corpus`` parser, so the corpus CLI stays untouched.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .compiled import CompiledCorpus
+from .export import FORMATS, export_table
+from .pairs import generate_group_comparisons, generate_pairs
+from .registry import load_corpus
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    corpus = subparsers.choices.get("corpus")
+    if corpus is None:  # engine.corpus.cli not loaded: nothing to attach to
+        return
+    sub = next(a for a in corpus._actions if isinstance(a, argparse._SubParsersAction))
+    pp = sub.add_parser("pairs", help="export counterfactual sentence pairs (or name-group comparisons)")
+    pp.add_argument("corpus", metavar="NAME_OR_PATH")
+    pp.add_argument("--out", required=True, metavar="FILE", help="output file")
+    pp.add_argument("--format", choices=FORMATS, default=None, help="default: from the --out suffix, else csv")
+    pp.add_argument("--groups", action="store_true",
+                    help="Kiritchenko & Mohammad name-group comparisons (sentence IDs per side) instead of pairs")
+    pp.set_defaults(func=cmd_pairs)
+
+
+def cmd_pairs(args: argparse.Namespace) -> int:
+    c = load_corpus(args.corpus)
+    cc = CompiledCorpus(c)
+    df = generate_group_comparisons(c, cc) if args.groups else generate_pairs(c, cc)
+    what = "name-group comparisons" if args.groups else "counterfactual pairs"
+    if df.empty:
+        print(f"{c.id}: no {what} (declare [[pairs]] or `pair` on persons; see docs/pairs.md)", file=sys.stderr)
+        return 1
+    out = Path(args.out)
+    export_table(df, out, args.format)
+    counts = ", ".join(f"{k} {v:,}" for k, v in df["variable"].value_counts(sort=False).items())
+    print(f"{c.id}: {len(df):,} {what} ({counts}) -> {out}")
+    return 0

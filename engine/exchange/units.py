@@ -1,0 +1,161 @@
+"""Translatable units of a corpus: one per form (templates: one per variant).
+
+Why one unit per form: CAT tools (Poedit, Weblate) translate strings, not inflection
+tables. Each form keeps its grammatical features in its key, the translator sees the
+source-language text, the item's note and status, and a read-only explanation (what the
+item is, which slots a template must keep), so nothing the corpus knows is lost on the way.
+
+Source-language text, in order of preference: the same form in a source corpus (matched
+by entry id and features, e.g. the English EEC for a Spanish one), the item's recorded
+``source``, then the form's own text (a monolingual review file).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.corpus import CorpusDefinition
+from engine.corpus.template_syntax import TemplateSyntaxError, parse_template
+
+from .keys import SECTIONS, Key, make_key
+
+
+@dataclass
+class FormView:
+    """A form or template variant, seen the same way for every section."""
+
+    text: str
+    features: dict[str, str]
+    absent: str = ""
+
+
+@dataclass
+class Unit:
+    key: Key
+    source: str
+    target: str
+    status: str
+    note: str  # the item's note, carried by the first unit of each item only
+    context: str  # read-only explanation for the translator
+    translator: str = ""
+    absent: str = ""
+
+    @property
+    def first(self) -> bool:
+        return self.key.index == 0
+
+
+def forms_of(section: str, item: Any) -> list[FormView]:
+    if section == "templates":
+        return [FormView(v.text, dict(v.features)) for v in item.variants]
+    return [FormView(f.text, dict(f.features), getattr(f, "absent", "") or "") for f in item.forms]
+
+
+def items_of(corpus: CorpusDefinition, section: str) -> list[Any]:
+    return list(getattr(corpus, section))
+
+
+def find_item(corpus: CorpusDefinition, section: str, entry: str) -> Any | None:
+    return next((it for it in items_of(corpus, section) if it.id == entry), None)
+
+
+def _source_text(section: str, item: Any, form: FormView | None, source: CorpusDefinition | None) -> str:
+    if source is not None:
+        other = find_item(source, section, item.id)
+        if other is not None:
+            candidates = [f for f in forms_of(section, other) if f.text]
+            wanted = form.features if form else {}
+            exact = [f for f in candidates if f.features == wanted]
+            fits = [f for f in candidates if all(f.features.get(k, v) == v for k, v in wanted.items())]
+            for group in (exact, fits, candidates):
+                if group:
+                    return group[0].text
+    if item.review.source:
+        return item.review.source
+    if form is not None and form.text:
+        return form.text
+    return item.id
+
+
+def _slot_texts(text: str) -> list[str]:
+    out, depth, start = [], 0, 0
+    i = 0
+    while i < len(text):
+        if text.startswith("{{", i) or text.startswith("}}", i):
+            i += 2
+            continue
+        if text[i] == "{":
+            start = i
+        elif text[i] == "}":
+            out.append(text[start:i + 1])
+        i += 1
+    return out
+
+
+def _usage(corpus: CorpusDefinition) -> dict[tuple[str, str], list[str]]:
+    """Which templates use each small word and each emotion kind (for the translator's context)."""
+    used: dict[tuple[str, str], list[str]] = {}
+    for t in corpus.templates:
+        for v in t.variants[:1]:
+            try:
+                slots = parse_template(v.text).slots
+            except TemplateSyntaxError:
+                continue
+            for s in slots:
+                if s.source == "emotion":
+                    used.setdefault(("emotion", s.fixed.get("kind", "*")), []).append(t.id)
+                elif s.source != "person":
+                    used.setdefault(("word", s.source), []).append(t.id)
+    return used
+
+
+def _context(section: str, item: Any, form: FormView, n_forms: int, corpus: CorpusDefinition,
+             usage: dict[tuple[str, str], list[str]]) -> str:
+    feats = ", ".join(f"{k}={v}" for k, v in form.features.items())
+    if section == "templates":
+        lines = [f"Template {item.id}" + (f", variant for {feats}" if feats else "") + "."]
+        slots = _slot_texts(form.text)
+        if slots:
+            lines.append("Keep every slot in braces exactly as written (you may move it): " + " ".join(slots))
+        published = item.published or (item.variants[0].published if item.variants else "")
+        if published:
+            lines.append(f"Published text: {published}")
+    elif section == "persons":
+        groups = ", ".join(f"{k}={v}" for k, v in item.groups.items())
+        lines = [f"Person term {item.id!r} ({item.kind.replace('_', ' ')}; {groups})."]
+        if feats:
+            lines.append(f"This form: {feats} (one of {n_forms}).")
+    elif section == "emotion_words":
+        lines = [f"Emotion word {item.id!r} ({item.emotion}, emotional {item.kind})."]
+        templates = usage.get(("emotion", item.kind), []) + usage.get(("emotion", "*"), [])
+        if templates:
+            lines.append(f"Used in templates {', '.join(templates)}.")
+        if feats:
+            lines.append(f"This form: {feats} (one of {n_forms}).")
+    else:
+        lines = [f"Small word {item.id!r}" + (f" used in templates {', '.join(usage[('word', item.id)])}"
+                                                if ("word", item.id) in usage else "") + "."]
+        if feats:
+            lines.append(f"This form: {feats} (one of {n_forms}).")
+    if form.absent:
+        lines.append(f"No such form in this language (absent): {form.absent}")
+    lines.append(f"Status at export: {item.review.status}"
+                 + (f", translator {item.review.translator}" if item.review.translator else "") + ".")
+    return "\n".join(lines)
+
+
+def extract_units(corpus: CorpusDefinition, source: CorpusDefinition | None = None) -> list[Unit]:
+    """Every translatable form of ``corpus`` in file order; items without forms get one empty unit."""
+    usage = _usage(corpus)
+    units: list[Unit] = []
+    for section in SECTIONS:
+        for item in items_of(corpus, section):
+            forms = forms_of(section, item) or [FormView("", {})]
+            for i, form in enumerate(forms):
+                units.append(Unit(
+                    key=make_key(section, item.id, i, form.features),
+                    source=_source_text(section, item, form if form.text or form.features else None, source),
+                    target=form.text, status=item.review.status, note=item.review.note if i == 0 else "",
+                    context=_context(section, item, form, len(forms), corpus, usage),
+                    translator=item.review.translator, absent=form.absent))
+    return units

@@ -1,0 +1,108 @@
+"""`python main.py package …`, `exchange …` and `report …` (thin shells over the engine).
+
+Why one module registers three commands: main.py loads optional CLI modules by name and
+this build ships packages, translator exchange and reports together. Handlers return an
+exit code; every failure is a PackageError/ExchangeError/ReportError (ValueError) that
+main.py prints as one line.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Callable, Optional
+
+
+def tty_confirm() -> Optional[Callable[[str], bool]]:
+    """A y/N prompt when a person is at the terminal; None (so: refuse) in scripts and pipes."""
+    if not (sys.stdin and sys.stdin.isatty()):
+        return None
+
+    def ask(question: str) -> bool:
+        try:
+            answer = input(f"{question} [y/N] ")
+        except EOFError:
+            return False
+        return answer.strip().lower() in ("y", "yes")
+
+    return ask
+
+
+def _add(subparsers: argparse._SubParsersAction, name: str, **kw) -> argparse.ArgumentParser | None:
+    if name in getattr(subparsers, "choices", {}):  # another module already owns this command
+        return None
+    return subparsers.add_parser(name, **kw)
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    _add_package(subparsers)
+    _add_exchange(subparsers)
+    _add_report(subparsers)
+
+
+# -- package -----------------------------------------------------------------------
+def _add_package(subparsers: argparse._SubParsersAction) -> None:
+    p = _add(subparsers, "package", help="export, verify and import corpus packages (.eecpkg)")
+    if p is None:
+        return
+    sub = p.add_subparsers(dest="package_cmd", required=True, metavar="COMMAND")
+    ex = sub.add_parser("export", help="write a corpus with its datasheet, checker report and manifest to one file")
+    ex.add_argument("corpus", metavar="NAME_OR_PATH")
+    ex.add_argument("--out", required=True, metavar="FILE", help="the .eecpkg file to write")
+    ex.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
+    ex.set_defaults(func=cmd_package_export)
+    im = sub.add_parser("import", help="verify a package and unpack it into your corpus folder")
+    im.add_argument("file", metavar="FILE")
+    im.add_argument("--dest", default=None, metavar="DIR",
+                    help="folder to import into (default: your corpus folder, $EEC_STUDIO_HOME/corpora)")
+    im.add_argument("--overwrite", action="store_true", help="replace a corpus of the same id in DIR")
+    im.add_argument("--allow-errors", action="store_true", help="import even if the checker finds errors")
+    im.set_defaults(func=cmd_package_import)
+    ve = sub.add_parser("verify", help="check a package (hashes, schema, checker) without importing it")
+    ve.add_argument("file", metavar="FILE")
+    ve.set_defaults(func=cmd_package_verify)
+
+
+def cmd_package_export(args: argparse.Namespace) -> int:
+    from .export import export_package
+
+    res = export_package(args.corpus, args.out, overwrite=args.overwrite, confirm=tty_confirm())
+    m = res.manifest
+    print(f"{m.corpus_id}: {m.sentences:,} sentences" + (f", {m.pairs:,} pairs" if m.pairs else "")
+          + f", {len(m.files) + 1} files -> {res.path}")
+    return 0
+
+
+def cmd_package_import(args: argparse.Namespace) -> int:
+    from .importer import import_package
+
+    res = import_package(args.file, args.dest, overwrite=args.overwrite, confirm=tty_confirm(),
+                         allow_errors=args.allow_errors)
+    m = res.package.manifest
+    print(f"{m.corpus_id}: imported {m.sentences:,} sentences into {res.folder}" + (" (replaced)" if res.replaced else ""))
+    print(f"  definition: {res.definition}")
+    for note in res.notes:
+        print(f"  note: {note}")
+    return 0
+
+
+def cmd_package_verify(args: argparse.Namespace) -> int:
+    from .verify import verify_package
+
+    pkg = verify_package(args.file, allow_errors=True)
+    print(pkg.summary())
+    if pkg.report.errors:
+        print(f"  the definition has checker errors; `package import` refuses it without --allow-errors")
+        return 1
+    print("  OK")
+    return 0
+
+
+# -- exchange ----------------------------------------------------------------------
+def _add_exchange(subparsers: argparse._SubParsersAction) -> None:
+    return None
+
+
+# -- report ------------------------------------------------------------------------
+def _add_report(subparsers: argparse._SubParsersAction) -> None:
+    return None

@@ -1,0 +1,198 @@
+"""The corpus datasheet: what a researcher needs to know before using a corpus.
+
+Why generated from the definition: a hand-written README drifts from the data. Everything
+here (language, axes and groups, where names come from, who translated and reviewed what,
+known limitations, licence, citation) is read from the definition and the checker, so a
+package always describes exactly the corpus it carries. Optional ``[meta]`` keys of the
+definition add what the data cannot say: ``translators``, ``reviewers`` and
+``limitations`` (lists of strings).
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Iterable
+
+from engine.corpus import CheckReport, CorpusDefinition, check_corpus
+from engine.corpus.model import REVIEW_STATUSES
+from engine.corpus.template_syntax import TemplateSyntaxError, parse_template
+
+from .document import Bullets, Document, Section, Table
+from .version import app_version
+
+SECTIONS = ("templates", "persons", "emotion_words", "words")
+MAX_LISTED = 30
+
+
+def language_name(tag: str) -> str:
+    """'es' -> 'Spanish'; the tag itself when babel does not know it."""
+    try:
+        from babel import Locale
+
+        return Locale.parse(tag.replace("-", "_")).get_display_name("en") or tag
+    except Exception:  # babel raises several types for odd tags; a name is only cosmetic
+        return tag
+
+
+def _items(corpus: CorpusDefinition) -> Iterable[tuple[str, object]]:
+    for section in SECTIONS:
+        for item in getattr(corpus, section):
+            yield section, item
+
+
+def _meta_list(corpus: CorpusDefinition, key: str) -> list[str]:
+    meta = corpus.extra.get("meta") if isinstance(corpus.extra, dict) else None
+    value = meta.get(key) if isinstance(meta, dict) else None
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [str(v) for v in value if isinstance(v, (str, int, float))]
+    return []
+
+
+def _limited(lines: list[str]) -> list[str]:
+    if len(lines) <= MAX_LISTED:
+        return lines
+    return lines[:MAX_LISTED] + [f"… and {len(lines) - MAX_LISTED} more (see the definition file)"]
+
+
+def build_datasheet(corpus: CorpusDefinition, report: CheckReport | None = None, *,
+                    pairs: int | None = None) -> Document:
+    report = report or check_corpus(corpus)
+    doc = Document(title=corpus.name if corpus.name == corpus.id else f"{corpus.name} — {corpus.id}")
+    if corpus.description:
+        doc.intro.append(corpus.description)
+    doc.sections = [_overview(corpus, report, pairs), _axes(corpus), _names(corpus), _people(corpus),
+                    _limitations(corpus, report), _licence(corpus), _cite(corpus)]
+    return doc
+
+
+def _has_emotion_slot(template) -> bool:
+    for v in template.variants:
+        try:
+            if any(s.source == "emotion" for s in parse_template(v.text).slots):
+                return True
+        except TemplateSyntaxError:
+            continue
+    return False
+
+
+def _overview(corpus: CorpusDefinition, report: CheckReport, pairs: int | None) -> Section:
+    neutral = sum(1 for t in corpus.templates if not _has_emotion_slot(t))
+    kinds = Counter(p.kind for p in corpus.persons)
+    emotions = Counter(e.emotion for e in corpus.emotion_words)
+    rows = [
+        ["Language", f"{language_name(corpus.language)} (`{corpus.language}`), "
+                     f"{'right to left' if corpus.direction == 'rtl' else 'left to right'}"],
+        ["Sentences", f"{report.sentences:,}"],
+        ["Checker", f"{len(report.errors)} error(s), {len(report.warnings)} warning(s)"],
+        ["Templates", f"{len(corpus.templates)} ({len(corpus.templates) - neutral} with an emotion word, {neutral} neutral)"],
+        ["Person terms", ", ".join(f"{n} {k.replace('_', ' ')}(s)" for k, n in sorted(kinds.items())) or "none"],
+        ["Emotion words", f"{len(corpus.emotion_words)} (" + ", ".join(f"{k} {n}" for k, n in sorted(emotions.items()))
+                          + ")" if corpus.emotion_words else "none"],
+    ]
+    if pairs is not None:
+        rows.append(["Counterfactual pairs", f"{pairs:,}"])
+    rows.append(["Made with", f"EEC Studio {app_version()}"])
+    return Section("Overview", [Table(["", "value"], rows)])
+
+
+def _axes(corpus: CorpusDefinition) -> Section:
+    rows = []
+    for name, axis in corpus.axes.items():
+        counts = Counter(p.groups.get(name) for p in corpus.persons)
+        groups = ", ".join(f"{g} ({counts.get(g, 0)} terms)" for g in axis.groups)
+        rows.append([axis.display, groups, axis.reference])
+    blocks: list = [Table(["axis", "groups (person terms)", "reference group"], rows)]
+    blocks.append("The reference group is the majority group that bias statistics compare the others with.")
+    return Section("Identity axes and groups", blocks)
+
+
+def _names(corpus: CorpusDefinition) -> Section:
+    race = corpus.race_axis
+    cells: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for p in corpus.persons:
+        if p.kind != "name":
+            continue
+        text = p.forms[0].text if p.forms else f"({p.id})"
+        cells[(p.gender, p.groups.get(race.name, "") if race else "")].append(text)
+    blocks: list = []
+    blocks.append(f"Source: {corpus.source}" if corpus.source else
+                  "Source: not stated in the definition (add `source = \"...\"`).")
+    with_source = [p for p in corpus.persons if p.kind == "name" and p.review.source]
+    if with_source:
+        blocks.append(f"{len(with_source)} of the names record the source-language name they were adapted from "
+                      "(e.g. " + ", ".join(f"{p.forms[0].text if p.forms else p.id} ← {p.review.source}"
+                                           for p in with_source[:3]) + ").")
+    if cells:
+        rows = [[g, r or "–", str(len(names)), ", ".join(names)] for (g, r), names in sorted(cells.items())]
+        blocks.append(Table(["gender", race.display if race else "group", "names", "given names"], rows))
+    nps = [p for p in corpus.persons if p.kind != "name"]
+    if nps:
+        blocks.append(f"Noun phrases and identity terms: {len(nps)} — "
+                      + ", ".join(p.forms[0].text if p.forms else p.id for p in nps[:40])
+                      + (" …" if len(nps) > 40 else "") + ".")
+    return Section("Where the names come from", blocks)
+
+
+def _people(corpus: CorpusDefinition) -> Section:
+    per: dict[str, Counter] = defaultdict(Counter)
+    total: Counter = Counter()
+    for _section, item in _items(corpus):
+        r = item.review
+        per[r.translator or "(not recorded)"][r.status] += 1
+        total[r.status] += 1
+    statuses = list(REVIEW_STATUSES) + sorted(s for s in total if s not in REVIEW_STATUSES)
+    rows = [[who] + [str(c.get(s, 0)) for s in statuses] + [str(sum(c.values()))]
+            for who, c in sorted(per.items(), key=lambda kv: (kv[0] == "(not recorded)", kv[0]))]
+    rows.append(["all items"] + [str(total.get(s, 0)) for s in statuses] + [str(sum(total.values()))])
+    blocks: list = ["Review status of every template, person term, emotion word and small word, by the "
+                    "translator recorded on the item (`translator = ...`)."]
+    blocks.append(Table(["translator"] + statuses + ["total"], rows))
+    translators, reviewers = _meta_list(corpus, "translators"), _meta_list(corpus, "reviewers")
+    if translators:
+        blocks.append("Translators: " + "; ".join(translators) + ".")
+    if reviewers:
+        blocks.append("Reviewers: " + "; ".join(reviewers) + ".")
+    if not reviewers:
+        blocks.append(f"Reviewed items: {total.get('reviewed', 0)} of {sum(total.values())}. Reviewers are not "
+                      "named in the definition (add `[meta] reviewers = [...]`).")
+    return Section("Translators and reviewers", blocks)
+
+
+def _limitations(corpus: CorpusDefinition, report: CheckReport) -> Section:
+    lines = list(_meta_list(corpus, "limitations"))
+    for section, item in _items(corpus):
+        if item.review.status == "untranslatable":
+            lines.append(f"{section}[{item.id}] is marked untranslatable; its combinations are not generated"
+                         + (f" ({item.review.note})" if item.review.note else "") + ".")
+        for f in getattr(item, "forms", []) or []:
+            if getattr(f, "absent", ""):
+                feats = ", ".join(f"{k}={v}" for k, v in f.features.items())
+                lines.append(f"{section}[{item.id}] has no form for {feats or 'this slot'}: {f.absent}.")
+    pending = Counter(item.review.status for _s, item in _items(corpus)
+                      if item.review.status not in ("reviewed", "untranslatable"))
+    if pending:
+        lines.append("Not yet reviewed: " + ", ".join(f"{n} {s}" for s, n in sorted(pending.items())) + " item(s).")
+    for f, n in report.grouped():
+        if f.code == "W108":  # untranslatable items are listed above
+            continue
+        lines.append(f"Checker {f.code} ({f.severity}): {f.item or f.template or ''} {f.message}"
+                     + (f" (×{n})" if n > 1 else ""))
+    blocks: list = [Bullets(_limited(lines))] if lines else ["None recorded."]
+    notes = [f"{section}[{item.id}]: {item.review.note}" for section, item in _items(corpus) if item.review.note]
+    if notes:
+        blocks.append("Translator notes (deviations from the source and other decisions):")
+        blocks.append(Bullets(_limited(notes)))
+    return Section("Known limitations", blocks)
+
+
+def _licence(corpus: CorpusDefinition) -> Section:
+    return Section("Licence", [corpus.licence or "Not stated in the definition (add `licence = \"...\"`). "
+                                                "Ask the corpus authors before redistributing."])
+
+
+def _cite(corpus: CorpusDefinition) -> Section:
+    blocks: list = [corpus.cite or "No citation given in the definition (add `cite = \"...\"`)."]
+    blocks.append(f"When you publish results, name the corpus id (`{corpus.id}`), the package's sha256 and the "
+                  f"EEC Studio version ({app_version()}) so others can regenerate exactly these sentences.")
+    return Section("How to cite", blocks)

@@ -1,0 +1,1 @@
+"""Widgets shared by the workbench, the audit runner and the results screens."""

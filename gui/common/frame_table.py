@@ -1,0 +1,164 @@
+"""A read-only table over a pandas DataFrame that copies to the clipboard and saves as CSV.
+
+Why one widget: every table in the app (preview sentences, result tables, drill-down pairs)
+must offer the same two exits — paste into a spreadsheet, save a CSV — so they live here once.
+The model formats cells lazily, so a 45,000-row corpus table opens instantly.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui.i18n import _, connect_retranslate
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ""
+        if value != 0 and abs(value) < 1e-4:
+            return f"{value:.2e}"
+        return f"{value:.4f}"
+    return str(value)
+
+
+class FrameModel(QAbstractTableModel):
+    def __init__(self, frame: Any = None, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.frame = frame
+        self.rtl_columns: set[str] = set()
+
+    def set_frame(self, frame: Any) -> None:
+        self.beginResetModel()
+        self.frame = frame
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() or self.frame is None else len(self.frame)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() or self.frame is None else len(self.frame.columns)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.DisplayRole) -> Any:
+        if not index.isValid() or self.frame is None:
+            return None
+        value = self.frame.iat[index.row(), index.column()]
+        if role in (Qt.DisplayRole, Qt.ToolTipRole):
+            return _fmt(value.item() if hasattr(value, "item") else value)
+        if role == Qt.UserRole:
+            return value
+        if role == Qt.TextAlignmentRole:
+            if isinstance(value, (int, float)) or hasattr(value, "dtype"):
+                return int(Qt.AlignRight | Qt.AlignVCenter)
+            if str(self.frame.columns[index.column()]) in self.rtl_columns:
+                return int(Qt.AlignRight | Qt.AlignVCenter)
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole) -> Any:
+        if role != Qt.DisplayRole or self.frame is None:
+            return None
+        if orientation == Qt.Horizontal:
+            return str(self.frame.columns[section])
+        return section + 1
+
+
+class FrameTable(QWidget):
+    """A table with 'Copy' and 'Save CSV…' buttons (and Ctrl+C on a selection)."""
+
+    saved = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None, *, title: str = "", name: str = "table") -> None:
+        super().__init__(parent)
+        self.name = name
+        self.model = FrameModel(parent=self)
+        self.view = QTableView()
+        self.view.setModel(self.model)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.view.setAlternatingRowColors(True)
+        self.view.setSortingEnabled(False)
+        self.view.verticalHeader().setDefaultSectionSize(22)
+        self.title = QLabel(title)
+        self.copy_button = QPushButton()
+        self.copy_button.clicked.connect(self.copy_to_clipboard)
+        self.csv_button = QPushButton()
+        self.csv_button.clicked.connect(self.ask_save_csv)
+        top = QHBoxLayout()
+        top.addWidget(self.title, 1)
+        top.addWidget(self.copy_button)
+        top.addWidget(self.csv_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(self.view, 1)
+        QShortcut(QKeySequence.Copy, self.view, activated=self.copy_to_clipboard)
+        connect_retranslate(self)
+        self.retranslate()
+
+    def retranslate(self, *_args: Any) -> None:
+        self.copy_button.setText(_("Copy"))
+        self.copy_button.setToolTip(_("Copy the selected rows (or the whole table) for a spreadsheet"))
+        self.csv_button.setText(_("Save CSV…"))
+
+    def set_frame(self, frame: Any, *, rtl_columns: set[str] | None = None) -> None:
+        self.model.rtl_columns = set(rtl_columns or ())
+        self.model.set_frame(frame)
+        self.view.resizeColumnsToContents()
+        for c in range(self.model.columnCount()):
+            if self.view.columnWidth(c) > 420:
+                self.view.setColumnWidth(c, 420)
+
+    @property
+    def frame(self) -> Any:
+        return self.model.frame
+
+    def selected_frame(self) -> Any:
+        frame = self.model.frame
+        if frame is None:
+            return None
+        rows = sorted({i.row() for i in self.view.selectionModel().selectedIndexes()}) if self.view.selectionModel() else []
+        return frame.iloc[rows] if rows else frame
+
+    def copy_to_clipboard(self) -> str:
+        """Tab-separated with a header row: pastes straight into a spreadsheet."""
+        part = self.selected_frame()
+        if part is None:
+            return ""
+        text = part.to_csv(sep="\t", index=False)
+        QGuiApplication.clipboard().setText(text)
+        return text
+
+    def save_csv(self, path: str | Path) -> Path:
+        from engine.corpus.export import atomic_write_bytes
+
+        path = Path(path)
+        atomic_write_bytes(path, self.model.frame.to_csv(index=False).encode("utf-8"))
+        self.saved.emit(str(path))
+        return path
+
+    def ask_save_csv(self) -> None:
+        if self.model.frame is None:
+            return
+        path, _filter = QFileDialog.getSaveFileName(self, _("Save table as CSV"), f"{self.name}.csv", _("CSV files (*.csv)"))
+        if path:
+            from gui.errors import show_error
+
+            try:
+                self.save_csv(path)
+            except Exception as exc:  # shown, never raised into Qt
+                show_error(self, exc, context=_("Saving {path}").format(path=path))

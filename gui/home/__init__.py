@@ -1,0 +1,1 @@
+"""The start screen: the corpora the user can open, translate or audit."""

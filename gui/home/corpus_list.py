@@ -1,0 +1,155 @@
+"""The corpora list: built-in and the user's own, with language, size and checker status.
+
+Why on the start screen: the first question is "which corpora do I have and are they sound?";
+the sentence count and the checker status come from the engine, never from a cached guess.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.corpus import check_corpus, list_corpora, load_corpus
+
+from gui.common.background import Each
+from gui.i18n import _, connect_retranslate, ngettext
+
+PATH_ROLE = Qt.UserRole + 30
+
+
+class CorpusList(QWidget):
+    """``open_requested(path)``, ``translate_requested(path)``, ``open_file_requested()``."""
+
+    open_requested = Signal(str)
+    translate_requested = Signal(str)
+    open_file_requested = Signal()
+    new_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.intro = QLabel()
+        self.intro.setWordWrap(True)
+        self.intro.setTextFormat(Qt.RichText)
+        self.table = QTableWidget(0, 5)
+        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.Stretch)
+        self.table.verticalHeader().setVisible(False)
+        self.table.doubleClicked.connect(lambda _i: self._emit(self.open_requested))
+        self.open_button = QPushButton()
+        self.open_button.clicked.connect(lambda: self._emit(self.open_requested))
+        self.translate_button = QPushButton()
+        self.translate_button.clicked.connect(lambda: self._emit(self.translate_requested))
+        self.file_button = QPushButton()
+        self.file_button.clicked.connect(self.open_file_requested.emit)
+        self.refresh_button = QPushButton()
+        self.refresh_button.clicked.connect(self.refresh)
+        buttons = QHBoxLayout()
+        for b in (self.open_button, self.translate_button, self.file_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        buttons.addWidget(self.refresh_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.intro)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(buttons)
+        self.entries: list[Any] = []
+        self._loader = Each(self._row_done, self._row_failed, self)
+        connect_retranslate(self)
+        self.retranslate()
+        self.refresh()
+
+    def retranslate(self, *_args: Any) -> None:
+        self.intro.setText("<h2>%s</h2><p>%s</p>" % (
+            _("Corpora"),
+            _("Built-in equity evaluation corpora and your own definitions. Open one to edit it in the "
+              "workbench, or start a new language from it (same templates and persons, empty target forms).")))
+        self.table.setHorizontalHeaderLabels([_("Corpus"), _("Language"), _("Sentences"), _("Checker"), _("Name")])
+        self.open_button.setText(_("Open in workbench"))
+        self.translate_button.setText(_("Translate into a new language…"))
+        self.file_button.setText(_("Open file…"))
+        self.refresh_button.setText(_("Refresh"))
+        if self.entries:
+            self.refresh()
+
+    def refresh(self) -> None:
+        """List the corpora now; their size and checker status arrive from background checks."""
+        self.entries = list_corpora()
+        self.table.setRowCount(len(self.entries))
+        for row, entry in enumerate(self.entries):
+            self._set_row(row, [entry.id, "", "…", _("checking…"), ""], entry)
+        self.table.resizeColumnsToContents()
+        if self.entries and self.table.currentRow() < 0:
+            self.table.selectRow(0)
+        self._loader.submit_all([(lambda p=e.path: _summarise(p)) for e in self.entries])
+
+    @property
+    def ready(self) -> bool:
+        """All rows have their checker status (tests wait for this)."""
+        return self._loader.pending == 0
+
+    def _row_done(self, row: int, result: tuple) -> None:
+        if row >= len(self.entries):
+            return
+        c_id, language, sentences, errors, warnings, name = result
+        status = _("OK") if not errors else ngettext("{n} error", "{n} errors", errors).format(n=errors)
+        if warnings:
+            status += ", " + ngettext("{n} warning", "{n} warnings", warnings).format(n=warnings)
+        self._set_row(row, [c_id, language, f"{sentences:,}", status, name], self.entries[row])
+        if self.ready:
+            self.table.resizeColumnsToContents()
+
+    def _row_failed(self, row: int, exc: BaseException) -> None:
+        if row < len(self.entries):
+            entry = self.entries[row]
+            self._set_row(row, [entry.id, "?", "–", _("cannot read: {why}").format(why=exc), str(entry.path)], entry)
+
+    def _set_row(self, row: int, values: list[str], entry: Any) -> None:
+        for col, v in enumerate(values):
+            item = QTableWidgetItem(v)
+            if col == 2:
+                item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+            item.setData(PATH_ROLE, str(entry.path))
+            if col == 0 and not entry.builtin:
+                item.setToolTip(_("Your corpus: {path}").format(path=entry.path))
+            self.table.setItem(row, col, item)
+
+    def selected_path(self) -> str:
+        row = self.table.currentRow()
+        item = self.table.item(row, 0) if row >= 0 else None
+        return item.data(PATH_ROLE) if item else ""
+
+    def select_id(self, corpus_id: str) -> bool:
+        for r in range(self.table.rowCount()):
+            if self.table.item(r, 0).text() == corpus_id:
+                self.table.selectRow(r)
+                return True
+        return False
+
+    def _emit(self, signal: Any) -> None:
+        path = self.selected_path()
+        if path:
+            signal.emit(path)
+
+    def paths(self) -> list[Path]:
+        return [e.path for e in self.entries]
+
+
+def _summarise(path: Path) -> tuple[str, str, int, int, int, str]:
+    """Worker thread: load and check one corpus (the engine's numbers, nothing cached)."""
+    c = load_corpus(path)
+    rep = check_corpus(c)
+    return c.id, c.language, rep.sentences, len(rep.errors), len(rep.warnings), c.name

@@ -1,0 +1,118 @@
+"""Corpus-level settings: id, name, language, writing direction and the declared features.
+
+Why editable here: a translator starting Spanish from English must declare ``gender = [m, f]``
+before forms can carry it; features not declared are checker errors (E005/E006).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui.i18n import _, connect_retranslate
+
+from .document import CorpusDocument
+
+
+class CorpusSettings(QWidget):
+    def __init__(self, doc: CorpusDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self._building = False
+        self.fields: dict[str, QLineEdit] = {}
+        form = QFormLayout()
+        self.labels: dict[str, QLabel] = {}
+        for key in ("id", "name", "language", "description"):
+            edit = QLineEdit()
+            edit.editingFinished.connect(lambda k=key, e=edit: self._commit(k, e.text()))
+            self.fields[key] = edit
+            self.labels[key] = QLabel()
+            form.addRow(self.labels[key], edit)
+        self.direction = QComboBox()
+        self.direction.addItems(["ltr", "rtl"])
+        self.direction.currentTextChanged.connect(lambda t: self._commit("direction", t))
+        self.labels["direction"] = QLabel()
+        form.addRow(self.labels["direction"], self.direction)
+        self.features_label = QLabel()
+        self.features = QTableWidget(0, 2)
+        self.features.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
+        self.features.itemChanged.connect(self._commit_features)
+        self.add_feature = QPushButton()
+        self.add_feature.clicked.connect(self._add_feature)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.features_label)
+        layout.addWidget(self.features, 1)
+        layout.addWidget(self.add_feature, 0, Qt.AlignLeft)
+        # deferred: the edit may come from a cell of this very table, which must outlive its signal
+        doc.changed.connect(self._on_doc_changed)
+        connect_retranslate(self)
+        self.retranslate()
+
+    def retranslate(self, *_args: Any) -> None:
+        names = {"id": _("Corpus id:"), "name": _("Name:"), "language": _("Language (BCP-47):"),
+                 "description": _("Description:"), "direction": _("Writing direction:")}
+        for key, label in self.labels.items():
+            label.setText(names[key])
+        self.features_label.setText(_("Grammatical features and their values (comma-separated):"))
+        self.features.setHorizontalHeaderLabels([_("Feature"), _("Values")])
+        self.add_feature.setText(_("Add feature"))
+        self.refresh()
+
+    def refresh(self) -> None:
+        c = self.doc.corpus
+        self._building = True
+        try:
+            for key, edit in self.fields.items():
+                if not edit.hasFocus():
+                    edit.setText(str(getattr(c, key)))
+            self.direction.setCurrentText(c.direction)
+            self.features.setRowCount(len(c.features))
+            for r, (name, values) in enumerate(c.features.items()):
+                self.features.setItem(r, 0, QTableWidgetItem(name))
+                self.features.setItem(r, 1, QTableWidgetItem(", ".join(values)))
+        finally:
+            self._building = False
+
+    def _on_doc_changed(self, path: tuple) -> None:
+        if len(path) == 1:
+            QTimer.singleShot(0, self.refresh)
+
+    def _commit(self, key: str, value: str) -> None:
+        if self._building:
+            return
+        self.doc.set((key,), value.strip(), _("Edit corpus {field}").format(field=key))
+
+    def _read_features(self) -> dict[str, list[str]]:
+        feats: dict[str, list[str]] = {}
+        for r in range(self.features.rowCount()):
+            name_item, values_item = self.features.item(r, 0), self.features.item(r, 1)
+            name = name_item.text().strip() if name_item else ""
+            if name:
+                feats[name] = [v.strip() for v in (values_item.text() if values_item else "").split(",") if v.strip()]
+        return feats
+
+    def _commit_features(self, _item: QTableWidgetItem) -> None:
+        if self._building:
+            return
+        self.doc.set(("features",), self._read_features(), _("Edit grammatical features"))
+
+    def _add_feature(self) -> None:
+        feats = dict(self.doc.corpus.features)
+        n = 1
+        while f"feature{n}" in feats:
+            n += 1
+        feats[f"feature{n}"] = []
+        self.doc.set(("features",), feats, _("Add grammatical feature"))

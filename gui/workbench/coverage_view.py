@@ -1,0 +1,89 @@
+"""The coverage matrix: rows template × emotion, columns person groups, cells produced/expected.
+
+Why: holes in a corpus bias an audit silently (a group with fewer sentences). Red cells show
+where combinations are missing; the tooltip names them; a click filters the preview to it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+
+from gui.i18n import _, connect_retranslate, ngettext
+
+from .coverage_data import NEUTRAL, Coverage
+
+OK_COLOUR, PART_COLOUR, NONE_COLOUR, EMPTY_COLOUR = "#d9f2dc", "#ffe3b3", "#f8c9c4", "#f2f2f2"
+CELL_ROLE = Qt.UserRole + 20
+
+
+class CoverageView(QWidget):
+    cell_chosen = Signal(str, str)  # template id, emotion ("" or "-" for neutral)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.coverage: Coverage | None = None
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.table = QTableWidget()
+        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.table.cellClicked.connect(self._clicked)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.table, 1)
+        connect_retranslate(self)
+
+    def retranslate(self, *_args: Any) -> None:
+        self.show_coverage(self.coverage)
+
+    def show_coverage(self, cov: Coverage | None) -> None:
+        self.coverage = cov
+        self.table.clear()
+        if cov is None:
+            self.summary.setText(_("Generating…"))
+            return
+        self.table.setRowCount(len(cov.rows))
+        self.table.setColumnCount(len(cov.groups))
+        self.table.setHorizontalHeaderLabels(cov.groups)
+        self.table.setVerticalHeaderLabels([f"{t} · {_(e) if e else _('neutral')}" for t, e in cov.rows])
+        for r, row in enumerate(cov.rows):
+            for c, group in enumerate(cov.groups):
+                cell = cov.cell(row, group)
+                n_exp, n_prod = len(cell.expected), len(cell.produced & cell.expected)
+                item = QTableWidgetItem(f"{n_prod}/{n_exp}" if n_exp else "–")
+                item.setTextAlignment(int(Qt.AlignCenter))
+                colour = EMPTY_COLOUR if not n_exp else OK_COLOUR if n_prod == n_exp else NONE_COLOUR if n_prod == 0 else PART_COLOUR
+                if row[0] in cov.unusable:
+                    colour = NONE_COLOUR
+                item.setBackground(QBrush(QColor(colour)))
+                item.setForeground(QBrush(QColor("#202020")))
+                missing = sorted(cell.missing)
+                if missing:
+                    shown = ", ".join(f"{p}+{e}" if e else p for p, e in missing[:12])
+                    more = len(missing) - 12
+                    tip = _("Missing: {items}").format(items=shown) + (f" … (+{more})" if more > 0 else "")
+                    item.setToolTip(tip)
+                item.setData(CELL_ROLE, row)
+                self.table.setItem(r, c, item)
+        missing = cov.missing_total
+        if cov.unusable:
+            text = _("Templates that cannot be read yet: {ids}.").format(ids=", ".join(sorted(cov.unusable))) + " "
+        else:
+            text = ""
+        if missing:
+            text += ngettext("{n} combination is missing (red and orange cells; hover for the list).",
+                             "{n} combinations are missing (red and orange cells; hover for the list).", missing).format(n=f"{missing:,}")
+        else:
+            text += _("Every template × person group × emotion combination is produced.")
+        self.summary.setText(text)
+
+    def _clicked(self, r: int, _c: int) -> None:
+        item = self.table.item(r, 0)
+        if item is None:
+            return
+        template, emotion = item.data(CELL_ROLE)
+        self.cell_chosen.emit(template, emotion if emotion != NEUTRAL else "-")

@@ -1,0 +1,269 @@
+"""The form editor: one entry's forms (or a template's variants) with their grammatical features.
+
+Why a separate editor: an entry such as Spanish *enojado/enojada* or English *she/her* has
+several forms keyed by features (gender, role, case…). The tables show them joined; here each
+form is a row and each declared feature a column with its allowed values, so a translator
+never types a feature name by hand (unknown names would be checker errors E005/E006).
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.corpus import Form, Variant
+
+from gui.i18n import _, connect_retranslate
+
+from .columns import LIST_TITLES, forms_text
+from .document import CorpusDocument
+
+ANY = ""  # a form that does not mention a feature fits any value of it
+
+
+class FormEditor(QWidget):
+    """Edits ``doc.corpus.<list_name>[row]``'s forms; every change is one undoable edit."""
+
+    edited = Signal()
+
+    def __init__(self, doc: CorpusDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.list_name = ""
+        self.row = -1
+        self._building = False
+        self._committing = False
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.title = QLabel()
+        self.title.setTextFormat(Qt.RichText)
+        self.title.setWordWrap(True)
+        self.source = QLabel()
+        self.source.setWordWrap(True)
+        self.source.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.select_row = QWidget()
+        sel = QHBoxLayout(self.select_row)
+        sel.setContentsMargins(0, 0, 0, 0)
+        self.select_label = QLabel()
+        self.select_edit = QLineEdit()
+        self.select_edit.editingFinished.connect(self._commit_select)
+        sel.addWidget(self.select_label)
+        sel.addWidget(self.select_edit, 1)
+        self.table = QTableWidget(0, 1)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table.itemChanged.connect(self._commit_text)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        buttons = QHBoxLayout()
+        self.add_button = QPushButton()
+        self.add_button.clicked.connect(self.add_form)
+        self.remove_button = QPushButton()
+        self.remove_button.clicked.connect(self.remove_form)
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.remove_button)
+        buttons.addStretch(1)
+        layout.addWidget(self.title)
+        layout.addWidget(self.source)
+        layout.addWidget(self.select_row)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(buttons)
+        doc.changed.connect(self._on_doc_changed)
+        doc.structure_changed.connect(self._on_structure)
+        connect_retranslate(self)
+        self.retranslate()
+        self.show_entry("", -1)
+
+    # -- what is shown ----------------------------------------------------------
+    @property
+    def entry(self) -> Any:
+        if not self.list_name or self.row < 0:
+            return None
+        entries = getattr(self.doc.corpus, self.list_name)
+        return entries[self.row] if self.row < len(entries) else None
+
+    @property
+    def is_template(self) -> bool:
+        return self.list_name == "templates"
+
+    def features(self) -> list[str]:
+        return list(self.doc.corpus.features)
+
+    def rows(self) -> list[Any]:
+        e = self.entry
+        if e is None:
+            return []
+        return e.variants if self.is_template else e.forms
+
+    def retranslate(self, *_args: Any) -> None:
+        self.add_button.setText(_("Add variant") if self.is_template else _("Add form"))
+        self.remove_button.setText(_("Remove selected"))
+        self.select_label.setText(_("Variant chosen by:"))
+        self.select_edit.setPlaceholderText(_("e.g. gender=person.gender"))
+        self.show_entry(self.list_name, self.row)
+
+    def show_entry(self, list_name: str, row: int) -> None:
+        self.list_name, self.row = list_name, row
+        e = self.entry
+        self._building = True
+        try:
+            self.table.clear()
+            enabled = e is not None
+            for w in (self.table, self.add_button, self.remove_button):
+                w.setEnabled(enabled)
+            self.select_row.setVisible(enabled and self.is_template)
+            if e is None:
+                self.title.setText("<b>%s</b>" % _("Form editor"))
+                self.source.setText(_("Select an entry in the table above to edit its forms and grammatical features."))
+                self.table.setRowCount(0)
+                self.table.setColumnCount(0)
+                return
+            self.add_button.setText(_("Add variant") if self.is_template else _("Add form"))
+            self.title.setText("<b>%s › %s</b>" % (_(LIST_TITLES[list_name]), e.id))
+            self.source.setText(self._source_text(e))
+            feats = self.features()
+            headers = [_("Text")] + ([_("Published")] if self.is_template else []) + feats
+            self.table.setColumnCount(len(headers))
+            self.table.setHorizontalHeaderLabels(headers)
+            rows = self.rows()
+            self.table.setRowCount(len(rows))
+            for r, item in enumerate(rows):
+                text = QTableWidgetItem(item.text)
+                if self.doc.rtl:
+                    text.setTextAlignment(int(Qt.AlignRight | Qt.AlignVCenter))
+                self.table.setItem(r, 0, text)
+                offset = 1
+                if self.is_template:
+                    self.table.setItem(r, 1, QTableWidgetItem(item.published))
+                    offset = 2
+                for c, feat in enumerate(feats):
+                    box = QComboBox()
+                    box.addItem(_("(any)"), ANY)
+                    for value in self.doc.corpus.features.get(feat, []):
+                        box.addItem(value, value)
+                    current = item.features.get(feat, ANY)
+                    if box.findData(current) < 0:  # an undeclared value: show it so it can be fixed
+                        box.addItem(f"{current} ⚠", current)
+                    box.setCurrentIndex(box.findData(current))
+                    box.currentIndexChanged.connect(lambda _i, r=r, f=feat, b=box: self._commit_feature(r, f, b.currentData()))
+                    self.table.setCellWidget(r, c + offset, box)
+            self.table.resizeColumnsToContents()
+            if self.table.columnWidth(0) < 220:
+                self.table.setColumnWidth(0, 220)
+            if self.is_template:
+                self.select_edit.setText(", ".join(f"{k}={v}" for k, v in e.select.items()))
+        finally:
+            self._building = False
+
+    def _source_text(self, e: Any) -> str:
+        src = self.doc.source_entry(self.list_name, e.id)
+        if src is not None:
+            if self.is_template:
+                text = "  ‖  ".join(v.text for v in src.variants)
+            else:
+                text = " / ".join(f"{f.text}" + (f" ({', '.join(f'{k}={v}' for k, v in f.features.items())})"
+                                                  if f.features else "") for f in src.forms)
+            return _("Source ({corpus}): {text}").format(corpus=self.doc.source.id, text=text)
+        if e.review.source:
+            return _("Source: {text}").format(text=e.review.source)
+        return ""
+
+    # -- edits ------------------------------------------------------------------
+    def _path(self) -> tuple:
+        return (self.list_name, self.row, "variants" if self.is_template else "forms")
+
+    def _edit(self, new_rows: list[Any], text: str) -> None:
+        # The edit rebuilds this editor; the cell or combo that sent the signal must outlive
+        # its own handler, so the rebuild is deferred to the next event-loop turn.
+        self._committing = True
+        try:
+            self.doc.set(self._path(), new_rows, text)
+        finally:
+            self._committing = False
+        self.edited.emit()
+
+    def _commit_text(self, item: QTableWidgetItem) -> None:
+        if self._building or self.entry is None:
+            return
+        rows = copy.deepcopy(self.rows())
+        r, c = item.row(), item.column()
+        if r >= len(rows):
+            return
+        if c == 0:
+            rows[r].text = item.text()
+        elif c == 1 and self.is_template:
+            rows[r].published = item.text()
+        else:
+            return
+        self._edit(rows, _("Edit form of {item}").format(item=self.entry.id))
+
+    def _commit_feature(self, r: int, feat: str, value: str) -> None:
+        if self._building or self.entry is None:
+            return
+        rows = copy.deepcopy(self.rows())
+        if r >= len(rows):
+            return
+        if value:
+            rows[r].features[feat] = value
+        else:
+            rows[r].features.pop(feat, None)
+        self._edit(rows, _("Set {feature} of {item}").format(feature=feat, item=self.entry.id))
+
+    def set_form_text(self, r: int, text: str) -> None:
+        """Programmatic edit of one form's text (used by tests and by paste)."""
+        self.table.item(r, 0).setText(text)
+
+    def add_form(self) -> None:
+        if self.entry is None:
+            return
+        rows = copy.deepcopy(self.rows())
+        rows.append(Variant("") if self.is_template else Form(""))
+        self._edit(rows, _("Add form to {item}").format(item=self.entry.id))
+
+    def remove_form(self) -> None:
+        if self.entry is None:
+            return
+        picked = sorted({i.row() for i in self.table.selectedIndexes()}, reverse=True)
+        if not picked:
+            return
+        rows = copy.deepcopy(self.rows())
+        for r in picked:
+            if r < len(rows):
+                del rows[r]
+        self._edit(rows, _("Remove form from {item}").format(item=self.entry.id))
+
+    def _commit_select(self) -> None:
+        e = self.entry
+        if self._building or e is None or not self.is_template:
+            return
+        select: dict[str, str] = {}
+        for part in self.select_edit.text().split(","):
+            if "=" in part:
+                k, v = part.split("=", 1)
+                if k.strip():
+                    select[k.strip()] = v.strip()
+        self.doc.set((self.list_name, self.row, "select"), select, _("Edit variant selection of {item}").format(item=e.id))
+
+    def _on_structure(self, _list_name: str) -> None:
+        self.show_entry(self.list_name, self.row)
+
+    def _on_doc_changed(self, path: tuple) -> None:
+        mine = len(path) >= 2 and path[0] == self.list_name and path[1] == self.row
+        if mine or len(path) == 1 or (path and path[0] == "features"):
+            if self._committing:
+                QTimer.singleShot(0, lambda: self.show_entry(self.list_name, self.row))
+            else:
+                self.show_entry(self.list_name, self.row)

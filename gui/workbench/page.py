@@ -1,0 +1,292 @@
+"""The workbench screen: entry tables, form editor, and the checks / preview / coverage panels.
+
+Why one debounced analysis: every keystroke-level edit restarts a short timer; when typing
+pauses, the engine's checker (and, if visible, the generator for preview and coverage) runs
+once on a snapshot of the current definition, in a pool thread (the checker realises every
+combination and counterfactual pair: up to a second on a large corpus). Only the newest
+result is shown, so a slow check never overwrites a newer one.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.corpus import check_corpus, generate
+from engine.corpus.model import REVIEW_STATUSES
+
+from gui import settings
+from gui.common.background import Latest
+from gui.engine_bridge import pair_count
+from gui.errors import friendly
+from gui.i18n import _, connect_retranslate
+
+from .checks_panel import ChecksPanel, target_of
+from .columns import LIST_TITLES, status_label
+from .corpus_settings import CorpusSettings
+from .coverage_data import compute_coverage
+from .coverage_view import CoverageView
+from .document import LISTS, CorpusDocument
+from .entry_tab import EntryTab
+from .form_editor import FormEditor
+from .preview import PreviewPanel
+from .recovery import remove_recovery, write_recovery
+
+DEBOUNCE_MS = 300
+
+
+class WorkbenchPage(QWidget):
+    """Edits one CorpusDocument. ``counts_changed(errors, warnings)`` feeds the status bar."""
+
+    counts_changed = Signal(int, int)
+    title_changed = Signal()
+
+    def __init__(self, doc: CorpusDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.report = None
+        self.generated: Any = None
+        self._stale_generation = True
+        self._autosaved_revision = doc.revision if not doc.modified else -1
+        self.analysis_runs = 0
+
+        # header: corpus title, review filter, search, mark reviewed
+        self.heading = QLabel()
+        self.heading.setTextFormat(Qt.RichText)
+        self.status_filter = QComboBox()
+        self.status_filter.currentIndexChanged.connect(self._apply_filters)
+        self.search = QLineEdit()
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self._apply_filters)
+        self.review_button = QPushButton()
+        self.review_button.clicked.connect(self.mark_reviewed)
+        self.filter_label = QLabel()
+        header = QHBoxLayout()
+        header.addWidget(self.heading, 1)
+        header.addWidget(self.filter_label)
+        header.addWidget(self.status_filter)
+        header.addWidget(self.search)
+        header.addWidget(self.review_button)
+
+        # left: tables and the form editor
+        self.tabs = QTabWidget()
+        self.entry_tabs: dict[str, EntryTab] = {}
+        for name in LISTS:
+            tab = EntryTab(doc, name)
+            tab.current.connect(self._entry_selected)
+            self.entry_tabs[name] = tab
+            self.tabs.addTab(tab, "")
+        self.settings_tab = CorpusSettings(doc)
+        self.tabs.addTab(self.settings_tab, "")
+        self.tabs.currentChanged.connect(self._tab_changed)
+        self.form_editor = FormEditor(doc)
+        left = QSplitter(Qt.Vertical)
+        left.addWidget(self.tabs)
+        left.addWidget(self.form_editor)
+        left.setStretchFactor(0, 3)
+        left.setStretchFactor(1, 2)
+
+        # right: checks, preview, coverage
+        self.checks = ChecksPanel()
+        self.checks.jump.connect(self.jump_to)
+        self.preview = PreviewPanel(doc)
+        self.coverage = CoverageView()
+        self.coverage.cell_chosen.connect(self._coverage_clicked)
+        self.side = QTabWidget()
+        self.side.addTab(self.checks, "")
+        self.side.addTab(self.preview, "")
+        self.side.addTab(self.coverage, "")
+        self.side.currentChanged.connect(lambda _i: self._refresh_generation_if_visible())
+
+        split = QSplitter(Qt.Horizontal)
+        split.addWidget(left)
+        split.addWidget(self.side)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(header)
+        layout.addWidget(split, 1)
+
+        # timers: debounced analysis and periodic autosave
+        self.analysis_timer = QTimer(self)
+        self.analysis_timer.setSingleShot(True)
+        self.analysis_timer.setInterval(DEBOUNCE_MS)
+        self.analysis_timer.timeout.connect(self.analyse)
+        self.autosave_timer = QTimer(self)
+        self.autosave_timer.setInterval(int(settings.autosave_seconds() * 1000))
+        self.autosave_timer.timeout.connect(self.autosave)
+        self.autosave_timer.start()
+        self._checker = Latest(self._checked, self._check_failed, self)
+        self._generator = Latest(self._generated, self._generate_failed, self)
+        doc.changed.connect(self._on_changed)
+        doc.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        doc.path_changed.connect(self._update_heading)
+        connect_retranslate(self)
+        self.retranslate()
+        self.analyse()
+
+    # -- texts ------------------------------------------------------------------
+    def retranslate(self, *_args: Any) -> None:
+        for i, name in enumerate(LISTS):
+            self.tabs.setTabText(i, _(LIST_TITLES[name]))
+        self.tabs.setTabText(len(LISTS), _("Corpus"))
+        self.side.setTabText(0, _("Checks"))
+        self.side.setTabText(1, _("Preview"))
+        self.side.setTabText(2, _("Coverage"))
+        self.filter_label.setText(_("Status:"))
+        current = self.status_filter.currentData()
+        self.status_filter.blockSignals(True)
+        self.status_filter.clear()
+        self.status_filter.addItem(_("All"), "")
+        for s in REVIEW_STATUSES:
+            self.status_filter.addItem(status_label(s), s)
+        self.status_filter.setCurrentIndex(max(0, self.status_filter.findData(current)))
+        self.status_filter.blockSignals(False)
+        self.search.setPlaceholderText(_("Search…"))
+        self.review_button.setText(_("Mark reviewed"))
+        self.review_button.setToolTip(_("Mark the selected entries as reviewed by you (a second native speaker)"))
+        self._update_heading()
+
+    def _update_heading(self) -> None:
+        c = self.doc.corpus
+        star = " *" if self.doc.modified else ""
+        where = str(self.doc.path) if self.doc.path else _("not saved yet")
+        if self.doc.is_builtin:
+            where += " — " + _("built-in: Save writes a copy to your corpora")
+        src = (" · " + _("translated from {corpus}").format(corpus=self.doc.source.id)) if self.doc.source else ""
+        self.heading.setText(f"<b>{c.id}</b>{star} · {c.language}{src}<br><small>{where}</small>")
+        self.title_changed.emit()
+
+    # -- navigation -------------------------------------------------------------
+    def _entry_selected(self, list_name: str, row: int) -> None:
+        self.form_editor.show_entry(list_name, row)
+
+    def _tab_changed(self, index: int) -> None:
+        if index < len(LISTS):
+            tab = self.entry_tabs[LISTS[index]]
+            rows = tab.selected_rows()
+            self.form_editor.show_entry(LISTS[index], rows[0] if rows else -1)
+
+    def jump_to(self, list_name: str, item_id: str) -> bool:
+        """Show the entry a finding is about: its tab, its row selected, its forms in the editor."""
+        tab = self.entry_tabs.get(list_name)
+        if tab is None:
+            return False
+        self.tabs.setCurrentWidget(tab)
+        return tab.select_id(item_id)
+
+    def current_tab(self) -> EntryTab | None:
+        w = self.tabs.currentWidget()
+        return w if isinstance(w, EntryTab) else None
+
+    def _apply_filters(self) -> None:
+        for tab in self.entry_tabs.values():
+            tab.proxy.set_status(self.status_filter.currentData() or "")
+            tab.proxy.set_text(self.search.text())
+
+    def mark_reviewed(self) -> int:
+        tab = self.current_tab()
+        return tab.set_review("reviewed", settings.get("translator_id") or "") if tab else 0
+
+    def _coverage_clicked(self, template: str, emotion: str) -> None:
+        self.preview.set_filter(template=template, emotion=emotion)
+        self.side.setCurrentWidget(self.preview)
+
+    # -- analysis ---------------------------------------------------------------
+    def _on_changed(self, _path: tuple) -> None:
+        self._stale_generation = True
+        self._update_heading()
+        self.analysis_timer.start()
+
+    def analyse(self) -> None:
+        """Check a snapshot of the definition in the background (and generate if on screen)."""
+        self.analysis_runs += 1
+        snapshot = self.doc.snapshot()
+        self._checker.submit(lambda: check_corpus(snapshot))
+        self._refresh_generation_if_visible()
+
+    def _checked(self, report: Any) -> None:
+        self.report = report
+        self.checks.show_report(report)
+        problems: dict[str, dict[str, str]] = {name: {} for name in LISTS}
+        for f in report.findings:
+            target = target_of(f)
+            if target and target[0] in problems and problems[target[0]].get(target[1]) != "error":
+                problems[target[0]][target[1]] = f.severity
+        for name, tab in self.entry_tabs.items():
+            tab.model.set_problems(problems[name])
+        errors, warnings = self.checks.counts()
+        self.counts_changed.emit(errors, warnings)
+
+    def _check_failed(self, exc: BaseException) -> None:
+        # a half-typed definition must not break the panel: say what is wrong instead
+        self.report = None
+        self.checks.show_report(None, failure=friendly(exc).text)
+        self.counts_changed.emit(0, 0)
+
+    @property
+    def idle(self) -> bool:
+        """No check or generation pending (tests wait for this)."""
+        return not self.analysis_timer.isActive() and self._checker.idle and self._generator.idle
+
+    def _refresh_generation_if_visible(self) -> None:
+        if not self._stale_generation or self.side.currentWidget() is self.checks:
+            return
+        self.regenerate()
+
+    def regenerate(self) -> None:
+        """Generate the corpus (engine) in the background for the preview and the coverage matrix."""
+        self._stale_generation = False
+        snapshot = self.doc.snapshot()
+        source = self.doc.source
+
+        def work() -> tuple[Any, Any, Any]:
+            frame = generate(snapshot)
+            return frame, pair_count(snapshot), compute_coverage(snapshot, frame, source)
+
+        self._generator.submit(work)
+
+    def _generated(self, result: tuple[Any, Any, Any]) -> None:
+        self.generated, pairs, coverage = result
+        self.preview.show_generated(self.generated, pairs)
+        self.coverage.show_coverage(coverage)
+
+    def _generate_failed(self, exc: BaseException) -> None:
+        self.preview.counts.setText(friendly(exc).text)
+
+    # -- autosave ---------------------------------------------------------------
+    def autosave(self) -> bool:
+        """Write the recovery file if anything changed since the last autosave."""
+        if not self.doc.modified or self.doc.revision == self._autosaved_revision:
+            return False
+        try:
+            write_recovery(self.doc.key, self.doc.corpus, self.doc.path)
+        except Exception:  # a full disk must not interrupt typing; the next tick tries again
+            return False
+        self._autosaved_revision = self.doc.revision
+        return True
+
+    def _on_clean_changed(self, clean: bool) -> None:
+        self._update_heading()
+        if clean:
+            remove_recovery(self.doc.key)
+            self._autosaved_revision = self.doc.revision
+
+    def discard_recovery(self) -> None:
+        remove_recovery(self.doc.key)
+
+    def shutdown(self) -> None:
+        self.autosave_timer.stop()
+        self.analysis_timer.stop()

@@ -1,0 +1,211 @@
+"""An editable Qt table over one list of the corpus (templates, persons, emotion words, words).
+
+Why a model, not a QTableWidget: the rows *are* the CorpusDefinition's entries; the model
+reads them on demand, writes through undoable document edits, and refreshes on the
+document's ``changed`` signal, so undo in one place updates every view.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QStyle, QStyledItemDelegate, QWidget
+
+from gui.i18n import _
+
+from .columns import COLUMNS_FOR, Column, status_label
+from .document import CorpusDocument
+
+STATUS_ROLE = Qt.UserRole + 1
+ID_ROLE = Qt.UserRole + 2
+_STATUS_COLOURS = {"new": "#fde2e1", "machine-translated": "#fff1cc", "translated": "#e3f0ff",
+                   "reviewed": "#dff5e1", "untranslatable": "#eeeeee"}
+
+
+class EntryTableModel(QAbstractTableModel):
+    def __init__(self, doc: CorpusDocument, list_name: str) -> None:
+        super().__init__(doc)
+        self.doc = doc
+        self.list_name = list_name
+        self.columns: list[Column] = COLUMNS_FOR[list_name](doc.corpus)
+        self.problems: dict[str, str] = {}  # entry id -> "error" | "warning"
+        doc.changed.connect(self._on_changed)
+        doc.structure_changed.connect(self._on_structure)
+
+    # -- reading ----------------------------------------------------------------
+    @property
+    def entries(self) -> list[Any]:
+        return getattr(self.doc.corpus, self.list_name)
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.entries)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.columns)
+
+    def column_index(self, key: str) -> int:
+        return next((i for i, c in enumerate(self.columns) if c.key == key), -1)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole) -> Any:
+        if orientation == Qt.Horizontal and 0 <= section < len(self.columns):
+            col = self.columns[section]
+            if role == Qt.DisplayRole:
+                return _(col.header)
+            if role == Qt.ToolTipRole and col.tip:
+                return _(col.tip)
+        if orientation == Qt.Vertical and role == Qt.DisplayRole:
+            return section + 1
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.DisplayRole) -> Any:
+        if not index.isValid() or index.row() >= len(self.entries):
+            return None
+        entry = self.entries[index.row()]
+        col = self.columns[index.column()]
+        if role in (Qt.DisplayRole, Qt.EditRole):
+            value = col.get(entry)
+            if role == Qt.DisplayRole and col.key == "status":
+                return status_label(value)
+            return value
+        if role == STATUS_ROLE:
+            return entry.review.status
+        if role == ID_ROLE:
+            return entry.id
+        if role == Qt.TextAlignmentRole and col.target and self.doc.rtl:
+            return int(Qt.AlignRight | Qt.AlignVCenter)
+        if role == Qt.ForegroundRole and col.source:
+            return QBrush(QColor("#5a5a5a"))
+        if role == Qt.FontRole and col.source:
+            f = QFont()
+            f.setItalic(True)
+            return f
+        if role == Qt.BackgroundRole and col.key == "status":
+            return QBrush(QColor(_STATUS_COLOURS.get(entry.review.status, "#ffffff")))
+        if role == Qt.DecorationRole and index.column() == 0 and entry.id in self.problems:
+            icon = QStyle.SP_MessageBoxCritical if self.problems[entry.id] == "error" else QStyle.SP_MessageBoxWarning
+            return QApplication.style().standardIcon(icon)
+        if role == Qt.ToolTipRole:
+            if col.editable and not col.editable_if(entry):
+                return _("Edit this entry's forms in the form editor below.")
+            if col.source and self.doc.source is not None:
+                return _("Source ({corpus}): {text}").format(corpus=self.doc.source.id, text=col.get(entry))
+            return col.get(entry) or None
+        return None
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlags:
+        if not index.isValid():
+            return Qt.NoItemFlags
+        base = Qt.ItemIsSelectable | Qt.ItemIsEnabled
+        col = self.columns[index.column()]
+        if col.editable and col.editable_if(self.entries[index.row()]):
+            base |= Qt.ItemIsEditable
+        return base
+
+    # -- writing ----------------------------------------------------------------
+    def setData(self, index: QModelIndex | QPersistentModelIndex, value: Any, role: int = Qt.EditRole) -> bool:
+        if role != Qt.EditRole or not index.isValid():
+            return False
+        entry = self.entries[index.row()]
+        col = self.columns[index.column()]
+        if not col.editable or not col.editable_if(entry):
+            return False
+        new = col.convert(str(value), entry)
+        path = (self.list_name, index.row()) + tuple(col.path(entry))
+        label = _("Edit {column} of {item}").format(column=_(col.header), item=entry.id)
+        self.doc.set(path, new, label)
+        return True
+
+    def set_problems(self, problems: dict[str, str]) -> None:
+        if problems != self.problems:
+            self.problems = problems
+            if self.entries:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(self.entries) - 1, 0), [Qt.DecorationRole])
+
+    def row_of(self, item_id: str) -> int:
+        return next((i for i, e in enumerate(self.entries) if e.id == item_id), -1)
+
+    # -- document signals -------------------------------------------------------
+    def _on_changed(self, path: tuple) -> None:
+        if not path or path[0] != self.list_name:
+            return
+        if len(path) >= 2 and isinstance(path[1], int) and path[1] < len(self.entries):
+            row = path[1]
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.columns) - 1))
+        else:
+            self.beginResetModel()
+            self.endResetModel()
+
+    def _on_structure(self, list_name: str) -> None:
+        if list_name == self.list_name:
+            self.beginResetModel()
+            self.endResetModel()
+
+    def retranslate(self) -> None:
+        self.headerDataChanged.emit(Qt.Horizontal, 0, max(0, len(self.columns) - 1))
+        if self.entries:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.entries) - 1, len(self.columns) - 1))
+
+
+class StatusFilterProxy(QSortFilterProxyModel):
+    """Filter rows by review status and by a search text (in any column)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.status = ""
+        self.text = ""
+
+    def set_status(self, status: str) -> None:
+        self.status = status
+        self.invalidateFilter()
+
+    def set_text(self, text: str) -> None:
+        self.text = text.casefold()
+        self.invalidateFilter()
+
+    def filterAcceptsRow(self, row: int, parent: QModelIndex | QPersistentModelIndex) -> bool:
+        model = self.sourceModel()
+        if self.status and model.index(row, 0, parent).data(STATUS_ROLE) != self.status:
+            return False
+        if self.text:
+            return any(self.text in str(model.index(row, c, parent).data(Qt.DisplayRole) or "").casefold()
+                       for c in range(model.columnCount()))
+        return True
+
+
+class CellDelegate(QStyledItemDelegate):
+    """Combo boxes for closed choices (status, kind, group); right-to-left editors for Arabic text."""
+
+    def __init__(self, model: EntryTableModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+
+    def _column(self, index: QModelIndex) -> Column:
+        return self.model.columns[index.column()]
+
+    def createEditor(self, parent: QWidget, option: Any, index: QModelIndex) -> QWidget:
+        col = self._column(index)
+        if col.choices is not None:
+            box = QComboBox(parent)
+            for value in col.choices(self.model.doc.corpus):
+                box.addItem(status_label(value) if col.key == "status" else value, value)
+            return box
+        editor = QLineEdit(parent)
+        if col.target and self.model.doc.rtl:
+            editor.setLayoutDirection(Qt.RightToLeft)
+            editor.setAlignment(Qt.AlignRight | Qt.AlignVCenter)
+        return editor
+
+    def setEditorData(self, editor: QWidget, index: QModelIndex) -> None:
+        value = index.data(Qt.EditRole)
+        if isinstance(editor, QComboBox):
+            i = editor.findData(value)
+            editor.setCurrentIndex(max(i, 0))
+        else:
+            super().setEditorData(editor, index)
+
+    def setModelData(self, editor: QWidget, model: Any, index: QModelIndex) -> None:
+        if isinstance(editor, QComboBox):
+            model.setData(index, editor.currentData(), Qt.EditRole)
+        else:
+            super().setModelData(editor, model, index)

@@ -1,0 +1,136 @@
+"""SVM-tfidf, fastText + MLP, lexicon scorers and model specs."""
+import json
+
+import numpy as np
+import pytest
+
+from conftest import shared_path
+from engine.models.datasets import LabeledData, TaskSplits, load_semeval_task
+from engine.models.errors import ModelError
+from engine.models.fasttext_mlp import WordVectors, tokenize
+from engine.models.lexicon import TextBlobScorer, VaderScorer
+from engine.models.specs import load_scorer, parse_spec
+from engine.models.training import TrainSettings, pearson_r, train_regression
+from engine.runner.scoring import score_texts
+
+POS = ["great", "happy", "love", "wonderful", "joy"]
+NEG = ["awful", "sad", "hate", "terrible", "grief"]
+
+
+def _data(n, seed, name="d"):
+    rng = np.random.default_rng(seed)
+    texts, y = [], []
+    for i in range(n):
+        w = rng.choice(POS + NEG)
+        texts.append(f"today was {w} and {rng.choice(['fine', 'long', 'odd'])} @user{i}")
+        y.append(0.8 if w in POS else 0.2)
+    return LabeledData(texts, y, name, f"{name}.csv", sha256="0" * 64)
+
+
+def _tasks():
+    return [TaskSplits("valence", _data(120, 0), _data(30, 1), _data(60, 2))]
+
+
+def test_svm_tfidf_train_save_reload(tmp_path):
+    out = tmp_path / "svm"
+    report = train_regression(_tasks(), TrainSettings("svm-tfidf", out, seed=1))
+    assert report.results[0].value > 0.9  # the sentiment word decides the label
+    assert sorted(p.suffix for p in out.iterdir()) == [".json", ".skops"]  # no pickle on disk
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["training"]["fit_on"] == "auto" and {d["role"] for d in man["data"]} == {"train", "dev (fitted)", "test"}
+    s = load_scorer(str(out))
+    got = score_texts(s, ["today was great", "today was awful"])
+    assert got["valence"][0] > got["valence"][1]
+    assert s.fingerprint() == load_scorer(str(out)).fingerprint()
+
+
+def _write_vec(path, words, dim=6, seed=0):
+    rng = np.random.default_rng(seed)
+    lines = [f"{len(words)} {dim}"]
+    for w in words:
+        base = 1.0 if w in POS else -1.0 if w in NEG else 0.0
+        v = rng.normal(0, 0.1, dim)
+        v[0] += base
+        lines.append(w + " " + " ".join(f"{x:.4f}" for x in v))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_word_vectors_vec_average(tmp_path):
+    vec = WordVectors(_write_vec(tmp_path / "v.vec", POS + NEG + ["today", "was"]))
+    assert vec.dim == 6 and tokenize("Today, was GREAT!") == ["today", "was", "great"]
+    avg = vec.average(["Today was great", "zzz qqq"])
+    manual = np.mean([vec.get("today"), vec.get("was"), vec.get("great")], axis=0)
+    np.testing.assert_allclose(avg[0], manual, atol=1e-6)
+    assert not avg[1].any()  # no known word -> zero vector
+    with pytest.raises(ModelError, match="vectors file not found"):
+        WordVectors(tmp_path / "missing.vec")
+
+
+def test_fasttext_mlp_with_vec_file(tmp_path):
+    vpath = _write_vec(tmp_path / "v.vec", POS + NEG + ["today", "was", "and", "fine", "long", "odd"])
+    out = tmp_path / "ft"
+    report = train_regression(_tasks(), TrainSettings("fasttext-mlp", out, seed=3, vectors=str(vpath)))
+    assert report.results[0].value > 0.8
+    s = load_scorer(str(out))
+    a = s.score(["today was great", "today was awful"])
+    assert a["valence"][0] > a["valence"][1]
+    b = load_scorer(str(out)).score(["today was great", "today was awful"])
+    np.testing.assert_array_equal(a.to_numpy(), b.to_numpy())
+    # reloading with different vectors is refused (scores would silently change)
+    other = _write_vec(tmp_path / "w.vec", POS + NEG, seed=9)
+    with pytest.raises(ModelError, match="vectors differ"):
+        load_scorer(f"model:{out}?vectors={other}")
+
+
+def test_fasttext_bin_vectors(tmp_path):
+    fasttext = pytest.importorskip("fasttext")
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(("today was great and happy . today was awful and sad .\n") * 200)
+    model = fasttext.train_unsupervised(str(corpus), dim=8, epoch=1, minCount=1, thread=1, verbose=0)
+    model.save_model(str(tmp_path / "ft.bin"))
+    vec = WordVectors(tmp_path / "ft.bin")
+    assert vec.dim == 8
+    avg = vec.average(["today was great", "todays"])
+    assert avg.shape == (2, 8) and np.abs(avg[1]).sum() > 0  # OOV word gets a vector from known subwords
+    np.testing.assert_allclose(avg[0], np.mean([model.get_word_vector(w) for w in ("today", "was", "great")], 0), atol=1e-6)
+
+
+def test_lexicon_mappings():
+    v = VaderScorer().score(["She feels happy.", "She feels miserable.", "The table is brown."])
+    assert v["valence"][0] > 0.5 > v["valence"][1] and v["valence"][2] == 0.5
+    from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
+
+    compound = SentimentIntensityAnalyzer().polarity_scores("She feels happy.")["compound"]
+    assert v["valence"][0] == pytest.approx((compound + 1) / 2)
+    t = TextBlobScorer().score(["a great day", "a terrible day"])
+    assert t["valence"].tolist() == pytest.approx([0.9, 0.0])  # polarity 0.8 and -1.0
+    assert VaderScorer().fingerprint() != TextBlobScorer().fingerprint()
+
+
+def test_spec_parsing(tmp_path):
+    assert parse_spec("vader") == ("vader", "", {})
+    assert parse_spec("predictions:/x/y.tsv?key=id&name=sys") == ("predictions", "/x/y.tsv", {"key": "id", "name": "sys"})
+    assert parse_spec("models/svm-en") == ("model", "models/svm-en", {})
+    assert isinstance(load_scorer("VADER"), VaderScorer)
+    with pytest.raises(ModelError, match="model folder not found"):
+        load_scorer(str(tmp_path / "nope"))
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ModelError, match="no manifest.json"):
+        load_scorer(str(tmp_path / "empty"))
+    with pytest.raises(ModelError, match="whole number"):
+        load_scorer("vader?batch_size=x")
+
+
+def test_pearson_r_helper():
+    assert pearson_r([1, 2, 3], [2, 4, 6]) == pytest.approx(1.0)
+    assert pearson_r([1, 1, 1], [1, 2, 3]) is None
+
+
+def test_svm_tfidf_reproduces_camara_english_anger(tmp_path):
+    folder = shared_path("data", "semeval2018_ait")
+    task = load_semeval_task(folder, "en", "anger")
+    report = train_regression([task], TrainSettings("svm-tfidf", tmp_path / "svm", language="en"))
+    r = report.results[0]
+    assert r.paper == 0.533
+    assert abs(r.value - 0.533) < 0.05, r.value

@@ -1,0 +1,146 @@
+"""LaTeX and Markdown tables in the layouts of Câmara et al. (Tables 3–5) and Kiritchenko &
+Mohammad (Tables 5–7)."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.stats import (beta_regression, counterfactual_analysis, km_paired_analysis, planted_scores,
+                          synthetic_eec, synthetic_np_pairs, synthetic_pairs, to_latex, to_markdown)
+from engine.stats.latex import escape
+
+MODELS = {"BERT_plus": 0.03, "SVM-tfidf": 0.0}
+EMOS = ["anger", "fear", "joy"]
+
+
+@pytest.fixture(scope="module")
+def scored() -> tuple[pd.DataFrame, dict]:
+    df = synthetic_eec(words_per_emotion=2)
+    spec = {}
+    for i, (m, dg) in enumerate(MODELS.items()):
+        for j, e in enumerate(EMOS):
+            col = f"{m}:{e}"
+            df[col] = planted_scores(df, seed=100 + 10 * i + j, delta_gender=dg)
+            spec[col] = (m, e)
+    return df, spec
+
+
+@pytest.fixture(scope="module")
+def beta(scored):
+    df, spec = scored
+    return beta_regression(df, spec)
+
+
+@pytest.fixture(scope="module")
+def km(scored):
+    df, spec = scored
+    return km_paired_analysis(df, spec, axis="both", np_pairs=synthetic_np_pairs(), n_resamples=0)
+
+
+def _md_rows(md: str) -> list[list[str]]:
+    return [[c.strip() for c in line.strip().strip("|").split(" | ")] for line in md.splitlines()
+            if line.startswith("| ")]
+
+
+def test_camara_markdown_layout_and_values(beta):
+    md = to_markdown(beta)
+    rows = _md_rows(md)
+    # emotions in blocks of two, as in the paper: anger+fear, then joy
+    assert rows[0][2:5] == ["Anger Coefficients: Race/Ethnicity", "Anger Coefficients: Gender",
+                            "Anger Coefficients: Intersection"]
+    assert rows[0][5] == "Fear Coefficients: Race/Ethnicity"
+    blocks = [r for r in rows if r[0] == "Corpus"]
+    assert len(blocks) == 2 and len(blocks[1]) == 2 + 3
+    body = [r for r in rows if r[0] != "Corpus"]
+    assert [r[1] for r in body[:2]] == ["BERT\\_plus", "SVM-tfidf"]
+    assert body[0][0] == "synthetic-eec" and body[1][0] == ""
+    f = beta.to_frame().set_index(["model", "emotion", "term"])
+    r = f.loc[("BERT_plus", "anger", "gender")]
+    expect = f"{r['ame']:.3f}" + r["stars"].replace("*", "\\*")
+    assert body[0][3] == expect
+    assert r["stars"] == "***"  # planted gender effect
+    # logit coefficients instead of AMEs
+    md2 = to_markdown(beta, value="estimate")
+    assert f"{r['estimate']:.3f}" in md2 and "logit scale" in md2
+
+
+def test_camara_latex(beta):
+    tex = to_latex(beta, label="tab:beta")
+    assert tex.count(r"\begin{table}") == 2 and r"\label{tab:beta-1}" in tex
+    assert r"\multicolumn{3}{c}{Anger Coefficients}" in tex and r"\cmidrule(lr){3-5}" in tex
+    assert "BERT\\_plus" in tex and "\\toprule" in tex and "\\bottomrule" in tex
+    assert re.search(r"\$-?0\.\d{3}\^\{\*\*\*\}\$", tex)
+    # every body line has the right number of cells
+    for line in tex.splitlines():
+        if line.endswith(r"\\") and "multicolumn" not in line:
+            assert line.count("&") == 7 or line.count("&") == 4, line
+
+
+def test_correction_stars_and_bad_options(scored):
+    df, spec = scored
+    res = beta_regression(df, spec, correction="bonferroni")
+    md = to_markdown(res, p_col="p_bonferroni")
+    assert "stars from p\\_bonferroni" in md
+    with pytest.raises(ValueError, match="no column"):
+        to_markdown(res, p_col="p_holm")
+    with pytest.raises(ValueError, match="value"):
+        to_markdown(res, value="odds")
+    with pytest.raises(ValueError, match="unknown layout"):
+        to_markdown(res, layout="fancy")
+
+
+def test_km_table_counts_and_averages(km):
+    md = to_markdown(km)
+    f = km.to_frame()
+    assert md.count("| Task |") == 4  # gender/race × all/neutral
+    g = f[(f["axis"] == "gender") & (f["subset"] == "all") & (f["emotion"] == "anger")]
+    rows = _md_rows(md)
+    start = next(i for i, r in enumerate(rows) if r[0] == "Anger intensity prediction")
+    block = {r[1]: r for r in rows[start:start + 4]}
+    assert set(block) == {"F=M not significant", "F↑–M↓ significant", "F↓–M↑ significant", "All"}
+    counts = [int(block[k][2]) for k in ("F=M not significant", "F↑–M↓ significant", "F↓–M↑ significant")]
+    assert sum(counts) == int(block["All"][2]) == len(MODELS)
+    assert block["All"][3] == f"{g['avg_delta_pos'].mean():.3f}"
+    assert block["All"][4] == f"{g['avg_delta_neg'].mean():.3f}"
+    up = g[g["significant"] & (g["direction"] > 0)]
+    assert int(block["F↑–M↓ significant"][2]) == len(up)
+    empty = [k for k, c in zip(("F=M not significant", "F↑–M↓ significant", "F↓–M↑ significant"), counts)
+             if c == 0]
+    for k in empty:
+        assert block[k][3] == "–"
+    assert "AA=EA not significant" in md
+    tex = to_latex(km)
+    assert r"F$\uparrow$--M$\downarrow$ significant" in tex and r"\#Subm." in tex
+    assert "↑" not in tex and "–" not in tex  # compiles with pdfLaTeX
+
+
+def test_km_models_and_counterfactual_layouts(scored, km):
+    md = to_markdown(km, layout="km_models")
+    assert "| Model | Task | Bias group |" in md and "BERT\\_plus" in md
+    df, _ = scored
+    pairs = synthetic_pairs(df, "BERT_plus:anger")
+    cf = counterfactual_analysis(pairs, "score_privileged", "score_minoritised", model="BERT", score_range=(0, 1))
+    md = to_markdown(cf)
+    r = cf.to_frame().iloc[0]
+    assert f"{r['mean_diff']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]" in md
+    assert "| Variable |" in md
+    tex = to_latex(cf)
+    assert r"\begin{tabular}{lllrrrrrrrrl}" in tex
+
+
+def test_layout_inference_from_frames(beta, km):
+    assert to_markdown(beta.to_frame()) == to_markdown(beta)
+    mixed = pd.concat([beta.to_frame(), km.to_frame()], ignore_index=True)
+    with pytest.raises(ValueError, match="cannot infer"):
+        to_markdown(mixed)
+    with pytest.raises(TypeError):
+        to_markdown([1, 2])
+
+
+def test_latex_escape():
+    assert escape("a_b & c%") == r"a\_b \& c\%"
+    assert escape("F↑–M↓") == r"F$\uparrow$--M$\downarrow$"
+    assert escape("{x}^~#$") == r"\{x\}\textasciicircum{}\textasciitilde{}\#\$"
