@@ -13,7 +13,7 @@ from importlib import import_module
 # Subcommand modules: each exposes add_parser(subparsers). Optional ones are skipped
 # when their part of the engine is not installed, so the corpus tools always work.
 CLI_MODULES = ["engine.corpus.cli", "engine.corpus.pairs_cli", "engine.models.cli", "engine.assoc.cli", "engine.audit.cli",
-               "engine.package.cli"]
+               "engine.package.cli", "engine.exchange.cli", "engine.report.cli"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,8 +2,9 @@
 
 Why gettext + babel: translators know .po files (Poedit, Weblate); babel compiles them and
 knows every language's own name ("Deutsch", "العربية"). A clean clone has only the .po
-sources: when a .mo is missing or older than its .po we compile it in memory with babel, so
-nothing generated has to be committed and a stale binary catalog can never win.
+sources: when a .mo is missing or older than its .po we compile it in memory with babel (and
+cache the result under the user's EEC Studio home, keyed by the .po's hash), so nothing
+generated has to be committed and a stale binary catalog can never win.
 
 Every visible string is wrapped in ``_()`` at the moment it is shown (never at import time,
 use ``N_()`` to mark constants), and widgets re-read their texts on ``notifier.changed``.
@@ -35,6 +36,16 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """Translate a message with a count (languages differ in plural rules; Arabic has six forms)."""
     return _translation.ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """Translate a short message whose meaning needs a context ("s" as the unit of seconds)."""
+    return _translation.pgettext(context, message)
+
+
+def list_separator() -> str:
+    """", " between items of a list, in the UI language (Arabic: "، ")."""
+    return pgettext("separator between the items of a list", ", ")
 
 
 def N_(message: str) -> str:
@@ -100,7 +111,34 @@ def load_catalog(code: str) -> gettext.NullTranslations:
             return gettext.GNUTranslations(fh)
     if not po.exists():
         return gettext.NullTranslations()
-    return gettext.GNUTranslations(io.BytesIO(compile_po(po)))
+    return gettext.GNUTranslations(io.BytesIO(_cached_compile(code, po)))
+
+
+def _cached_compile(code: str, po: Path) -> bytes:
+    """``compile_po`` through a cache named by the .po's content hash, so only the first start
+    after a catalog changes pays for importing babel (about 70 ms); an edited .po has a new hash,
+    so a stale cached catalog is never used. Cache write errors only cost the next start time."""
+    import hashlib
+
+    from gui.paths import user_home
+
+    data = po.read_bytes()
+    cached = user_home() / "cache" / "locales" / f"{code}-{hashlib.sha1(data).hexdigest()[:16]}.mo"
+    try:
+        return cached.read_bytes()
+    except OSError:
+        pass
+    mo = compile_po(po)
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        for old in cached.parent.glob(f"{code}-*.mo"):
+            old.unlink(missing_ok=True)
+        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(mo)
+        os.replace(tmp, cached)
+    except OSError:
+        pass
+    return mo
 
 
 def compile_po(po: Path) -> bytes:
@@ -139,9 +177,30 @@ def set_language(code: str, app: object | None = None) -> str:
 
         app = QApplication.instance()
     if app is not None:
+        _install_qt_translations(app, code)
         app.setLayoutDirection(Qt.RightToLeft if is_rtl(code) else Qt.LeftToRight)
     notifier.changed.emit(code)
     return code
+
+
+_qt_translator: QObject | None = None
+
+
+def _install_qt_translations(app: object, code: str) -> None:
+    """Qt's own texts (OK/Cancel, Save/Discard, file dialogs, context menus) from the qtbase
+    catalogs that ship with Qt; installing or removing one retranslates them live."""
+    global _qt_translator
+    from PySide6.QtCore import QLibraryInfo, QTranslator
+
+    if _qt_translator is not None:
+        app.removeTranslator(_qt_translator)
+        _qt_translator = None
+    if code == SOURCE_LANGUAGE:
+        return
+    translator = QTranslator(app)
+    if translator.load(f"qtbase_{code}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(translator)
+        _qt_translator = translator
 
 
 def connect_retranslate(widget: QObject) -> None:

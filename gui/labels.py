@@ -9,6 +9,7 @@ from gui.i18n import N_
 EMOTION_LABELS = [N_("anger"), N_("fear"), N_("joy"), N_("sadness"), N_("neutral")]
 STATUS_LABELS = [N_("new"), N_("machine-translated"), N_("translated"), N_("reviewed"), N_("untranslatable")]
 GENDER_LABELS = [N_("female"), N_("male")]
+PERSON_GROUP_LABELS = [N_("noun phrase"), N_("name"), N_("identity_term")]
 CHECK_TITLES = [
     N_("no form with the features the slot needs"),
     N_("several forms fit the slot (ambiguous)"),

@@ -13,12 +13,12 @@ from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
+    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
     QMessageBox,
-    QSplitter,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -50,7 +50,8 @@ class MainWindow(QMainWindow):
         self.auto_answer: QMessageBox.StandardButton | None = None
 
         self.nav = QListWidget()
-        self.nav.setFixedWidth(170)
+        self.nav.setFixedWidth(150)
+        self.nav.setSpacing(2)
         self.nav.setIconSize(QSize(22, 22))
         for _name in PAGES:
             self.nav.addItem(QListWidgetItem())
@@ -60,6 +61,7 @@ class MainWindow(QMainWindow):
         self.corpora.open_requested.connect(self.open_path)
         self.corpora.translate_requested.connect(self.translate_dialog)
         self.corpora.open_file_requested.connect(self.open_file_dialog)
+        self.corpora.open_path_requested.connect(self.open_path)
         self.workbench_holder = QWidget()
         self._holder_layout = QVBoxLayout(self.workbench_holder)
         self._holder_layout.setContentsMargins(0, 0, 0, 0)
@@ -73,12 +75,13 @@ class MainWindow(QMainWindow):
         QVBoxLayout(self.results_holder).setContentsMargins(0, 0, 0, 0)
         for w in (self.corpora, self.workbench_holder, self.audit_holder, self.results_holder):
             self.stack.addWidget(w)
-        split = QSplitter()
-        split.addWidget(self.nav)
-        split.addWidget(self.stack)
-        split.setStretchFactor(1, 1)
-        split.setChildrenCollapsible(False)
-        self.setCentralWidget(split)
+        central = QWidget()
+        row = QHBoxLayout(central)
+        row.setContentsMargins(4, 4, 4, 0)
+        row.setSpacing(6)
+        row.addWidget(self.nav)
+        row.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
         self.counts_label = QLabel()
         self.statusBar().addPermanentWidget(self.counts_label)
         self._build_menus()
@@ -134,6 +137,7 @@ class MainWindow(QMainWindow):
         self.act_prefs.setText(_("&Preferences…"))
         self.help_menu.setTitle(_("&Help"))
         self.act_about.setText(_("&About EEC Studio"))
+        self._update_undo_actions()
         labels = [_("Corpora"), _("Workbench"), _("Audit"), _("Results")]
         for i, text in enumerate(labels):
             self.nav.item(i).setText(text)
@@ -215,11 +219,19 @@ class MainWindow(QMainWindow):
             self.workbench.shutdown()
             self.workbench.setParent(None)
             self.workbench.deleteLater()
+        if self.doc is not None:
+            for sig in (self.doc.undo_stack.indexChanged, self.doc.undo_stack.cleanChanged):
+                try:
+                    sig.disconnect(self._update_undo_actions)
+                except (RuntimeError, TypeError):
+                    pass
         self.workbench_empty.hide()
         self.doc = doc
         self.workbench = WorkbenchPage(doc)
         self.workbench.counts_changed.connect(self._update_counts)
         self.workbench.title_changed.connect(self._update_title)
+        for sig in (doc.undo_stack.indexChanged, doc.undo_stack.cleanChanged):
+            sig.connect(self._update_undo_actions)
         self._holder_layout.addWidget(self.workbench)
         self._update_counts()
         self._update_title()
@@ -240,6 +252,7 @@ class MainWindow(QMainWindow):
             return None
         if doc.path and not doc.is_builtin:
             settings.add_recent(doc.path)
+            self.corpora.refresh_recent()
         return self.set_document(doc)
 
     def open_file_dialog(self) -> None:
@@ -292,6 +305,7 @@ class MainWindow(QMainWindow):
             show_error(self, exc, context=_("Saving {path}").format(path=path))
             return False
         settings.add_recent(self.doc.path)
+        self.corpora.refresh_recent()
         self.statusBar().showMessage(_("Saved {path}").format(path=self.doc.path), 5000)
         self.corpora.refresh()
         return True
@@ -313,6 +327,21 @@ class MainWindow(QMainWindow):
     def redo(self) -> None:
         if self.doc is not None:
             self.doc.undo_stack.redo()
+
+    def _update_undo_actions(self, *_args: Any) -> None:
+        """Edit menu says what Undo and Redo will do ("Undo Edit form of angry"), greyed when nothing."""
+        stack = self.doc.undo_stack if self.doc is not None else None
+        try:
+            can_undo, can_redo = bool(stack and stack.canUndo()), bool(stack and stack.canRedo())
+        except RuntimeError:  # the stack is being destroyed with its document (window closing)
+            return
+        self.act_undo.setEnabled(can_undo)
+        self.act_redo.setEnabled(can_redo)
+        self.act_undo.setText(_("&Undo {action}").format(action=stack.undoText()) if can_undo else _("&Undo"))
+        self.act_redo.setText(_("&Redo {action}").format(action=stack.redoText()) if can_redo else _("&Redo"))
+        has_doc = self.doc is not None
+        self.act_save.setEnabled(has_doc)
+        self.act_save_as.setEnabled(has_doc)
 
     # -- recovery ---------------------------------------------------------------
     def offer_recovery(self) -> "WorkbenchPage | None":
@@ -367,6 +396,9 @@ class MainWindow(QMainWindow):
         errors, warnings = self.workbench.checks.counts()
         self.counts_label.setText(ngettext("{n} error", "{n} errors", errors).format(n=errors) + " · "
                                   + ngettext("{n} warning", "{n} warnings", warnings).format(n=warnings))
+        colour = "#b00020" if errors else "#8a5a00" if warnings else "#1b6e20"
+        self.counts_label.setStyleSheet(f"QLabel {{ color: {colour}; font-weight: bold; padding: 0 6px; }}")
+        self.counts_label.setToolTip(_("Problems found by the agreement checker; details on the Checks tab."))
 
     def preferences(self) -> None:
         from gui.dialogs import PreferencesDialog
@@ -374,6 +406,8 @@ class MainWindow(QMainWindow):
         dlg = PreferencesDialog(self)
         if dlg.exec():
             dlg.apply()
+            if self.workbench is not None:
+                self.workbench.autosave_timer.setInterval(int(settings.autosave_seconds() * 1000))
 
     def about(self) -> None:
         QMessageBox.about(self, _("About EEC Studio"),
@@ -381,16 +415,27 @@ class MainWindow(QMainWindow):
                             "evaluation corpora."))
 
     def dragEnterEvent(self, event: Any) -> None:
-        if any(u.toLocalFile().lower().endswith(".toml") for u in event.mimeData().urls()):
+        # accept any local file: a wrong one is then refused with a message rather than silently
+        if any(u.isLocalFile() for u in event.mimeData().urls()):
             event.acceptProposedAction()
 
+    def dragMoveEvent(self, event: Any) -> None:
+        self.dragEnterEvent(event)
+
     def dropEvent(self, event: Any) -> None:
-        for url in event.mimeData().urls():
-            path = url.toLocalFile()
-            if path.lower().endswith(".toml"):
-                self.open_path(path)
-                event.acceptProposedAction()
-                return
+        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        toml = [p for p in paths if p.lower().endswith(".toml")]
+        if toml:
+            event.acceptProposedAction()
+            # after the drop returns: a question (unsaved changes) must not run inside the drag
+            QTimer.singleShot(0, lambda p=toml[0]: self.open_path(p))
+            if len(toml) > 1:
+                self.statusBar().showMessage(_("Opened the first of {n} files; drop one file at a time.").format(
+                    n=len(toml)), 8000)
+        elif paths:
+            event.ignore()
+            self.statusBar().showMessage(
+                _("{name} is not a corpus definition: drop a .toml file.").format(name=Path(paths[0]).name), 8000)
 
     def closeEvent(self, event: Any) -> None:
         if self._audit is not None and self._audit.running:

@@ -122,3 +122,16 @@ def test_glove_default_t1_is_strongly_positive(tmp_path):
     df = pd.read_csv(out)
     assert df.loc[0, "representation"] == "glove-6b-50d"
     assert df.loc[0, "effect_size"] > 0.8 and df.loc[0, "p_value"] < 0.01
+
+
+def test_main_py_wires_the_assoc_subcommand(t1_vectors, tmp_path, capsys):
+    """`python main.py assoc list` / `assoc run` go through the product's entry point."""
+    import main
+
+    assert main.main(["assoc", "list", "--kind", "crows"]) == 0
+    assert "it/crows/crows_pairs_it" in capsys.readouterr().out
+    out = tmp_path / "m.json"
+    assert main.main(["assoc", "run", "--test", "T1", "--vectors", str(t1_vectors), "--permutations", "500",
+                      "--alternative", "two-sided", "--out", str(out), "--quiet"]) == 0
+    data = json.loads(out.read_text())
+    assert data["alternative"] == "two-sided" and data["p_method"] == "monte-carlo" and data["n_evaluated"] == 500

@@ -50,6 +50,8 @@ def test_quadrants_shares_affect_and_projection():
     assert q["n"].sum() == 5 and q.loc["men black", "n"] == 1
     assert q.loc["women black", "share_pct"] == pytest.approx(40.0)
     assert q.loc["women black", "pct_positive_valence"] == pytest.approx(50.0)  # cuoca -, giudice +
+    val = {w: _cos(VOCAB[w], VOCAB["bello"]) - _cos(VOCAB[w], VOCAB["brutto"]) for w in ("cuoca", "giudice")}
+    assert q.loc["women black", "mean_valence"] == pytest.approx((val["cuoca"] + val["giudice"]) / 2, abs=1e-12)
     p = w.loc["giudice"]
     assert p["projection"] == pytest.approx((-p["b_x"] - p["b_y"]) / math.sqrt(2))
     top = q.loc["women black", "top_words"].split(", ")

@@ -223,3 +223,54 @@ def test_packaged_italian_crows_pairs_run_end_to_end(models):
     assert len(res.pairs) == 8 and res.groups.iloc[0]["subset"] == "all"
     assert set(res.pairs["direction"]) <= {"stereo", "antistereo"}
     assert set(res.to_frame()["subset"]) >= {"all"} and np.isfinite(res.pairs["pll_more"]).all()
+
+
+def test_all_masked_copies_of_a_sentence_share_one_forward_pass(models):
+    """CrowS-Pairs: every masked copy of a sentence goes through the model in the same batch."""
+    mlm = MaskedLM(models / "bert_mlm", batch_size=4)
+    calls = []
+    forward = mlm.model.forward
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs["input_ids"].cpu().numpy())
+        return forward(*args, **kwargs)
+
+    mlm.model.forward = spy
+    pairs = [("he is a good doctor", "she is a good nurse"), ("the man is here", "the woman is here"),
+             ("this is a flower", "this is a insect"), ("he is a good doctor here", "she is a good doctor here")]
+    try:
+        got = mlm.pll_pairs(pairs)
+    finally:
+        mlm.model.forward = forward
+    # un-mask each row (its one [MASK] position gets the token of the other copies) and find its sentence
+    sentences = [list(mlm._encode(s)) for p in pairs for s in p]
+    where: dict[int, set[int]] = {}
+    for c, batch in enumerate(calls):
+        for row in batch:
+            for si, ids in enumerate(sentences):
+                if len(ids) <= len(row) and all(r == t or r == mlm.mask_id for r, t in zip(row, ids)) \
+                        and all(r == 0 for r in row[len(ids):]):
+                    where.setdefault(si, set()).add(c)
+    assert len(where) == 8 and all(len(v) == 1 for v in where.values()), where
+    assert max(len(b) for b in calls) == 5  # five shared tokens: five copies kept together despite batch_size=4
+    assert all(len(b) <= 4 for b in calls if len(b) != 5)
+    np.testing.assert_allclose(got, MaskedLM(models / "bert_mlm", batch_size=64).pll_pairs(pairs), atol=1e-5)
+
+
+def test_unknown_words_are_dropped_and_reported(models):
+    """A word the tokenizer writes as [UNK] is out of vocabulary for LPBS and contextual WEAT."""
+    from engine.assoc.errors import CoverageError
+
+    spec = TestSpec(id="unk", kind="lpbs", X=WordSet.of("x", ["he", "man", "doctor", "zebra"]),
+                    Y=WordSet.of("y", ["she", "woman", "nurse", "nurse"]), A=WordSet.of("a", ["good", "joy", "love"]),
+                    B=WordSet.of("b", ["bad", "pain", "war"]), templates=("TARGET is ATTRIBUTE",))
+    mlm = MaskedLM(models / "bert_mlm")
+    assert mlm.unknown(["zebra", "doctors", "he"]) == [True, False, False]
+    with pytest.raises(CoverageError, match="set X 'x' has 3 of 4"):
+        run_lpbs(spec, mlm, WeatOptions())
+    res = run_lpbs(spec, mlm, WeatOptions(min_coverage=0.75))
+    assert res.n_x == 3 and res.coverage[0].dropped == ["zebra"]
+    enc_model = ContextualEncoder(models / "bert_mlm")
+    _, recs = enc_model.lookup(["zebra", "doctors"])
+    assert [r.how for r in recs] == ["missing", "contextual"]
+    assert ContextualEncoder(models / "gpt2").unknown(["zebra"]) == [False]  # byte-level BPE: never unknown

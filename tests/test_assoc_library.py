@@ -100,6 +100,12 @@ def test_every_shipped_file_is_attributed():
         assert "CC BY-NC" not in data.get("license", "")
 
 
+def test_root_attribution_has_the_association_section():
+    text = (REPO / "ATTRIBUTION.md").read_text(encoding="utf-8")
+    for folder in ("resources/stimuli/weat/", "resources/stimuli/xweat/", "resources/stimuli/it/", "CC BY-NC"):
+        assert folder in text, folder
+
+
 def test_no_noncommercial_sent_bias_text_is_shipped():
     shipped = "\n".join(p.read_text(encoding="utf-8", errors="ignore") for p in LIBRARY.rglob("*") if p.is_file())
     assert "This is an aster." not in shipped and "W4ngatang" not in shipped

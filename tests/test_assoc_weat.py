@@ -182,3 +182,31 @@ def test_large_monte_carlo_is_fast_enough_for_the_suite():
     res = permutation_test(s, 25, n_permutations=20_000, seed=1)
     assert res.method == "monte-carlo" and res.n_evaluated == 20_000
     assert 0 < res.p_value < 1 and res.mc_se > 0
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
+def test_chunked_exact_enumeration_equals_brute_force(alternative):
+    """Above the chunk size the enumeration is split; the count must not change (memory bound)."""
+    from engine.assoc.permutation import _count, _exact_count, _ordered_sum, _tolerance
+
+    rng = np.random.default_rng(9)
+    s = np.concatenate([rng.normal(0.4, 1, 6), rng.normal(0, 1, 7)])
+    m = 6
+    u_obs, tol, centre = _ordered_sum(s, np.arange(m)), _tolerance(s, m), m * float(s.mean())
+    whole = _count(subset_sums(s, m), u_obs, centre, alternative, tol)
+    for chunk in (1, 5, 40, 300):
+        assert _exact_count(s, m, u_obs, centre, alternative, tol, chunk=chunk) == whole
+    assert whole / math.comb(13, 6) == pytest.approx(ref_p(list(s), m, alternative), abs=1e-15)
+    ties = np.array([1.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0])  # many exact ties across chunks
+    want = _count(subset_sums(ties, 4), 3.0, 2.0, "greater", 1e-12)
+    assert _exact_count(ties, 4, 3.0, 2.0, "greater", 1e-12, chunk=3) == want
+
+
+def test_monte_carlo_on_many_stimuli_stays_without_replacement():
+    """SEAT-size sets (hundreds of sentences) use smaller random batches; draws stay distinct."""
+    rng = np.random.default_rng(4)
+    s = np.concatenate([rng.normal(0.1, 1, 150), rng.normal(0, 1, 250)])
+    res = permutation_test(s, 150, n_permutations=3000, seed=2)
+    assert res.method == "monte-carlo" and res.n_evaluated == 3000
+    assert res.p_value == permutation_test(s, 150, n_permutations=3000, seed=2).p_value
+    assert 1 / 3001 <= res.p_value <= 1

@@ -67,6 +67,8 @@ def test_runner_cross_lingual_needs_a_dictionary(tmp_path):
     with pytest.raises(AssocError, match="needs a dictionary"):
         run_test(spec, cfg)
     (tmp_path / "dict.tsv").write_text("# l1 l2\n" + "\n".join(f"{a}\t{b}" for a, b in pairs[10:]) + "\n")
+    with pytest.raises(AssocError, match="only one was given"):  # a dictionary without the second space
+        run_test(spec, RunConfig(vectors=str(tmp_path / "l1.npy"), dictionary=str(tmp_path / "dict.tsv")))
     cfg.dictionary = str(tmp_path / "dict.tsv")
     res = run_test(spec, cfg)
     assert res.extra["procrustes_pairs_used"] == 50

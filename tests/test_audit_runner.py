@@ -89,3 +89,30 @@ def test_bad_plan_messages():
         AuditPlan(["x"], ["vader"], stats=["nope"]).validate()
     with pytest.raises(ValueError, match="--model"):
         AuditPlan(["x"], []).validate()
+
+
+def test_audit_with_tiny_transformer_classifier(tmp_path):
+    """The transformer path through the runner: hf-classifier spec, device/precision in the manifest, cache."""
+    pytest.importorskip("torch")
+    from corpus_fixtures import mini_pairs
+    from engine.models.tiny import make_tiny_bert
+
+    corpus = tmp_path / "mini.toml"
+    corpus.write_text(mini_pairs(), encoding="utf-8")
+    model = make_tiny_bert(tmp_path / "stars", labels=["1 star", "2 stars", "3 stars"], seed=4)
+    plan = AuditPlan([str(corpus)], [f"hf-classifier:{model}?device=cpu&batch_size=4&name=stars"],
+                     stats=["paired", "counterfactual"], out_dir=tmp_path / "out", cache_dir=tmp_path / "cache",
+                     settings={"n_resamples": 0})
+    seen = []
+    first = run_audit(plan, progress=lambda d, t, e: seen.append((d, t, e)))
+    rec = first.manifest["scorers"]["stars"]
+    assert rec["describe"]["device"]["type"] == "cpu" and rec["describe"]["precision"]["used"] == "fp32"
+    assert rec["describe"]["label_values"] == [1.0, 2.0, 3.0]
+    scores = first.scores["mini"]
+    assert {"stars:expected", "stars:expected_01", "stars:argmax"} <= set(scores.columns)
+    assert scores["stars:expected"].between(1, 3).all()
+    assert seen[-1][0] == seen[-1][1] and any(e is not None for _, _, e in seen)
+    n = first.manifest["scoring"][0]["texts"]
+    again = run_audit(plan)
+    assert again.manifest["scoring"][0]["cache_hits"] == n and again.manifest["scoring"][0]["scored"] == 0
+    pd.testing.assert_frame_equal(first.scores["mini"], again.scores["mini"])

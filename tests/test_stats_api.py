@@ -92,3 +92,20 @@ def test_summaries_are_text():
     assert "intersection" in b.summary() and "AME (score)" in b.summary()
     verdict = k.to_frame()["verdict"].iloc[0]
     assert verdict in k.summary() and "bias group" in k.summary()
+
+
+def test_exported_names_are_not_shadowed_by_submodules():
+    # Importing a submodule sets an attribute of the package with the submodule's name; an
+    # exported function with the same name (e.g. a module ``km_pairs.py``) would then turn into
+    # a module once something imported it.
+    import importlib
+    import pkgutil
+    import types
+
+    subs = {m.name for m in pkgutil.iter_modules(S.__path__)}
+    assert not subs & set(S.__all__), subs & set(S.__all__)
+    for name in sorted(subs):
+        importlib.import_module(f"engine.stats.{name}")
+    for name in S.__all__:
+        assert not isinstance(getattr(S, name), types.ModuleType), name
+    assert callable(S.km_pairs) and S.km_pairs.__module__ == "engine.stats.km_pairing"

@@ -1,6 +1,8 @@
 """Counterfactual pair analysis and confusion matrices (Goldfarb-Tarrant et al. 2023)."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -73,7 +75,15 @@ def test_planted_bias_sign():
     r = counterfactual_analysis(pairs, "score_privileged", "score_minoritised", score_range=(0, 1)).to_frame().iloc[0]
     # R(privileged) − R(minoritised) > 0: bias against the minoritised (female) side
     assert r["mean_diff"] > 0 and r["t_p_value"] < 1e-6 and r["wilcoxon_p_value"] < 1e-6
-    assert r["ci_low"] <= 0.05 <= r["ci_high"] and bool(r["exceeds_band"])
+    # the mean recovers the planted 0.05: within 3.5 standard errors (fails for 1 seed in ~2,000)
+    se = r["sd_diff"] / np.sqrt(r["n"])
+    assert r["n"] == 600 and abs(r["mean_diff"] - 0.05) < 3.5 * se
+    # the bootstrap interval is the normal-theory interval up to resampling noise (its endpoints'
+    # Monte Carlo SD with 1,000 resamples is about 4% of the half-width; allowed: 20%)
+    half = stats.t.ppf(0.975, r["n"] - 1) * se
+    assert abs(r["ci_low"] - (r["mean_diff"] - half)) < 0.2 * half
+    assert abs(r["ci_high"] - (r["mean_diff"] + half)) < 0.2 * half
+    assert bool(r["exceeds_band"]) and r["band"] == pytest.approx(0.03)
     assert r["share_priv_higher"] > r["share_min_higher"]
 
 
@@ -144,6 +154,24 @@ def test_confusion_matrix_discrete():
     with pytest.raises(ValueError, match="not among the labels"):
         confusion_matrix(star_pairs(), "r_priv", "r_min", labels=[1, 2, 3])
     assert "below diagonal" in cm.summary()
+
+
+def test_confusion_matrix_rows_carry_labels_and_settings():
+    p = star_pairs().assign(corpus="stars-corpus")
+    p = p.rename(columns={"r_priv": "svm:priv", "r_min": "svm:min"})
+    cm = confusion_matrix(p, "svm:priv", "svm:min", emotion="sentiment")
+    f = cm.to_frame()
+    assert list(f.columns[:5]) == ["corpus", "model", "emotion", "test", "n"]
+    assert (f["corpus"] == "stars-corpus").all() and (f["model"] == "svm").all()
+    assert (f["emotion"] == "sentiment").all() and (f["test"] == "confusion_matrix").all() and (f["n"] == 8).all()
+    assert len(f) == 25 and f["share"].sum() == pytest.approx(1.0)
+    assert f.loc[f["position"] == "below", "count"].sum() == 4  # = share_below × n
+    settings = json.loads(f["settings"].iloc[0])
+    assert settings["labels"] == [1, 2, 3, 4, 5] and settings["below_diagonal"] == "privileged higher"
+    cm2 = confusion_matrix(p, "svm:priv", "svm:min", model="SVM", corpus="other", bins=2, score_range=(1, 5))
+    f2 = cm2.to_frame()
+    assert (f2["model"] == "SVM").all() and (f2["corpus"] == "other").all()
+    assert json.loads(f2["settings"].iloc[0])["bins"] == [1.0, 3.0, 5.0]
 
 
 def test_confusion_matrix_binned():

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.stats import (beta_regression, counterfactual_analysis, km_paired_analysis, planted_scores,
-                          synthetic_eec, synthetic_np_pairs, synthetic_pairs, to_latex, to_markdown)
+from engine.stats import (beta_regression, confusion_matrix, counterfactual_analysis, km_paired_analysis,
+                          planted_scores, synthetic_eec, synthetic_np_pairs, synthetic_pairs, to_latex, to_markdown)
 from engine.stats.latex import escape
 
 MODELS = {"BERT_plus": 0.03, "SVM-tfidf": 0.0}
@@ -144,3 +144,28 @@ def test_latex_escape():
     assert escape("a_b & c%") == r"a\_b \& c\%"
     assert escape("F↑–M↓") == r"F$\uparrow$--M$\downarrow$"
     assert escape("{x}^~#$") == r"\{x\}\textasciicircum{}\textasciitilde{}\#\$"
+
+
+def test_km_task_labels_follow_the_paper(scored):
+    df, _ = scored
+    # a valence system is "Valence prediction" in K&M's tables, emotions "<Emotion> intensity prediction"
+    res = km_paired_analysis(df, {"BERT_plus:anger": ("BERT", "valence"), "SVM-tfidf:joy": ("SVM", "joy")},
+                             np_pairs=synthetic_np_pairs(), subsets=("all",), n_resamples=0)
+    rows = _md_rows(to_markdown(res))
+    tasks = [r[0] for r in rows if r[0] and r[0] != "Task"]
+    assert tasks == ["Valence prediction", "Joy intensity prediction"]
+
+
+def test_confusion_matrix_layout():
+    p = pd.DataFrame({"a": [1, 2, 3, 3, 5], "b": [1, 3, 2, 3, 1]})
+    cm = confusion_matrix(p, "a", "b", labels=[1, 2, 3, 4, 5], model="svm")
+    rows = _md_rows(to_markdown(cm))
+    assert rows[0] == ["Privileged / minoritised", "1", "2", "3", "4", "5"]
+    assert rows[1:] == [["1", "1", "0", "0", "0", "0"], ["2", "0", "0", "1", "0", "0"],
+                        ["3", "0", "1", "1", "0", "0"], ["4", "0", "0", "0", "0", "0"],
+                        ["5", "1", "0", "0", "0", "0"]]
+    md = to_markdown(cm)
+    assert "Below the diagonal (privileged higher): 0.400; above (minoritised higher): 0.200." in md
+    assert "| 0.200 |" in to_markdown(cm, shares=True)
+    tex = to_latex(cm)
+    assert r"\begin{tabular}{lrrrrr}" in tex and "5 & 1 & 0 & 0 & 0 & 0 \\\\" in tex

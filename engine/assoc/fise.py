@@ -31,7 +31,7 @@ class FiseResult:
     x_name: str
     y_name: str
     words: pd.DataFrame  # word, b_x, b_y, quadrant, projection, <affect>_score, <affect>_positive
-    quadrants: pd.DataFrame  # quadrant, n, share_pct, pct_positive_<affect>, top_words
+    quadrants: pd.DataFrame  # quadrant, n, share_pct, pct_positive_<affect>, mean_<affect>, top_words
     coverage: list[SetCoverage]
     top_k: int
 
@@ -102,6 +102,7 @@ def run_fise(spec: TestSpec, provider: Any, *, affect_provider: Any = None, metr
         for name in f.affect:
             vals = g[f"{name}_score"].dropna()
             row[f"pct_positive_{name}"] = 100.0 * float((vals > 0).mean()) if len(vals) else float("nan")
+            row[f"mean_{name}"] = float(vals.mean()) if len(vals) else float("nan")
         row["top_words"] = ", ".join(g.sort_values("projection", ascending=False)["word"].head(top_k))
         rows.append(row)
     return FiseResult(spec.id, getattr(provider, "name", "vectors"), f.x_name, f.y_name, words,

@@ -6,7 +6,9 @@ Why it is fast and exact:
   a subset sum. Sum-difference and mean-difference statistics are both increasing
   functions of the sum over X_i, so testing that sum is the same test for any |X|, |Y|.
 * **Exact**: all C(n, m) subset sums (m = the smaller side) are built level by level
-  with ``np.repeat`` — no Python loop over partitions, no index matrices.
+  with ``np.repeat`` — no Python loop over partitions, no index matrices. Above
+  ``_EXACT_CHUNK`` subsets the enumeration is split by the first chosen elements
+  (include / exclude), so memory stays bounded (≈ 100 MB) whatever ``exact_limit`` is.
 * **Monte-Carlo**: subsets drawn as the first m of a random ordering (``argpartition``
   of uniform keys), de-duplicated through a bit-mask key so the draws are **without
   replacement** and never the observed partition; p = (k + 1)/(N + 1) (Phipson &
@@ -29,6 +31,8 @@ Alternative = Literal["greater", "less", "two-sided"]
 ALTERNATIVES = ("greater", "less", "two-sided")
 DEFAULT_EXACT_LIMIT = 1_000_000
 _BATCH = 1 << 15
+_MC_CELLS = 1 << 22  # random keys per Monte-Carlo batch (batch × n), bounds memory for SEAT-size n
+_EXACT_CHUNK = 1 << 21  # subset sums held at once during exact enumeration
 
 
 @dataclass(frozen=True)
@@ -58,13 +62,13 @@ def _count(u: np.ndarray, u_obs: float, centre: float, alt: str, tol: float) -> 
     return int(np.count_nonzero(np.abs(u - centre) >= abs(u_obs - centre) - tol))
 
 
-def subset_sums(s: np.ndarray, m: int) -> np.ndarray:
-    """Sums of all m-subsets of s (lexicographic index order, summed left to right)."""
+def subset_sums(s: np.ndarray, m: int, offset: float = 0.0) -> np.ndarray:
+    """Sums of all m-subsets of s (lexicographic index order, summed left to right after ``offset``)."""
     n = len(s)
     if m == 0:
-        return np.zeros(1)
+        return np.full(1, offset)
     last = np.arange(n - m + 1)
-    sums = s[: n - m + 1].astype(np.float64).copy()
+    sums = s[: n - m + 1].astype(np.float64) + offset  # offset 0.0 leaves every value bit-identical
     for j in range(1, m):
         hi = n - m + j  # largest index allowed at this level
         counts = hi - last
@@ -113,8 +117,7 @@ def permutation_test(s: np.ndarray, n_x: int, *, alternative: Alternative = "gre
     centre = m * float(s.mean())
     if total <= exact_limit or n_permutations >= total - 1:
         u_obs = _ordered_sum(s, side)
-        u = subset_sums(s, m)
-        k = _count(u, u_obs, centre, alt, tol)
+        k = _exact_count(s, m, u_obs, centre, alt, tol)
         return PermutationResult(k / total, "exact", total, total, None, alternative, None)
     u_obs = float(s[side].sum())
     rng = np.random.default_rng(seed)
@@ -123,6 +126,27 @@ def permutation_test(s: np.ndarray, n_x: int, *, alternative: Alternative = "gre
     fpc = math.sqrt(max(0.0, (total - 1 - drawn) / max(1, total - 2)))  # finite population: draws without replacement
     se = math.sqrt(p * (1.0 - p) / drawn) * fpc
     return PermutationResult(p, "monte-carlo", total, drawn, se, alternative, seed)
+
+
+def _exact_count(s: np.ndarray, m: int, u_obs: float, centre: float, alt: str, tol: float,
+                 chunk: int = _EXACT_CHUNK) -> int:
+    """Count the m-subsets as extreme as ``u_obs`` over all C(n, m), at most ``chunk`` sums at a time.
+
+    Larger enumerations are split on the lowest free index (subsets that contain it /
+    subsets that do not); the partial sum of the elements already chosen is carried as
+    the offset, so every sum is accumulated left to right exactly as ``_ordered_sum``.
+    """
+    n = len(s)
+    k = 0
+    stack = [(0, m, 0.0)]  # (first free index, elements still to choose, sum of the chosen ones)
+    while stack:
+        i, r, base = stack.pop()
+        if r == 0 or math.comb(n - i, r) <= chunk:
+            k += _count(subset_sums(s[i:], r, base), u_obs, centre, alt, tol)
+            continue
+        stack.append((i + 1, r, base))  # s[i] not chosen
+        stack.append((i + 1, r - 1, base + float(s[i])))  # s[i] chosen
+    return k
 
 
 def _keys(idx: np.ndarray, n: int) -> np.ndarray:
@@ -139,8 +163,9 @@ def _monte_carlo(s: np.ndarray, m: int, side: np.ndarray, u_obs: float, centre: 
     seen = _keys(side[None, :], n)  # the observed partition is never drawn (it is the "+1")
     k = 0
     drawn = 0
+    batch = max(256, min(_BATCH, _MC_CELLS // max(1, n)))
     while drawn < n_perm:
-        b = min(_BATCH, n_perm - drawn)
+        b = min(batch, n_perm - drawn)
         idx = np.argpartition(rng.random((b, n)), m - 1, axis=1)[:, :m]
         keys = _keys(idx, n)
         _, first = np.unique(keys, return_index=True)

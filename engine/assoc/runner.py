@@ -84,6 +84,13 @@ def run_test(spec: TestSpec, cfg: RunConfig | None = None, *, provider: Any = No
             spec = seat_from_weat(spec, fams, family=cfg.template_family)
         return run_seat(spec, prov, cfg.weat, level=cfg.level)
     # word-level WEAT / XWEAT
+    if cfg.dictionary and not cfg.attr_vectors:
+        raise AssocError("a dictionary aligns two monolingual spaces, but only one was given", field="--dictionary",
+                         fix="add --attr-vectors FILE (the attribute language's vectors), or drop --dictionary "
+                             "when --vectors is already a shared cross-lingual space")
+    if cfg.dictionary and not spec.attr_language:
+        raise AssocError("--dictionary is for cross-lingual tests", field="--dictionary",
+                         fix="give --attr-lang L2 (with --lang L1), or drop --dictionary")
     if spec.attr_language and cfg.attr_vectors:
         if not cfg.dictionary:
             raise AssocError("a cross-lingual test over two monolingual spaces needs a dictionary",
@@ -96,4 +103,7 @@ def run_test(spec: TestSpec, cfg: RunConfig | None = None, *, provider: Any = No
     if cfg.attr_vectors and not spec.attr_language:
         raise AssocError("--attr-vectors is for cross-lingual tests", field="--attr-lang",
                          fix="give --attr-lang L2 (and --dictionary) or drop --attr-vectors")
-    return run_weat(spec, prov, cfg.weat)
+    res = run_weat(spec, prov, cfg.weat)
+    if spec.attr_language:  # both languages looked up in the one space given: it must already be cross-lingual
+        res.extra["space"] = "as given (assumed cross-lingual)"
+    return res

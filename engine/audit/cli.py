@@ -63,33 +63,26 @@ def _report(out: Path) -> Path | None:
     return path
 
 
-DEMO_CORPORA = ["en-kiritchenko2018", "en-camara2022-latino", "en-camara2022-arab", "en-goldfarb2023"]
-
-
 def cmd_demo(args: argparse.Namespace) -> int:
-    from engine.corpus import builtin_names
-
-    from .run import run_audit
+    from .demo import DEMO_CORPORA, DEMO_SCORERS, run_demo, weat_markdown
 
     out = Path(args.out).resolve()
-    corpora = [c for c in DEMO_CORPORA if c in builtin_names()]
-    print(f"EEC Studio demo: {', '.join(corpora)} scored by VADER and TextBlob -> {out}", file=sys.stderr)
-    plan = AuditPlan(corpora=corpora, scorers=["vader", "textblob"], out_dir=out / "audit",
-                     cache_dir=out / "cache", settings={"n_resamples": 1000, "seed": 0})
-    result = run_audit(plan, progress=ProgressBar("scoring"), log=lambda m: print(m, file=sys.stderr))
-    _print_tables(result)
-    _demo_weat(out / "weat")
-    _report(out / "audit")
-    print(f"\nDemo finished: tables, scores and manifest in {out / 'audit'}", file=sys.stderr)
+    print(f"EEC Studio demo: {', '.join(DEMO_CORPORA)} scored by {' and '.join(DEMO_SCORERS)}, "
+          f"plus WEAT on GloVe 6B 50d -> {out}", file=sys.stderr)
+    demo = run_demo(out, progress=ProgressBar("scoring"), log=lambda m: print(m, file=sys.stderr))
+    _print_tables(demo.audit)
+    if demo.weat is not None:
+        print("\nWEAT on GloVe 6B 50d (10,000 permutations or exact)\n")
+        print(weat_markdown(demo.weat))
+    for note in demo.notes:
+        print(f"note: {note}", file=sys.stderr)
+    print(f"\nDemo finished in {demo.seconds:.0f} s. Everything is in {out}:", file=sys.stderr)
+    print(f"  {out / 'audit'}   scores, tidy stats (CSV + parquet), tables (Markdown, LaTeX), manifest.json",
+          file=sys.stderr)
+    if demo.plots:
+        print(f"  plots: {', '.join(str(p.relative_to(out)) for p in demo.plots)}", file=sys.stderr)
+    if demo.weat is not None:
+        print(f"  {out / 'audit' / 'assoc'}   WEAT on GloVe (tests.csv, word_scores.csv)", file=sys.stderr)
+    if demo.report is not None:
+        print(f"  report: {demo.report}", file=sys.stderr)
     return 0
-
-
-def _demo_weat(out: Path) -> None:
-    """WEAT T1–T10 on the packaged GloVe 6B 50d vectors (association-tests engine), if installed."""
-    try:
-        from engine.assoc.demo import run_weat_demo
-    except ImportError:
-        print("(association tests not available in this build: WEAT skipped)", file=sys.stderr)
-        return
-    table = run_weat_demo(out)
-    print(table.to_string(index=False) if hasattr(table, "to_string") else table)

@@ -10,14 +10,17 @@ STATISTICS = ("beta", "paired", "counterfactual")
 
 @dataclass
 class AuditPlan:
-    """Corpora (names or paths) × scorer specs (see engine.models.specs) × statistics.
+    """Corpora (names or paths) × scorers × statistics.
+
+    `scorers`: spec strings (see engine.models.specs: `vader`, `predictions:FILE`, a trained
+    folder …) or ready scorer objects (anything with name, dimensions, fingerprint(), score()).
 
     `settings` go to the statistics unchanged and are recorded in the manifest:
     alpha, correction (None/"holm"/"bh"), n_resamples, seed, band_share, noun_phrases.
     """
 
     corpora: list[str]
-    scorers: list[str]
+    scorers: list[Any]
     stats: list[str] = field(default_factory=lambda: list(STATISTICS))
     out_dir: Path | None = None
     cache_dir: Path | None = None

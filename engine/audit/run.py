@@ -5,7 +5,9 @@ Output folder contract (read by the HTML report and the GUI):
     scores/<corpus>.csv                the generated corpus + one column per scorer × dimension ("scorer:dim")
     pairs/<corpus>.csv                 counterfactual pairs with ":privileged"/":minoritised" score columns
     stats/beta.csv, stats/paired.csv, stats/paired_pairs.csv, stats/counterfactual.csv   tidy tables
+    stats/*.parquet, scores/*.parquet  the same tidy tables as parquet (typed columns, for pandas/R/Arrow)
     tables/<stat>.md, tables/<stat>.tex   rendered in the papers' layouts
+    plots/<stat>.svg                   forest plots (estimate and CI per row), no plotting library needed
     summary.txt                        the results objects' own summaries
 Why files: results outlive the process, and a cancelled run resumes from the score cache.
 """
@@ -60,17 +62,29 @@ def _pair_table(corpus) -> pd.DataFrame | None:
 
 def run_audit(plan: AuditPlan, *, progress: Callable[[int, int, float | None], None] | None = None,
               cancel: Any = None, log: LogFn | None = None) -> AuditResult:
-    """Headless audit; raises engine.models.base.Cancelled when `cancel` is set (scores so far stay cached)."""
-    from engine.models.specs import load_scorer
+    """Headless audit; raises engine.models.base.Cancelled when `cancel` is set (scores so far stay cached).
+
+    `progress(done, total, eta_seconds)` counts texts over the whole plan (cache hits included);
+    `cancel` is a callable or a `threading.Event`, checked between batches.
+    """
     from engine.runner.cache import ScoreCache
-    from engine.runner.scoring import score_texts
 
     plan.validate()
-    say = log or (lambda _msg: None)
-    started = time.perf_counter()
     cache = ScoreCache(plan.cache_dir)
+    try:
+        return _run(plan, cache, progress, cancel, log or (lambda _msg: None))
+    finally:
+        cache.close()
+
+
+def _run(plan: AuditPlan, cache: Any, progress: Any, cancel: Any, say: LogFn) -> AuditResult:
+    from engine.models.specs import load_scorer
+    from engine.runner.scoring import score_texts
+
+    started = time.perf_counter()
     result = AuditResult(plan.out_dir)
-    manifest: dict[str, Any] = {"created": now_iso(), "plan": {"corpora": plan.corpora, "scorers": plan.scorers,
+    plan_scorers = [s if isinstance(s, str) else f"<object {type(s).__name__}>" for s in plan.scorers]
+    manifest: dict[str, Any] = {"created": now_iso(), "plan": {"corpora": plan.corpora, "scorers": plan_scorers,
                                 "stats": plan.stats, "settings": plan.settings}, "corpora": {}, "scorers": {},
                                 "versions": package_versions()}
 
@@ -94,10 +108,13 @@ def run_audit(plan: AuditPlan, *, progress: Callable[[int, int, float | None], N
         for sid, sentence in zip(df.ID, df.Sentence):
             ids.setdefault(sentence, sid)
     for spec in plan.scorers:
-        scorer = load_scorer(spec, allow_pickle=plan.allow_pickle, ids=ids)
+        # a spec string (engine.models.specs) or a ready scorer object (notebooks, tests, the GUI)
+        scorer = load_scorer(spec, allow_pickle=plan.allow_pickle, ids=ids) if isinstance(spec, str) else spec
+        if scorer.name in manifest["scorers"]:
+            raise ValueError(f"audit: two models are both named {scorer.name!r}; their score columns would clash — "
+                             f"give one another name (append ?name=OTHER to its --model spec)")
         scorers.append(scorer)
-        manifest["scorers"][scorer.name] = {"spec": spec, "fingerprint": scorer.fingerprint(),
-                                            "dimensions": list(scorer.dimensions)}
+        manifest["scorers"][scorer.name] = scorer_record(spec, scorer)
     jobs = []
     for corpus, df, pairs in corpora:
         texts = list(dict.fromkeys(df.Sentence))
@@ -107,18 +124,25 @@ def run_audit(plan: AuditPlan, *, progress: Callable[[int, int, float | None], N
             jobs.append((corpus, scorer, texts))
     total = sum(len(t) for _, _, t in jobs)
     offset = 0
+    eta = _PlanEta([(scorer.name, len(texts)) for _corpus, scorer, texts in jobs])
     scored: dict[tuple[str, str], dict[str, pd.Series]] = {}
-    for corpus, scorer, texts in jobs:
+    manifest["scoring"] = []
+    for j, (corpus, scorer, texts) in enumerate(jobs):
         say(f"scoring {corpus.id} with {scorer.name} ({len(texts):,} texts)")
+        eta.start_job(j)
 
-        def relay(done: int, _total: int, eta: float | None, _off: int = offset) -> None:
+        def relay(done: int, _total: int, job_eta: float | None, _off: int = offset, _j: int = j) -> None:
             if progress is not None:
-                progress(_off + done, total, eta)
+                progress(_off + done, total, eta.estimate(_j, done, job_eta))
 
         frame = score_texts(scorer, texts, cache=cache, progress=relay, cancel=cancel)
+        eta.end_job(j)
         stats = frame.attrs.get("scoring")
         if stats is not None:
             say(f"  {stats.scored:,} scored, {stats.cache_hits:,} from cache, {stats.seconds:.1f} s")
+            manifest["scoring"].append({"corpus": corpus.id, "scorer": scorer.name, "texts": stats.unique,
+                                        "scored": stats.scored, "cache_hits": stats.cache_hits,
+                                        "seconds": round(stats.seconds, 3)})
         scored[(corpus.id, scorer.name)] = {dim: pd.Series(frame[dim].to_numpy(), index=texts) for dim in scorer.dimensions}
         offset += len(texts)
     if progress is not None:
@@ -148,7 +172,7 @@ def run_audit(plan: AuditPlan, *, progress: Callable[[int, int, float | None], N
     manifest["device"] = device_info()
     manifest["seconds"] = round(time.perf_counter() - started, 3)
     manifest["problems"] = result.problems
-    manifest["cache"] = str(cache.path)
+    manifest["cache"] = {"path": str(cache.path), "hits": cache.hits, "misses": cache.misses, "writes": cache.writes}
     result.manifest = manifest
     if plan.out_dir is not None:
         write_outputs(result, Path(plan.out_dir))
@@ -188,7 +212,7 @@ def _statistics(plan: AuditPlan, corpus, df: pd.DataFrame, pairs: pd.DataFrame |
                                                  correction=correction))
     if "paired" in plan.stats:
         say(f"  paired analysis on {corpus.id}")
-        np_pairs = {p.id: p.pair for p in corpus.persons if p.pair and p.gender == "female"}
+        np_pairs = noun_phrase_pairs(corpus, pairs)
         axis = "both" if race is not None else "gender"
         keep("paired", lambda: st.km_paired_analysis(df, score_cols, axis=axis, corpus=corpus.id,
                                                       minority=_minority(race) if race else None,
@@ -205,6 +229,92 @@ def _statistics(plan: AuditPlan, corpus, df: pd.DataFrame, pairs: pd.DataFrame |
                 n_resamples=n_resamples, seed=seed))
 
 
+def scorer_record(spec: Any, scorer: Any) -> dict[str, Any]:
+    """What the run manifest says about one scorer: spec, fingerprint, and how it was built and run."""
+    rec: dict[str, Any] = {"spec": spec if isinstance(spec, str) else f"<object {type(scorer).__name__}>",
+                           "fingerprint": scorer.fingerprint(), "dimensions": list(scorer.dimensions)}
+    describe = getattr(scorer, "describe", None)
+    if callable(describe):
+        try:
+            rec["describe"] = describe()
+        except Exception as exc:  # noqa: BLE001 - a description must never sink the audit
+            rec["describe"] = {"error": f"{type(exc).__name__}: {exc}"}
+    trained = getattr(scorer, "manifest", None)
+    if isinstance(trained, dict) and trained:
+        keep = ("system", "name", "language", "model_id", "model_fingerprint", "seed", "seeds", "created",
+                "preprocess", "metrics", "paper_row")
+        rec["trained"] = {k: trained[k] for k in keep if k in trained}
+        rec["trained"]["data"] = [{k: d.get(k) for k in ("role", "path", "sha256", "rows")}
+                                  for d in trained.get("data", []) if isinstance(d, dict)]
+        rec["trained"]["versions"] = trained.get("versions", {})
+    return rec
+
+
+class _PlanEta:
+    """ETA over a whole plan: the current job's own ETA plus the later jobs at observed rates.
+
+    Why not just the job's ETA: an audit is several (corpus × scorer) jobs, and a bar that
+    says "0 s left" at the end of each job is useless. Later jobs are costed at the seconds
+    per text their scorer took before (cache hits included), else the current job's rate.
+    """
+
+    def __init__(self, jobs: list[tuple[str, int]]):
+        self.jobs = jobs
+        self.rate: dict[str, float] = {}  # scorer name -> seconds per text, from finished jobs
+        self._t0 = 0.0
+
+    def start_job(self, j: int) -> None:
+        self._t0 = time.perf_counter()
+
+    def end_job(self, j: int) -> None:
+        name, n = self.jobs[j]
+        if n:
+            self.rate[name] = (time.perf_counter() - self._t0) / n
+
+    def estimate(self, j: int, done: int, job_eta: float | None) -> float | None:
+        name, n = self.jobs[j]
+        elapsed = time.perf_counter() - self._t0
+        rate_now = None  # seconds per text of the current scorer, as seen in this job
+        if job_eta is not None and n > done:
+            rate_now = job_eta / (n - done)
+        elif done and elapsed > 0:
+            rate_now = elapsed / done
+        current = self.rate.get(name, rate_now)
+        if job_eta is None:
+            if current is None:
+                return None
+            job_eta = max(n - done, 0) * current
+        rest = 0.0
+        for later, m in self.jobs[j + 1:]:
+            r = self.rate.get(later, current if later == name else None)
+            if r is None:
+                r = rate_now if rate_now is not None else (current or 0.0)
+            rest += m * r
+        return job_eta + rest
+
+
+def noun_phrase_pairs(corpus, pairs: pd.DataFrame | None = None) -> dict[str, str] | None:
+    """{female person id: male person id} for noun phrases (my mother ↔ my father).
+
+    From the persons' own `pair` field, else from the corpus's gender [[pairs]] (as in the
+    counterfactual pair corpora), oriented by each person's gender.
+    """
+    gender = {p.id: p.gender for p in corpus.persons}
+    out = {p.id: p.pair for p in corpus.persons if p.pair and p.gender == "female"}
+    for p in corpus.persons:  # a male entry that names its female counterpart
+        if p.pair and p.gender == "male" and gender.get(p.pair) == "female":
+            out.setdefault(p.pair, p.id)
+    for pair in getattr(corpus, "pairs", []) or []:
+        if getattr(pair, "variable", "") != "gender" or getattr(pair, "match", "zip") != "zip":
+            continue
+        for a, b in zip(pair.privileged, pair.minoritised):
+            if gender.get(a) == "male" and gender.get(b) == "female":
+                out.setdefault(b, a)
+            elif gender.get(a) == "female" and gender.get(b) == "male":
+                out.setdefault(a, b)
+    return out or None
+
+
 def _minority(axis) -> str | None:
     groups = axis.minority_groups
     return groups[0] if len(groups) == 1 else None
@@ -216,10 +326,12 @@ def write_outputs(result: AuditResult, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for cid, df in result.scores.items():
         atomic_write_bytes(out / "scores" / f"{cid}.csv", df.to_csv(index=False).encode("utf-8"))
+        _write_parquet(df, out / "scores" / f"{cid}.parquet", result)
     for cid, df in result.pairs.items():
         atomic_write_bytes(out / "pairs" / f"{cid}.csv", df.to_csv(index=False).encode("utf-8"))
     for name, df in result.tables.items():
         atomic_write_bytes(out / "stats" / f"{name}.csv", df.to_csv(index=False).encode("utf-8"))
+        _write_parquet(df, out / "stats" / f"{name}.parquet", result)
     for name, items in result.results.items():
         md, tex = [], []
         for r in items:
@@ -231,6 +343,28 @@ def write_outputs(result: AuditResult, out: Path) -> None:
         if md:
             atomic_write_bytes(out / "tables" / f"{name}.md", "\n\n".join(md).encode("utf-8"))
             atomic_write_bytes(out / "tables" / f"{name}.tex", "\n\n".join(tex).encode("utf-8"))
+    from .plots import write_plots
+
+    write_plots(result.tables, out / "plots")
     atomic_write_bytes(out / "summary.txt", result.summary().encode("utf-8"))
     atomic_write_bytes(out / "manifest.json", json.dumps(result.manifest, indent=2, ensure_ascii=False,
                                                         default=str).encode("utf-8"))
+
+
+def _write_parquet(df: pd.DataFrame, path: Path, result: AuditResult) -> None:
+    """Parquet copy of a tidy table; mixed-type object columns are written as text."""
+    import io
+
+    frame = df.copy()
+    for col in frame.columns:
+        if frame[col].dtype == object:
+            kinds = {type(v) for v in frame[col].dropna()}
+            if len(kinds) > 1 or (kinds and not kinds <= {str}):
+                frame[col] = frame[col].map(lambda v: v if v is None or (isinstance(v, float) and v != v) else str(v))
+    buf = io.BytesIO()
+    try:
+        frame.to_parquet(buf, index=False)
+    except (ImportError, ValueError, TypeError) as exc:  # pyarrow missing or an odd column: CSV still stands
+        result.problems.append(f"parquet for {path.name}: {exc}")
+        return
+    atomic_write_bytes(path, buf.getvalue())

@@ -17,3 +17,7 @@ from .registry import builtin_names, list_corpora, load_corpus, user_corpus_dir 
 
 __all__ += ["FORMATS", "atomic_write_bytes", "builtin_names", "export_table", "list_corpora", "load_corpus",
             "user_corpus_dir"]
+from .model import Pair  # noqa: E402
+from .pairs import PAIR_COLUMNS, generate_group_comparisons, generate_pairs  # noqa: E402
+
+__all__ += ["PAIR_COLUMNS", "Pair", "generate_group_comparisons", "generate_pairs"]

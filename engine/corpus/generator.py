@@ -26,6 +26,13 @@ def generate(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -
     race = corpus.race_axis
     race_name = race.name if race else None
     prefix = corpus.id_prefix or corpus.id
+    # Speed: each slot's part of the features JSON depends only on the form chosen for it,
+    # and the template text only on the variant, so each is built once and reused (generation of all
+    # built-in corpora must stay well under a second; bench/bench_generate.py).
+    fragments: dict[tuple[str, int], str] = {}
+    template_text: dict[int, str] = {}
+    (c_id, c_sentence, c_template, c_person, c_gender, c_race, c_emotion, c_word, c_tid, c_pid, c_pkind, c_eid,
+     c_ekind, c_lang, c_corpus, c_features) = (cols[c] for c in COLUMNS)
     n = 0
     for ct in cc.templates:
         if not ct.usable or ct.first().person_slot is None:
@@ -34,30 +41,44 @@ def generate(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -
         emotions = cc.emotions_for(ct)
         for p in persons:
             pterm = corpus.persons[_index(cc, p.id)]
+            gender = pterm.gender
+            race_group = pterm.groups.get(race_name, "") if race_name else ""
             for e in emotions:
                 r = cc.realise(ct, p, e)
                 if not isinstance(r, Realisation):
                     continue
                 cv = r.variant
-                person_form = r.chosen[cv.person_slot.name]
-                emo_form = r.chosen.get(cv.emotion_slot.name) if cv.emotion_slot else None
-                cols["ID"].append(f"{prefix}-{n:05d}")
-                cols["Sentence"].append(r.sentence)
-                cols["Template"].append(cv.variant.published or ct.template.published or placeholder_text(cv.parsed))
-                cols["Person"].append(person_form.text)
-                cols["Gender"].append(pterm.gender)
-                cols["Race"].append(pterm.groups.get(race_name, "") if race_name else "")
-                cols["Emotion"].append(e.attrs["emotion"] if e else "")
-                cols["Emotion word"].append(emo_form.text if emo_form else "")
-                cols["template_id"].append(ct.id)
-                cols["person_id"].append(p.id)
-                cols["person_kind"].append(pterm.kind)
-                cols["emotion_word_id"].append(e.id if e else "")
-                cols["emotion_kind"].append(e.attrs["kind"] if e else "")
-                cols["language"].append(corpus.language)
-                cols["corpus"].append(corpus.id)
-                cols["features"].append(json.dumps({k: f.features for k, f in r.chosen.items()},
-                                                   ensure_ascii=False, sort_keys=True))
+                chosen = r.chosen
+                emo_form = chosen.get(cv.emotion_slot.name) if cv.emotion_slot else None
+                text = template_text.get(id(cv))
+                if text is None:
+                    text = template_text[id(cv)] = (cv.variant.published or ct.template.published
+                                                    or placeholder_text(cv.parsed))
+                parts = []
+                for k in sorted(chosen):
+                    f = chosen[k]
+                    frag = fragments.get((k, id(f)))
+                    if frag is None:  # '"slot": {...}' exactly as json.dumps(..., sort_keys=True) writes it
+                        frag = fragments[(k, id(f))] = (json.dumps(k, ensure_ascii=False) + ": "
+                                                        + json.dumps(f.features, ensure_ascii=False, sort_keys=True))
+                    parts.append(frag)
+                feats = "{" + ", ".join(parts) + "}"
+                c_id.append(f"{prefix}-{n:05d}")
+                c_sentence.append(r.sentence)
+                c_template.append(text)
+                c_person.append(chosen[cv.person_slot.name].text)
+                c_gender.append(gender)
+                c_race.append(race_group)
+                c_emotion.append(e.attrs["emotion"] if e else "")
+                c_word.append(emo_form.text if emo_form else "")
+                c_tid.append(ct.id)
+                c_pid.append(p.id)
+                c_pkind.append(pterm.kind)
+                c_eid.append(e.id if e else "")
+                c_ekind.append(e.attrs["kind"] if e else "")
+                c_lang.append(corpus.language)
+                c_corpus.append(corpus.id)
+                c_features.append(feats)
                 n += 1
     return pd.DataFrame(cols, columns=COLUMNS)
 

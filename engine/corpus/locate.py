@@ -1,45 +1,56 @@
 """Best-effort line numbers for field paths in a TOML file.
 
 tomllib reports line numbers only for syntax errors; for shape errors we know the
-field path (``persons[3].gender``). Translators need a line to jump to, so we scan the
-text for the n-th ``[[persons]]`` header and the key after it.
+field path (``persons[3].gender``, ``axes.gender.reference``, ``expect.position.attr``).
+Translators need a line to jump to, so we follow the path through the file: the n-th
+``[[persons]]`` header, a ``[axes.gender]`` table header, then the key inside that table.
 """
 from __future__ import annotations
 
 import re
 
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?$")
+
 
 def locate(text: str, path: str) -> int | None:
     lines = text.splitlines()
+    headers = []  # (line index, dotted name without spaces, is an array-of-tables header)
+    for i, line in enumerate(lines):
+        m = _HEADER.match(line)
+        if m:
+            headers.append((i, re.sub(r"\s+", "", m.group(2)).replace('"', ""), m.group(1) == "[["))
     parts = re.findall(r"([^.\[\]]+)(?:\[(\d+)\])?", path)
-    start = 0
+    start, prefix, pending = 0, "", []  # current line, dotted name of its table, names not placed yet
+    placed = False
     for name, index in parts:
-        found = None
+        dotted = ".".join([p for p in [prefix] if p] + pending + [name])
         if index != "":
-            header = re.compile(r"^\s*\[\[\s*" + re.escape(name) + r"\s*\]\]")
-            count = -1
-            for i in range(start, len(lines)):
-                if header.match(lines[i]):
-                    count += 1
-                    if count == int(index):
-                        found = i
-                        break
-            if found is None:  # maybe an inline array: fall back to the key line
-                found = _key_line(lines, start, name)
+            hits = [i for i, h, arr in headers if arr and h == dotted and i >= start]
+            if len(hits) > int(index):
+                start, prefix, pending, placed = hits[int(index)], dotted, [], True
+                continue
         else:
-            found = _key_line(lines, start, name)
-            if found is None:
-                header = re.compile(r"^\s*\[\s*(?:[^\]]*\.)?" + re.escape(name) + r"\s*\]")
-                found = next((i for i in range(start, len(lines)) if header.match(lines[i])), None)
-        if found is None:
-            return start + 1 if start else None
-        start = found
-    return start + 1
+            hit = next((i for i, h, arr in headers if not arr and h == dotted and i >= start), None)
+            if hit is not None:
+                start, prefix, pending, placed = hit, dotted, [], True
+                continue
+            if any(h.startswith(dotted + ".") for i, h, _ in headers if i >= start):
+                pending.append(name)  # a table further down names this part and the next one
+                continue
+        found = _key_line(lines, start, _section_end(headers, start, lines), name)
+        if found is None:  # not in the current table: the line we reached is the best we have
+            return start + 1 if placed else None
+        start, placed = found, True
+    return start + 1 if placed else None
 
 
-def _key_line(lines: list[str], start: int, key: str) -> int | None:
+def _section_end(headers: list[tuple[int, str, bool]], start: int, lines: list[str]) -> int:
+    return next((i for i, _, _ in headers if i > start), len(lines))
+
+
+def _key_line(lines: list[str], start: int, end: int, key: str) -> int | None:
     pat = re.compile(r"^\s*(?:\"?" + re.escape(key) + r"\"?)\s*=|[{,]\s*\"?" + re.escape(key) + r"\"?\s*=")
-    for i in range(start, len(lines)):
+    for i in range(start, end):
         if pat.search(lines[i]):
             return i
     return None

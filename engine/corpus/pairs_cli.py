@@ -11,6 +11,7 @@ from pathlib import Path
 
 from .compiled import CompiledCorpus
 from .export import FORMATS, export_table
+from .pair_checks import check_pairs
 from .pairs import generate_group_comparisons, generate_pairs
 from .registry import load_corpus
 
@@ -41,4 +42,10 @@ def cmd_pairs(args: argparse.Namespace) -> int:
     export_table(df, out, args.format)
     counts = ", ".join(f"{k} {v:,}" for k, v in df["variable"].value_counts(sort=False).items())
     print(f"{c.id}: {len(df):,} {what} ({counts}) -> {out}")
+    if not args.groups:
+        _, findings = check_pairs(c, cc)
+        left_out = [f for f in findings if f.is_error or f.code == "W111"]
+        if left_out:  # rows the checker rejects are left out, never patched: say so, once
+            print(f"note: {len(left_out):,} pair finding(s) left pairs out of the table; "
+                  f"see `python main.py corpus check {args.corpus}`", file=sys.stderr)
     return 0

@@ -5,7 +5,7 @@
     import_exchange("es.po", into="es-camara2022", out="my/es-camara2022.toml")
 
 One unit per form; keys carry entry id + grammatical features; notes and review status
-survive the round trip (see status_rules.py and docs/package.md). No Qt here.
+survive the round trip (see status_rules.py and docs/packages.md). No Qt here.
 """
 from .api import (ExchangeExport, ExchangeImport, exchange_bytes, export_exchange, format_of, import_exchange,
                   merge_exchange, read_exchange)

@@ -58,6 +58,20 @@ def _validate(corpus: CorpusDefinition, returned: ReturnedFile, file: str) -> di
     return by_item
 
 
+def _unit_note(r: Returned) -> str:
+    return "\n".join(r.notes).strip("\n").rstrip()
+
+
+def _returned_note(units: list[Returned]) -> str:
+    """The item's note: the first form's note, then notes a translator wrote on other forms."""
+    parts = [_unit_note(r) for r in sorted(units, key=lambda r: r.key.index)]
+    return "\n".join(dict.fromkeys(p for p in parts if p.strip()))
+
+
+def _same_words(a: str, b: str) -> bool:
+    return a.split() == b.split()
+
+
 def _set_texts(section: str, item: Any, texts: list[str], drop_all: bool) -> None:
     if section == "templates":
         if not item.variants:
@@ -96,11 +110,11 @@ def apply_returned(corpus: CorpusDefinition, returned: ReturnedFile, *, file: st
             texts[r.key.index] = r.text
         status = item.review.status
         statuses = [form_status(returned.fmt, status, old[r.key.index], r) for r in units]
-        notes = list(dict.fromkeys(n.strip() for r in sorted(units, key=lambda r: r.key.index) for n in r.notes
-                                   if n.strip()))
-        note = "\n".join(notes)
-        if not notes and not any(r.key.index == 0 for r in units):
+        note = _returned_note(units)
+        if not note and not any(r.key.index == 0 for r in units):
             note = item.review.note  # the unit carrying the note was not returned
+        elif _same_words(note, item.review.note):
+            note = item.review.note  # a tool re-wrapped or re-spaced the lines: not an edit
         text_changed = texts != old
         note_changed = note != item.review.note
         if not text_changed and not note_changed and all(s == status for s in statuses):

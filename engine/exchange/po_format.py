@@ -1,20 +1,27 @@
-"""gettext PO: one entry per form, written and read with babel.messages.pofile.
+"""gettext PO: one entry per form, written and read here (no third-party parser).
 
-Mapping (docs/package.md has the full table):
+Mapping (docs/packages.md has the full table):
   msgctxt            the unit key ``SECTION/ENTRY#INDEX FEATURES`` (entry id + grammatical features)
   msgid              source-language text (read-only in CAT tools)
   msgstr             the form's text in the corpus language
   ``#.`` comments    read-only context: what the item is, slots to keep, status at export
-  ``#`` comments     the item's review note (editable; on the item's first form)
+  ``#`` comments     the item's review note (editable; on the item's first form), one line each
   ``#, fuzzy``       the item is ``new`` or ``machine-translated`` (needs a human)
   Project-Id-Version ``<corpus id> eec-exchange-1``; Language the corpus language
+
+Why our own writer and reader: babel's writer re-wraps and strips translator comments and
+drops repeated lines, and its reader silently merges two entries with the same msgctxt. A
+note must come back exactly as it went out, and a duplicated entry must be reported, so
+both directions are done here: the PO grammar we need (comments, flags, msgctxt/msgid/
+msgstr with continuation lines, C escapes, obsolete ``#~`` entries) is small. No format
+flags (``python-brace-format``) are written: template slots are not Python format strings,
+and Poedit/msgfmt would reject the translation if they were checked as such.
 """
 from __future__ import annotations
 
-import io
-
-from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po, write_po
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
 
 from engine.corpus import CorpusDefinition
 
@@ -26,62 +33,227 @@ from .units import Unit
 
 VERSION_TAG = "eec-exchange-1"
 DEFAULT_TRANSLATOR = "FULL NAME <EMAIL@ADDRESS>"
+MAX_ENTRIES = 200_000
+
+_ESC_OUT = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+_ESC_IN = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
+_KEYWORD = re.compile(r'^(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s*(".*)$')
 
 
-def _locale(tag: str):
-    try:
-        from babel import Locale
+# ----------------------------------------------------------------------------- writing
+def quote(text: str) -> str:
+    return '"' + "".join(_ESC_OUT.get(c, c) for c in text) + '"'
 
-        return Locale.parse(tag.replace("-", "_"))
-    except Exception:  # babel raises several error types for tags it does not know
-        return None
+
+def _field(keyword: str, text: str) -> list[str]:
+    """``keyword "..."``; a text with newlines is split after each one, as gettext tools do."""
+    if "\n" not in text.rstrip("\n") or not text:
+        return [f"{keyword} {quote(text)}"]
+    parts = text.splitlines(keepends=True)
+    return [f'{keyword} ""'] + [quote(p) for p in parts]
+
+
+def _comment_lines(prefix: str, text: str) -> list[str]:
+    return [f"{prefix} {line}".rstrip() if line else prefix for line in text.split("\n")]
 
 
 def write_po_bytes(corpus: CorpusDefinition, units: list[Unit], *, source_id: str = "") -> bytes:
-    header = (f"EEC Studio translation file for corpus {corpus.id} ({corpus.name}).\n"
-              "Translate msgstr; keep msgctxt as it is. Each entry is one grammatical form: the features\n"
-              "after '#N' in the context say which (gender=f, role=object, ...). Templates must keep\n"
-              "every {slot} in braces. Comments starting with '#.' explain the item; write your own notes\n"
-              "as translator comments. Clear 'fuzzy' when a translation is done.\n"
-              + (f"Source-language text from corpus {source_id}.\n" if source_id else ""))
-    catalog = Catalog(locale=_locale(corpus.language), project=corpus.id, version=VERSION_TAG,
-                      header_comment="\n".join(f"# {line}" if line else "#" for line in header.splitlines()),
-                      charset="utf-8", fuzzy=False, language_team=corpus.language,
-                      copyright_holder=None, msgid_bugs_address="")
+    now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M+0000")
+    intro = (f"EEC Studio translation file for corpus {corpus.id} ({corpus.name}).\n"
+             "Translate msgstr; keep msgctxt as it is. Each entry is one grammatical form: the features\n"
+             "after '#N' in the context say which (gender=f, role=object, ...). Templates must keep\n"
+             "every {slot} in braces. Comments starting with '#.' explain the item; write your own notes\n"
+             "as translator comments. Clear 'fuzzy' when a translation is done.\n"
+             + (f"Source-language text from corpus {source_id}.\n" if source_id else ""))
+    headers = [("Project-Id-Version", f"{corpus.id} {VERSION_TAG}"), ("POT-Creation-Date", now),
+               ("PO-Revision-Date", now), ("Last-Translator", DEFAULT_TRANSLATOR),
+               ("Language-Team", corpus.language), ("Language", corpus.language), ("MIME-Version", "1.0"),
+               ("Content-Type", "text/plain; charset=UTF-8"), ("Content-Transfer-Encoding", "8bit"),
+               ("X-Generator", "EEC Studio")]
+    out = _comment_lines("#", intro.rstrip("\n"))
+    out += ['msgid ""', 'msgstr ""'] + [quote(f"{k}: {v}\n") for k, v in headers] + [""]
     for u in units:
-        catalog.add(u.source, string=u.target, context=str(u.key),
-                    flags=("fuzzy",) if exported_fuzzy(u.status, u.target) else (),
-                    auto_comments=u.context.splitlines(), user_comments=u.note.splitlines() if u.note else ())
-    buf = io.BytesIO()
-    write_po(buf, catalog, width=0, omit_header=False, sort_output=False, include_previous=False)
-    text = buf.getvalue()
-    if not _locale(corpus.language):  # babel writes no Language header without a locale it knows
-        text = text.replace(b'"MIME-Version: 1.0\\n"', f'"Language: {corpus.language}\\n"\n"MIME-Version: 1.0\\n"'.encode(), 1)
-    return text
+        if u.note:
+            out += _comment_lines("#", u.note)
+        out += _comment_lines("#.", u.context)
+        if exported_fuzzy(u.status, u.target):
+            out.append("#, fuzzy")
+        out += _field("msgctxt", str(u.key))
+        out += _field("msgid", u.source or u.key.entry)
+        out += _field("msgstr", u.target)
+        out.append("")
+    return ("\n".join(out)).encode("utf-8")
+
+
+# ----------------------------------------------------------------------------- reading
+@dataclass
+class PoEntry:
+    line: int = 0
+    context: str | None = None
+    msgid: str | None = None
+    plural: bool = False
+    msgstr: str | None = None
+    flags: set[str] = field(default_factory=set)
+    user_comments: list[str] = field(default_factory=list)
+
+
+def unquote(s: str, file: str, lineno: int) -> str:
+    s = s.strip()
+    if len(s) < 2 or not s.startswith('"') or not s.endswith('"'):
+        raise ExchangeError(file, "a string is not enclosed in double quotes", entry=f"line {lineno}",
+                            fix="open the file in Poedit and save it again, or export a fresh file")
+    body, out, i = s[1:-1], [], 0
+    while i < len(body):
+        c = body[i]
+        if c == '"':
+            raise ExchangeError(file, "unescaped double quote inside a string", entry=f"line {lineno}",
+                                fix='write \\" for a quote inside a translation')
+        if c != "\\":
+            out.append(c)
+            i += 1
+            continue
+        if i + 1 >= len(body):
+            raise ExchangeError(file, "a string ends with a lone backslash", entry=f"line {lineno}",
+                                fix="write \\\\ for a backslash")
+        n = body[i + 1]
+        if n in _ESC_IN:
+            out.append(_ESC_IN[n])
+            i += 2
+        elif n in "01234567":
+            m = re.match(r"[0-7]{1,3}", body[i + 1:])
+            out.append(chr(int(m.group(0), 8)))
+            i += 1 + len(m.group(0))
+        elif n == "x" and re.match(r"[0-9a-fA-F]{1,2}", body[i + 2:]):
+            m = re.match(r"[0-9a-fA-F]{1,2}", body[i + 2:])
+            out.append(chr(int(m.group(0), 16)))
+            i += 2 + len(m.group(0))
+        else:
+            raise ExchangeError(file, f"unknown escape \\{n} in a string", entry=f"line {lineno}",
+                                fix="write \\\\ for a backslash")
+    return "".join(out)
+
+
+def _parse(text: str, file: str) -> tuple[list[PoEntry], dict[str, str]]:
+    entries: list[PoEntry] = []
+    cur = PoEntry()
+    target: str | None = None  # which field continuation lines extend
+    seen_keyword = False
+
+    def finish() -> None:
+        nonlocal cur, target, seen_keyword
+        if seen_keyword:
+            if cur.msgid is None:
+                raise ExchangeError(file, "an entry has no msgid", entry=f"line {cur.line}",
+                                    fix="open the file in Poedit and save it again, or export a fresh file")
+            if cur.msgstr is None:
+                raise ExchangeError(file, "an entry has no msgstr", entry=f"line {cur.line}",
+                                    fix="open the file in Poedit and save it again, or export a fresh file")
+            entries.append(cur)
+            if len(entries) > MAX_ENTRIES:
+                raise ExchangeError(file, f"more than {MAX_ENTRIES:,} entries", fix="check you chose the right file")
+        cur, target, seen_keyword = PoEntry(), None, False
+
+    for lineno, raw in enumerate(text.split("\n"), 1):
+        line = raw.rstrip("\r")
+        stripped = line.strip()
+        if not stripped:
+            finish()
+            continue
+        if stripped.startswith("#~") or stripped.startswith("#|"):
+            continue  # obsolete entries and previous msgids (Weblate, msgmerge) carry nothing for us
+        if stripped.startswith("#"):
+            if seen_keyword:
+                finish()
+            if stripped.startswith("#,"):
+                cur.flags |= {f.strip() for f in stripped[2:].split(",") if f.strip()}
+            elif stripped.startswith(("#.", "#:")):
+                pass  # extracted comments and references are ours (read-only)
+            else:
+                body = line.lstrip()[1:]
+                cur.user_comments.append(body[1:] if body.startswith(" ") else body)
+            continue
+        m = _KEYWORD.match(stripped)
+        if m:
+            keyword, index, rest = m.group(1), m.group(2), m.group(3)
+            value = unquote(rest, file, lineno)
+            if keyword == "msgctxt":
+                if seen_keyword:
+                    finish()
+                cur.line, cur.context, target = lineno, value, "context"
+            elif keyword == "msgid":
+                if seen_keyword and cur.context is None or cur.msgid is not None:
+                    finish()
+                cur.line = cur.line or lineno
+                cur.msgid, target = value, "msgid"
+            elif keyword == "msgid_plural":
+                cur.plural, target = True, None
+            else:
+                if cur.msgid is None:
+                    raise ExchangeError(file, "msgstr without msgid", entry=f"line {lineno}",
+                                        fix="open the file in Poedit and save it again, or export a fresh file")
+                if index not in (None, "0"):
+                    cur.plural, target = True, None
+                else:
+                    cur.msgstr, target = value, "msgstr"
+            seen_keyword = True
+            continue
+        if stripped.startswith('"'):
+            if target is None and not cur.plural:
+                raise ExchangeError(file, "a continuation string follows no msgid/msgstr", entry=f"line {lineno}",
+                                    fix="open the file in Poedit and save it again, or export a fresh file")
+            value = unquote(stripped, file, lineno)
+            if target == "context":
+                cur.context = (cur.context or "") + value
+            elif target == "msgid":
+                cur.msgid = (cur.msgid or "") + value
+            elif target == "msgstr":
+                cur.msgstr = (cur.msgstr or "") + value
+            continue
+        raise ExchangeError(file, f"unexpected text {stripped[:40]!r}", entry=f"line {lineno}",
+                            fix="open the file in Poedit and save it again, or export a fresh file")
+    finish()
+    headers: dict[str, str] = {}
+    body = []
+    for e in entries:
+        if e.msgid == "" and e.context is None:
+            for hline in (e.msgstr or "").split("\n"):
+                k, sep, v = hline.partition(":")
+                if sep:
+                    headers[k.strip().lower()] = v.strip()
+        else:
+            body.append(e)
+    return body, headers
 
 
 def read_po_bytes(raw: bytes, file: str) -> ReturnedFile:
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    if b"\x00" in raw:
+        raise ExchangeError(file, "contains NUL bytes (UTF-16 or a binary .mo file?)",
+                            fix="give the .po file, saved as UTF-8")
     try:
-        catalog = read_po(io.BytesIO(raw), abort_invalid=True, charset="utf-8")
-        messages = [m for m in catalog if m.id]
-    except Exception as exc:  # babel's parser raises many types on malformed input; one message for all
-        raise ExchangeError(file, f"not a valid PO file ({exc.__class__.__name__}: {str(exc)[:200]})",
-                            fix="open it in Poedit and save it again, or export a fresh file") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ExchangeError(file, f"not valid UTF-8 (byte {exc.start})", fix="save the PO file as UTF-8") from None
+    entries, headers = _parse(text, file)
+    charset = re.search(r"charset\s*=\s*([A-Za-z0-9._-]+)", headers.get("content-type", ""))
+    if charset and charset.group(1).lower().replace("_", "-") not in ("utf-8", "utf8", "charset"):
+        raise ExchangeError(file, f"declares charset {charset.group(1)}", fix="save the PO file as UTF-8")
     units = []
-    for m in messages:
-        where = f"line {m.lineno}" if m.lineno else ""
-        if not isinstance(m.id, str) or not isinstance(m.string, str):
+    for e in entries:
+        where = f"line {e.line}"
+        if e.plural:
             raise ExchangeError(file, "plural entries are not used by EEC Studio", entry=where,
                                 fix="remove msgid_plural entries")
-        key = parse_key(m.context or "")
+        key = parse_key(e.context or "")
         if key is None:
-            raise ExchangeError(file, f"entry {m.context or m.id!r} has no EEC Studio context (msgctxt)", entry=where,
-                                fix="keep msgctxt as exported; do not add entries")
-        units.append(Returned(key=key, text=m.string, notes=[c for c in m.user_comments], fuzzy=m.fuzzy,
+            raise ExchangeError(file, f"entry {e.context or e.msgid!r} has no EEC Studio context (msgctxt)",
+                                entry=where, fix="keep msgctxt as exported; do not add entries")
+        units.append(Returned(key=key, text=e.msgstr or "", notes=list(e.user_comments), fuzzy="fuzzy" in e.flags,
                               where=where))
-    project = (catalog.project or "").strip()
-    translator = catalog.last_translator or ""
+    project = headers.get("project-id-version", "")
+    corpus_id = project[:-len(VERSION_TAG)].strip() if project.endswith(VERSION_TAG) else ""
+    translator = headers.get("last-translator", "")
     if translator.strip() == DEFAULT_TRANSLATOR:
         translator = ""
-    lang = str(catalog.locale_identifier or "")
-    return ReturnedFile(PO, project, lang.replace("_", "-"), units, translator.strip())
+    return ReturnedFile(PO, corpus_id, headers.get("language", "").replace("_", "-"), units, translator.strip())

@@ -78,7 +78,7 @@ def _source_text(section: str, item: Any, form: FormView | None, source: CorpusD
 
 
 def _slot_texts(text: str) -> list[str]:
-    out, depth, start = [], 0, 0
+    out, start = [], 0
     i = 0
     while i < len(text):
         if text.startswith("{{", i) or text.startswith("}}", i):

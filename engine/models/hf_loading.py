@@ -78,16 +78,20 @@ def load_tokenizer(folder: Path) -> Any:
                          fix="the folder needs tokenizer files saved with save_pretrained()") from None
 
 
-def load_model(folder: Path, auto_class: str, *, allow_pickle: bool = False) -> Any:
-    """`AutoModel`/`AutoModelForSequenceClassification`.from_pretrained, offline and safe, in eval mode."""
+def load_model(folder: Path, auto_class: str, *, allow_pickle: bool = False, **extra: Any) -> Any:
+    """`AutoModel`/`AutoModelForSequenceClassification`.from_pretrained, offline and safe, in eval mode.
+
+    `extra` goes to from_pretrained (e.g. num_labels, id2label, ignore_mismatched_sizes when a
+    fine-tuning run puts a new head on an encoder).
+    """
     offline()
     use_safetensors = hf_weights_policy(folder, allow_pickle=allow_pickle)
     import transformers
 
     cls = getattr(transformers, auto_class)
-    kwargs: dict[str, Any] = {"local_files_only": True, "use_safetensors": use_safetensors}
+    kwargs: dict[str, Any] = {"local_files_only": True, "use_safetensors": use_safetensors, **extra}
     if "weights_only" in inspect.signature(transformers.PreTrainedModel.from_pretrained).parameters:
-        kwargs["weights_only"] = True
+        kwargs["weights_only"] = True  # pickled weights (only when allowed) go through the restricted unpickler
     try:
         with quiet_transformers():
             model = cls.from_pretrained(str(folder), **kwargs)

@@ -228,7 +228,7 @@ def train_regression(tasks: list[TaskSplits], settings: TrainSettings, *,
                 progress(i + 1, len(tasks), None)
         files = SklearnScorer(trained, kind=settings.system).save(out)
         if vectors is not None:
-            extra_manifest = {"model_id": str(Path(settings.vectors).resolve()), "model_fingerprint": vectors.fingerprint(),
+            extra_manifest = {"model_id": vectors.spec, "model_fingerprint": vectors.fingerprint(),
                               "files": files, "settings": {"max_words": ft_cfg.max_words, "lowercase": ft_cfg.lowercase,
                                                            "hidden": list(ft_cfg.hidden), "alpha": ft_cfg.alpha}}
         else:

@@ -5,7 +5,7 @@
     print(verify_package("es.eecpkg").summary())
     import_package("es.eecpkg")            # into the user's corpus folder; refuses to overwrite
 
-No Qt here; the CLI lives in engine.package.cli (also registers `exchange` and `report`).
+No Qt here; the CLI lives in engine.package.cli.
 """
 from .datasheet import build_datasheet
 from .errors import PackageError

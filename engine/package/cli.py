@@ -1,15 +1,14 @@
-"""`python main.py package …`, `exchange …` and `report …` (thin shells over the engine).
+"""`python main.py package export|import|verify` (thin shells over the engine).
 
-Why one module registers three commands: main.py loads optional CLI modules by name and
-this build ships packages, translator exchange and reports together. Handlers return an
-exit code; every failure is a PackageError/ExchangeError/ReportError (ValueError) that
-main.py prints as one line.
+Handlers return an exit code; every failure is a PackageError (a ValueError) that main.py
+prints as one line. `exchange` and `report` have their own modules (engine.exchange.cli,
+engine.report.cli). Nothing is replaced unasked: a y/N prompt at a terminal, otherwise
+--overwrite (alias --force / --yes).
 """
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Callable, Optional
 
 
@@ -36,8 +35,6 @@ def _add(subparsers: argparse._SubParsersAction, name: str, **kw) -> argparse.Ar
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     _add_package(subparsers)
-    _add_exchange(subparsers)
-    _add_report(subparsers)
 
 
 # -- package -----------------------------------------------------------------------
@@ -49,13 +46,15 @@ def _add_package(subparsers: argparse._SubParsersAction) -> None:
     ex = sub.add_parser("export", help="write a corpus with its datasheet, checker report and manifest to one file")
     ex.add_argument("corpus", metavar="NAME_OR_PATH")
     ex.add_argument("--out", required=True, metavar="FILE", help="the .eecpkg file to write")
-    ex.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
+    ex.add_argument("--overwrite", "--force", "--yes", dest="overwrite", action="store_true",
+                    help="replace FILE if it exists")
     ex.set_defaults(func=cmd_package_export)
     im = sub.add_parser("import", help="verify a package and unpack it into your corpus folder")
     im.add_argument("file", metavar="FILE")
     im.add_argument("--dest", default=None, metavar="DIR",
                     help="folder to import into (default: your corpus folder, $EEC_STUDIO_HOME/corpora)")
-    im.add_argument("--overwrite", action="store_true", help="replace a corpus of the same id in DIR")
+    im.add_argument("--overwrite", "--force", "--yes", dest="overwrite", action="store_true",
+                    help="replace a corpus of the same id in DIR")
     im.add_argument("--allow-errors", action="store_true", help="import even if the checker finds errors")
     im.set_defaults(func=cmd_package_import)
     ve = sub.add_parser("verify", help="check a package (hashes, schema, checker) without importing it")
@@ -92,17 +91,7 @@ def cmd_package_verify(args: argparse.Namespace) -> int:
     pkg = verify_package(args.file, allow_errors=True)
     print(pkg.summary())
     if pkg.report.errors:
-        print(f"  the definition has checker errors; `package import` refuses it without --allow-errors")
+        print("  the definition has checker errors; `package import` refuses it without --allow-errors")
         return 1
     print("  OK")
     return 0
-
-
-# -- exchange ----------------------------------------------------------------------
-def _add_exchange(subparsers: argparse._SubParsersAction) -> None:
-    return None
-
-
-# -- report ------------------------------------------------------------------------
-def _add_report(subparsers: argparse._SubParsersAction) -> None:
-    return None

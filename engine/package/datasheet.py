@@ -151,11 +151,11 @@ def _people(corpus: CorpusDefinition) -> Section:
     translators, reviewers = _meta_list(corpus, "translators"), _meta_list(corpus, "reviewers")
     if translators:
         blocks.append("Translators: " + "; ".join(translators) + ".")
+    reviewed = f"Reviewed items: {total.get('reviewed', 0)} of {sum(total.values())}"
     if reviewers:
-        blocks.append("Reviewers: " + "; ".join(reviewers) + ".")
-    if not reviewers:
-        blocks.append(f"Reviewed items: {total.get('reviewed', 0)} of {sum(total.values())}. Reviewers are not "
-                      "named in the definition (add `[meta] reviewers = [...]`).")
+        blocks.append(f"{reviewed}, reviewed by " + "; ".join(reviewers) + ".")
+    else:
+        blocks.append(f"{reviewed}. Reviewers are not named in the definition (add `[meta] reviewers = [...]`).")
     return Section("Translators and reviewers", blocks)
 
 

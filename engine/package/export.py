@@ -1,6 +1,6 @@
 """Write a corpus package (.eecpkg): one zip a translator hands to a researcher.
 
-Layout (see layout.py and docs/package.md): manifest.json, README.md (the datasheet),
+Layout (see layout.py and docs/packages.md): manifest.json, README.md (the datasheet),
 checker.txt / checker.json, definition/<id>.toml, corpus/<id>.csv (published EEC layout
 first), corpus/<id>.jsonl, and pairs/<id>.csv when the corpus has counterfactual pairs.
 

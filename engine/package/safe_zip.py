@@ -85,7 +85,7 @@ def _check_info(info: zipfile.ZipInfo, file: str, limits: Limits) -> None:
     mode = info.external_attr >> 16
     if stat.S_ISLNK(mode):
         raise PackageError(file, f"member {name!r} is a symbolic link", fix="packages hold plain files only")
-    if mode and not stat.S_ISREG(mode) or info.is_dir():
+    if stat.S_IFMT(mode) not in (0, stat.S_IFREG) or info.is_dir():  # 0: a tool that records permissions only
         raise PackageError(file, f"member {name!r} is not a plain file", fix="packages hold plain files only")
     if info.flag_bits & 0x1:
         raise PackageError(file, f"member {name!r} is encrypted", fix="packages are never encrypted; export again")

@@ -130,9 +130,13 @@ def _text(file: str, name: str, raw: bytes, max_bytes: int) -> str:
     if len(raw) > max_bytes:
         raise PackageError(file, f"{name} is too large ({len(raw):,} bytes)", member=name, fix="the package is damaged")
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise PackageError(file, f"{name} is not UTF-8 text", member=name, fix="the package is damaged") from None
+    if "\x00" in text:
+        raise PackageError(file, f"{name} contains NUL bytes, so it is not text", member=name,
+                           fix="the package is damaged; export it again")
+    return text
 
 
 def _definition(file: str, layout: Layout, raw: bytes, manifest: Manifest) -> CorpusDefinition:

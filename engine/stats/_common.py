@@ -195,6 +195,14 @@ def settings_json(settings: Mapping[str, Any]) -> str:
     return json.dumps(dict(settings), sort_keys=True, ensure_ascii=False, default=_json_default)
 
 
+def default_model(priv_col: str, min_col: str) -> str:
+    """Model label for a pair of score columns: their common prefix ("bert:priv", "bert:min" -> "bert")."""
+    import os
+
+    pre = os.path.commonprefix([priv_col, min_col]).rstrip("_:-. /|")
+    return pre or priv_col
+
+
 def abbreviation(group: str) -> str:
     return GROUP_ABBREVIATIONS.get(group, group)
 

@@ -43,6 +43,8 @@ TERM_COLUMNS = ["term", "term_label", "estimate", "std_err", "statistic", "p_val
                 "ols_estimate", "ols_std_err", "ols_statistic", "ols_p_value", "ols_stars",
                 "ols_ci_low", "ols_ci_high", "note"]
 STATUS_OK = "ok"
+#: Accepted spellings of ``noun_phrases`` -> canonical value ("gender" is the audit CLI's choice).
+NOUN_PHRASE_OPTIONS = {"exclude": "exclude", "gender_only": "gender_only", "gender": "gender_only"}
 
 
 @dataclass
@@ -129,7 +131,9 @@ def beta_regression(df: pd.DataFrame, score_col: str | Sequence[str] | Mapping[s
     corpus : force one corpus label for all rows (default: split by the ``corpus`` column).
     minority, majority : race/ethnicity groups of X1 = 1 and of the reference. Inferred only
         when unambiguous (two groups, exactly one of them a known reference such as "European").
-    noun_phrases : "exclude" (default) or "gender_only" (adds a ``score ~ 1 + female`` fit on them).
+    noun_phrases : "exclude" (default: left out, and each fit's notes say how many) or
+        "gender_only" (alias "gender", as the audit CLI spells it): adds a ``score ~ 1 + female``
+        fit on them (``subset="noun_phrases"``).
     score_range : bounds of the model's scale; scores are mapped to [0, 1] and squeezed
         (Smithson & Verkuilen) only if some score equals a bound. AMEs are on this original scale.
     conf_level : level of the confidence intervals (Wald, normal quantile).
@@ -137,8 +141,9 @@ def beta_regression(df: pd.DataFrame, score_col: str | Sequence[str] | Mapping[s
         coefficients of this call, beside the raw ``p_value``.
     dropna : refuse NaN scores (default) or leave those sentences out with a note.
     """
+    noun_phrases = NOUN_PHRASE_OPTIONS.get(str(noun_phrases), noun_phrases)
     if noun_phrases not in ("exclude", "gender_only"):
-        raise ValueError("noun_phrases must be 'exclude' or 'gender_only'")
+        raise ValueError(f"noun_phrases must be 'exclude' or 'gender_only' (alias 'gender'), got {noun_phrases!r}")
     if not 0 < conf_level < 1:
         raise ValueError("conf_level must lie in (0, 1)")
     specs = C.resolve_scores(score_col, model, emotion)
@@ -169,6 +174,11 @@ def _fits_for_corpus(rows: pd.DataFrame, spec: C.ScoreSpec, corp: str, minority,
     out: list[BetaFit] = []
     names = rows[rows["person_kind"].astype(str) == "name"]
     notes = list(drop_notes)
+    n_np = int((rows["person_kind"].astype(str) == "noun_phrase").sum())
+    if n_np:
+        notes.append(f"{n_np} noun-phrase sentence(s) left out of this model: they have no race/ethnicity "
+                     + ("(fitted separately with gender only: subset 'noun_phrases')" if noun_phrases == "gender_only"
+                        else "(noun_phrases='gender_only' fits them separately with gender only)"))
     settings = dict(base_settings, score_column=spec.column)
     if names.empty:
         out.append(_empty_fit(corp, spec, "names", ("intercept", "race", "gender", "intersection"),

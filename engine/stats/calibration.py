@@ -16,7 +16,8 @@ import pandas as pd
 from .synthetic import planted_scores, synthetic_np_pairs, synthetic_pairs
 
 #: Tests reported, in display order.
-TESTS = ["beta_race", "beta_gender", "beta_intersection", "ols_race", "ols_gender", "ols_intersection",
+TESTS = ["beta_race", "beta_gender", "beta_intersection", "ame_race", "ame_gender", "ame_intersection",
+         "ols_race", "ols_gender", "ols_intersection",
          "km_gender_all", "km_gender_neutral", "km_race_all", "km_race_neutral",
          "cf_gender_t", "cf_gender_wilcoxon"]
 
@@ -32,7 +33,12 @@ class NullScenario:
 
 
 def null_pvalues(corpus: pd.DataFrame, seed: int, scenario: NullScenario = NullScenario()) -> dict[str, float]:
-    """Score ``corpus`` with an unbiased scorer (seeded) and return each test's p-value."""
+    """Score ``corpus`` with an unbiased scorer (seeded) and return each test's p-value.
+
+    ``ame_<term>`` is the p-value of the Wald test that the average marginal effect is 0,
+    2·Φ(−|AME / SE|): it rejects at α exactly when the (1 − α) AME interval excludes 0, so its
+    rate checks the delta-method intervals reported beside the coefficients.
+    """
     from .beta import beta_regression
     from .counterfactual import counterfactual_analysis
     from .km import km_paired_analysis
@@ -41,9 +47,12 @@ def null_pvalues(corpus: pd.DataFrame, seed: int, scenario: NullScenario = NullS
     df["score"] = planted_scores(df, seed=seed, base=scenario.base, precision=scenario.precision,
                                  template_sd=scenario.template_sd, word_sd=scenario.word_sd)
     out: dict[str, float] = {}
+    from scipy.stats import norm
+
     b = beta_regression(df, "score").to_frame().set_index("term")
     for term in ("race", "gender", "intersection"):
         out[f"beta_{term}"] = float(b.loc[term, "p_value"])
+        out[f"ame_{term}"] = float(2 * norm.sf(abs(b.loc[term, "ame"] / b.loc[term, "ame_std_err"])))
         out[f"ols_{term}"] = float(b.loc[term, "ols_p_value"])
     k = km_paired_analysis(df, "score", axis="both", np_pairs=synthetic_np_pairs(), n_resamples=0).to_frame()
     for r in k.itertuples(index=False):

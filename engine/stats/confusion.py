@@ -17,7 +17,9 @@ import numpy as np
 import pandas as pd
 
 from . import _common as C
-from .results import rule
+from .results import ID_COLUMNS, rule
+
+TEST = "confusion_matrix"
 
 MAX_LABELS = 20
 
@@ -33,25 +35,35 @@ class ConfusionMatrix:
     share_diagonal: float
     kind: str  # "labels" | "bins"
     settings: dict[str, Any] = field(default_factory=dict)
+    corpus: str = ""
+    model: str = ""
+    emotion: str = ""
 
     def shares(self) -> pd.DataFrame:
         """The matrix as shares of all pairs."""
         return self.matrix / self.n if self.n else self.matrix.astype(float)
 
     def to_frame(self) -> pd.DataFrame:
-        """Long form: one row per (privileged, minoritised) cell with count, share and position."""
+        """Long form: one row per (privileged, minoritised) cell with count, share and position
+        ("below" the diagonal: privileged higher), each row labelled with corpus, model, emotion,
+        test, n (all pairs) and settings like every other result table."""
         m = self.matrix
+        settings = C.settings_json(self.settings)
         rows = []
         for i, r in enumerate(m.index):
             for j, c in enumerate(m.columns):
                 cnt = int(m.iat[i, j])
-                rows.append({"privileged": r, "minoritised": c, "count": cnt,
+                rows.append({"corpus": self.corpus, "model": self.model, "emotion": self.emotion, "test": TEST,
+                             "n": self.n, "privileged": r, "minoritised": c, "count": cnt,
                              "share": cnt / self.n if self.n else float("nan"),
-                             "position": "diagonal" if i == j else ("below" if i > j else "above")})
-        return pd.DataFrame(rows)
+                             "position": "diagonal" if i == j else ("below" if i > j else "above"),
+                             "settings": settings})
+        return pd.DataFrame(rows, columns=ID_COLUMNS + ["n", "privileged", "minoritised", "count", "share",
+                                                        "position", "settings"])
 
     def summary(self) -> str:
-        lines = [rule("Confusion matrix: privileged (rows) × minoritised (columns)"),
+        what = " · ".join(x for x in (self.model, self.emotion, self.corpus) if x)
+        lines = [rule("Confusion matrix: privileged (rows) × minoritised (columns)" + (f" · {what}" if what else "")),
                  self.matrix.to_string(),
                  f"n = {self.n}; below diagonal (privileged higher) {self.share_below:.4f}; "
                  f"above (minoritised higher) {self.share_above:.4f}; diagonal {self.share_diagonal:.4f}"]
@@ -63,19 +75,27 @@ class ConfusionMatrix:
 
 def confusion_matrix(pairs: pd.DataFrame, priv_col: str, min_col: str, *, labels: Sequence[Any] | None = None,
                      bins: Sequence[float] | int | None = None, score_range: tuple[float, float] | None = None,
-                     dropna: bool = False) -> ConfusionMatrix:
+                     dropna: bool = False, model: str | None = None, emotion: str = "",
+                     corpus: str | None = None) -> ConfusionMatrix:
     """Cross-tabulate the two sides' scores.
 
     labels : the ordered label set for discrete scores (default: the sorted values present;
         refused above 20 distinct values — pass ``bins``).
     bins : bin edges (increasing) or a number of equal-width bins over ``score_range``
         (default: the observed range). Bins are closed on the right, the first also on the left.
+    model, emotion, corpus : labels carried by every row of ``to_frame()`` (model default: the
+        common prefix of the two column names; corpus default: the ``corpus`` column's single value).
     """
     C.require_columns(pairs, [priv_col, min_col], "confusion_matrix")
     data, _ = C.refuse_missing(pairs, [priv_col, min_col], dropna, id_col="pair_id")
     a = C.numeric_scores(data, priv_col)
     b = C.numeric_scores(data, min_col)
-    settings: dict[str, Any] = {"priv_col": priv_col, "min_col": min_col}
+    settings: dict[str, Any] = {"priv_col": priv_col, "min_col": min_col, "rows": "privileged", "columns": "minoritised",
+                                "below_diagonal": "privileged higher", "dropna": dropna}
+    if model is None:
+        model = C.default_model(priv_col, min_col)
+    if corpus is None:
+        corpus = str(data["corpus"].iloc[0]) if "corpus" in data.columns and data["corpus"].nunique() == 1 else ""
     if bins is not None:
         if isinstance(bins, (int, np.integer)):
             if bins < 1:
@@ -100,6 +120,8 @@ def confusion_matrix(pairs: pd.DataFrame, priv_col: str, min_col: str, *, labels
         ib = np.clip(np.searchsorted(edges, b, side="left") - 1, 0, len(names) - 1)
         kind = "bins"
         settings["bins"] = edges.tolist()
+        if isinstance(bins, (int, np.integer)):
+            settings["score_range"] = [float(edges[0]), float(edges[-1])]
     else:
         if labels is None:
             names = sorted(set(a.tolist()) | set(b.tolist()))
@@ -125,4 +147,5 @@ def confusion_matrix(pairs: pd.DataFrame, priv_col: str, min_col: str, *, labels
     above = int(np.triu(counts, 1).sum())
     mat = pd.DataFrame(counts, index=pd.Index(names, name="privileged"), columns=pd.Index(names, name="minoritised"))
     share = (lambda x: x / n) if n else (lambda x: float("nan"))
-    return ConfusionMatrix(mat, n, share(below), share(above), share(n - below - above), kind, settings)
+    return ConfusionMatrix(mat, n, share(below), share(above), share(n - below - above), kind, settings,
+                           str(corpus), str(model), str(emotion))

@@ -12,7 +12,6 @@ it is privileged − minoritised.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -51,9 +50,7 @@ class CounterfactualResults(ResultsMixin):
         return "\n".join(out)
 
 
-def _default_model(priv_col: str, min_col: str) -> str:
-    pre = os.path.commonprefix([priv_col, min_col]).rstrip("_:-. /|")
-    return pre or priv_col
+_default_model = C.default_model  # kept for callers of the old private name
 
 
 def counterfactual_analysis(pairs: pd.DataFrame, priv_col: str, min_col: str, *, model: str | None = None,

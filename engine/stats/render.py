@@ -9,6 +9,8 @@ The layout is chosen from the kind of result (or ``layout=``):
 * ``"km"`` — paired analysis, Kiritchenko & Mohammad's Tables 5–7 (one table per corpus ×
   axis × subset); ``"km_models"`` lists each system instead of counting them.
 * ``"counterfactual"`` — one row per model × group of pairs.
+* ``"confusion"`` — a confusion matrix (privileged rows × minoritised columns); ``shares=True``
+  shows shares of all pairs instead of counts.
 """
 from __future__ import annotations
 
@@ -17,11 +19,12 @@ from typing import Any
 import pandas as pd
 
 from . import latex, markdown
-from .tables import Table, camara_tables, counterfactual_tables, km_model_tables, km_tables
+from .tables import Table, camara_tables, confusion_tables, counterfactual_tables, km_model_tables, km_tables
 
-LAYOUT_OF_TEST = {"beta_regression": "camara", "km_paired_t": "km", "counterfactual": "counterfactual"}
+LAYOUT_OF_TEST = {"beta_regression": "camara", "km_paired_t": "km", "counterfactual": "counterfactual",
+                  "confusion_matrix": "confusion"}
 BUILDERS = {"camara": camara_tables, "km": km_tables, "km_models": km_model_tables,
-            "counterfactual": counterfactual_tables}
+            "counterfactual": counterfactual_tables, "confusion": confusion_tables}
 
 
 def _frame(result: Any) -> pd.DataFrame:

@@ -75,6 +75,19 @@ def _title(emotion: str) -> str:
     return emotion[:1].upper() + emotion[1:] if emotion else "Score"
 
 
+#: Dimensions that are not emotion intensities: K&M call that task "Valence prediction".
+NON_INTENSITY = ("valence", "sentiment", "polarity")
+
+
+def _task(emotion: str) -> str:
+    """Task label of K&M's tables: "Anger intensity prediction", "Valence prediction"."""
+    if not emotion:
+        return "Score"
+    if emotion.lower() in NON_INTENSITY:
+        return f"{_title(emotion)} prediction"
+    return f"{_title(emotion)} intensity prediction"
+
+
 # --------------------------------------------------------------------------- Câmara et al.
 VALUE_CAPTIONS = {
     "ame": "average marginal effects of the Beta regression on the score scale",
@@ -167,7 +180,7 @@ def km_tables(frame: pd.DataFrame, *, digits: int = 3) -> list[Table]:
                 sub = tested[np.asarray(sel(tested), dtype=bool)] if len(tested) else tested
                 pos = sub["avg_delta_pos"].astype(float)
                 neg = sub["avg_delta_neg"].astype(float)
-                rows.append([Cell(f"{_title(emo)} intensity prediction" if i == 0 else ""), Cell(name),
+                rows.append([Cell(_task(emo) if i == 0 else ""), Cell(name),
                              Cell(str(len(sub)), numeric=True),
                              num(pos.mean() if pos.notna().any() else np.nan, digits),
                              num(neg.mean() if neg.notna().any() else np.nan, digits)])
@@ -235,3 +248,36 @@ def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[
            "group), share of pairs whose score changed, paired t and Wilcoxon signed-rank p-values, and "
            "whether |mean| exceeds the band.")
     return [Table(cap, header, rows, "ll" + "l" * len(by) + "rrrrrrrrl")]
+
+
+# ------------------------------------------------------------------------- confusion matrix
+def confusion_tables(frame: pd.DataFrame, *, digits: int = 3, shares: bool = False) -> list[Table]:
+    """The matrix of :func:`engine.stats.confusion_matrix` (privileged rows × minoritised columns):
+    counts (or shares of all pairs with ``shares=True``) and the mass below/above the diagonal."""
+    if frame.empty:
+        raise ValueError("no confusion matrix to render")
+    tables = []
+    keys = [c for c in ("corpus", "model", "emotion") if c in frame.columns]
+    for key, g in (frame.groupby(keys, sort=False) if keys else [((), frame)]):
+        rows_l = list(pd.unique(g["privileged"]))
+        cols_l = list(pd.unique(g["minoritised"]))
+        look = {(r.privileged, r.minoritised): r for r in g.itertuples(index=False)}
+        header = [[("Privileged / minoritised", 1)] + [(str(c), 1) for c in cols_l]]
+        body = []
+        for r in rows_l:
+            cells = [Cell(str(r))]
+            for c in cols_l:
+                hit = look.get((r, c))
+                v = (hit.share if shares else hit.count) if hit is not None else 0
+                cells.append(num(v, digits) if shares else Cell(str(int(v)), numeric=True))
+            body.append(cells)
+        n = int(g["count"].sum())
+        below = g.loc[g["position"] == "below", "count"].sum() / n if n else float("nan")
+        above = g.loc[g["position"] == "above", "count"].sum() / n if n else float("nan")
+        what = " · ".join(str(k) for k in (key if isinstance(key, tuple) else (key,)) if str(k))
+        cap = (f"Confusion matrix{' (' + what + ')' if what else ''}: privileged-side score (rows) × "
+               f"minoritised-side score (columns), {'shares of' if shares else 'counts over'} {n} pairs. "
+               f"Below the diagonal (privileged higher): {fmt(below, digits)}; above (minoritised higher): "
+               f"{fmt(above, digits)}.")
+        tables.append(Table(cap, header, body, "l" + "r" * len(cols_l)))
+    return tables

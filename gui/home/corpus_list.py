@@ -14,6 +14,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QListWidget,
+    QListWidgetItem,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -21,10 +23,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.corpus import check_corpus, list_corpora, load_corpus
-
+from gui import settings
 from gui.common.background import Each
-from gui.i18n import _, connect_retranslate, ngettext
+# the engine (and pandas, ~1 s) loads in the background checks, not before the first window
+from gui.paths import corpus_files
+from gui.i18n import _, connect_retranslate, list_separator, ngettext
 
 PATH_ROLE = Qt.UserRole + 30
 
@@ -35,6 +38,7 @@ class CorpusList(QWidget):
     open_requested = Signal(str)
     translate_requested = Signal(str)
     open_file_requested = Signal()
+    open_path_requested = Signal(str)  # a recent file
     new_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -42,7 +46,7 @@ class CorpusList(QWidget):
         self.intro = QLabel()
         self.intro.setWordWrap(True)
         self.intro.setTextFormat(Qt.RichText)
-        self.table = QTableWidget(0, 5)
+        self.table = QTableWidget(0, 6)
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SingleSelection)
@@ -62,10 +66,17 @@ class CorpusList(QWidget):
             buttons.addWidget(b)
         buttons.addStretch(1)
         buttons.addWidget(self.refresh_button)
+        self.recent_label = QLabel()
+        self.recent = QListWidget()
+        self.recent.setMaximumHeight(130)
+        self.recent.itemActivated.connect(lambda item: self.open_path_requested.emit(item.data(PATH_ROLE)))
+        self.recent.itemDoubleClicked.connect(lambda item: self.open_path_requested.emit(item.data(PATH_ROLE)))
         layout = QVBoxLayout(self)
         layout.addWidget(self.intro)
         layout.addWidget(self.table, 1)
         layout.addLayout(buttons)
+        layout.addWidget(self.recent_label)
+        layout.addWidget(self.recent)
         self.entries: list[Any] = []
         self._loader = Each(self._row_done, self._row_failed, self)
         connect_retranslate(self)
@@ -77,17 +88,37 @@ class CorpusList(QWidget):
             _("Corpora"),
             _("Built-in equity evaluation corpora and your own definitions. Open one to edit it in the "
               "workbench, or start a new language from it (same templates and persons, empty target forms).")))
-        self.table.setHorizontalHeaderLabels([_("Corpus"), _("Language"), _("Sentences"), _("Checker"), _("Name")])
+        self.table.setHorizontalHeaderLabels([_("Corpus"), _("Language"), _("Sentences"), _("Checker"), _("Name"),
+                                              _("Kept in")])
         self.open_button.setText(_("Open in workbench"))
         self.translate_button.setText(_("Translate into a new language…"))
         self.file_button.setText(_("Open file…"))
         self.refresh_button.setText(_("Refresh"))
+        self.recent_label.setText("<b>%s</b> — %s" % (_("Recent files"), _("double-click to open")))
+        self.refresh_recent()
         if self.entries:
             self.refresh()
 
+    def refresh_recent(self) -> None:
+        """The definition files opened or saved lately (File → Open recent lists the same)."""
+        self.recent.clear()
+        files = settings.recent_files()
+        for path in files:
+            item = QListWidgetItem(f"{Path(path).name}    —    {Path(path).parent}")
+            item.setData(PATH_ROLE, path)
+            item.setToolTip(path)
+            if not Path(path).exists():
+                item.setForeground(Qt.gray)
+                item.setToolTip(_("{path} (no longer exists)").format(path=path))
+            self.recent.addItem(item)
+        if not files:
+            item = QListWidgetItem(_("No recent files yet. Files you open or save appear here."))
+            item.setFlags(Qt.NoItemFlags)
+            self.recent.addItem(item)
+
     def refresh(self) -> None:
         """List the corpora now; their size and checker status arrive from background checks."""
-        self.entries = list_corpora()
+        self.entries = corpus_files()
         self.table.setRowCount(len(self.entries))
         for row, entry in enumerate(self.entries):
             self._set_row(row, [entry.id, "", "…", _("checking…"), ""], entry)
@@ -107,7 +138,7 @@ class CorpusList(QWidget):
         c_id, language, sentences, errors, warnings, name = result
         status = _("OK") if not errors else ngettext("{n} error", "{n} errors", errors).format(n=errors)
         if warnings:
-            status += ", " + ngettext("{n} warning", "{n} warnings", warnings).format(n=warnings)
+            status += list_separator() + ngettext("{n} warning", "{n} warnings", warnings).format(n=warnings)
         self._set_row(row, [c_id, language, f"{sentences:,}", status, name], self.entries[row])
         if self.ready:
             self.table.resizeColumnsToContents()
@@ -118,6 +149,8 @@ class CorpusList(QWidget):
             self._set_row(row, [entry.id, "?", "–", _("cannot read: {why}").format(why=exc), str(entry.path)], entry)
 
     def _set_row(self, row: int, values: list[str], entry: Any) -> None:
+        # built-in corpora and the user's own copies may share an id: say which is which
+        values = list(values) + [_("built-in") if entry.builtin else _("your corpora")]
         for col, v in enumerate(values):
             item = QTableWidgetItem(v)
             if col == 2:
@@ -148,8 +181,25 @@ class CorpusList(QWidget):
         return [e.path for e in self.entries]
 
 
+_SUMMARIES: dict[tuple[str, str], tuple[str, str, int, int, int, str]] = {}
+
+
 def _summarise(path: Path) -> tuple[str, str, int, int, int, str]:
-    """Worker thread: load and check one corpus (the engine's numbers, nothing cached)."""
+    """Worker thread: load and check one corpus (the engine's numbers).
+
+    Remembered per file *content* (a hash of its bytes), so a second window or a Refresh does
+    not re-check unchanged files, and a changed file is always checked again.
+    """
+    import hashlib
+
+    data = Path(path).read_bytes()
+    key = (str(path), hashlib.sha1(data).hexdigest())
+    if key in _SUMMARIES:
+        return _SUMMARIES[key]
+    from engine.corpus import check_corpus, load_corpus
+
     c = load_corpus(path)
     rep = check_corpus(c)
-    return c.id, c.language, rep.sentences, len(rep.errors), len(rep.warnings), c.name
+    result = (c.id, c.language, rep.sentences, len(rep.errors), len(rep.warnings), c.name)
+    _SUMMARIES[key] = result
+    return result

@@ -22,9 +22,14 @@ def forms_text(forms: list[Form]) -> str:
 
 
 def template_text(t: Any) -> str:
+    """A template's text; variants (Arabic masculine/feminine) joined by ‖ in their order.
+
+    No "m:"/"f:" labels: inside a right-to-left sentence they land in confusing places; the
+    form editor shows each variant with its features.
+    """
     if len(t.variants) == 1:
         return t.variants[0].text
-    return "  ‖  ".join(f"{','.join(v.features.values())}: {v.text}" for v in t.variants)
+    return "  ‖  ".join(v.text for v in t.variants)
 
 
 @dataclass

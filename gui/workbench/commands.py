@@ -32,14 +32,33 @@ def assign(root: Any, path: Path, value: Any) -> None:
 
 
 class SetValue(QUndoCommand):
-    """Replace the value at ``path`` (a text, a status, a whole form list)."""
+    """Replace the value at ``path`` (a text, a status, a whole form list).
 
-    def __init__(self, doc: "CorpusDocumentLike", path: Path, value: Any, text: str) -> None:
+    ``merge_key`` names a typing session (one open cell editor): the checks run while the
+    translator types, so every keystroke is an edit, but consecutive edits of the same value
+    with the same key merge into one undo step, as in any text editor.
+    """
+
+    MERGE_ID = 7001
+
+    def __init__(self, doc: "CorpusDocumentLike", path: Path, value: Any, text: str, merge_key: Any = None) -> None:
         super().__init__(text)
         self.doc = doc
         self.path = tuple(path)
+        self.merge_key = merge_key
         self.old = copy.deepcopy(resolve(doc.corpus, path))
         self.new = copy.deepcopy(value)
+
+    def id(self) -> int:  # noqa: A003 - Qt's name
+        return self.MERGE_ID if self.merge_key is not None else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt's name
+        if not isinstance(other, SetValue) or other.merge_key != self.merge_key or other.path != self.path:
+            return False
+        self.new = copy.deepcopy(other.new)
+        if self.new == self.old:  # typed and deleted back: nothing left to undo
+            self.setObsolete(True)
+        return True
 
     def redo(self) -> None:
         assign(self.doc.corpus, self.path, copy.deepcopy(self.new))

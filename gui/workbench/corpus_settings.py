@@ -41,8 +41,9 @@ class CorpusSettings(QWidget):
             self.labels[key] = QLabel()
             form.addRow(self.labels[key], edit)
         self.direction = QComboBox()
-        self.direction.addItems(["ltr", "rtl"])
-        self.direction.currentTextChanged.connect(lambda t: self._commit("direction", t))
+        self.direction.addItem("", "ltr")
+        self.direction.addItem("", "rtl")
+        self.direction.currentIndexChanged.connect(lambda _i: self._commit("direction", self.direction.currentData()))
         self.labels["direction"] = QLabel()
         form.addRow(self.labels["direction"], self.direction)
         self.features_label = QLabel()
@@ -67,6 +68,8 @@ class CorpusSettings(QWidget):
         for key, label in self.labels.items():
             label.setText(names[key])
         self.features_label.setText(_("Grammatical features and their values (comma-separated):"))
+        self.direction.setItemText(0, _("left to right"))
+        self.direction.setItemText(1, _("right to left (Arabic, Hebrew…)"))
         self.features.setHorizontalHeaderLabels([_("Feature"), _("Values")])
         self.add_feature.setText(_("Add feature"))
         self.refresh()
@@ -78,7 +81,7 @@ class CorpusSettings(QWidget):
             for key, edit in self.fields.items():
                 if not edit.hasFocus():
                     edit.setText(str(getattr(c, key)))
-            self.direction.setCurrentText(c.direction)
+            self.direction.setCurrentIndex(max(0, self.direction.findData(c.direction)))
             self.features.setRowCount(len(c.features))
             for r, (name, values) in enumerate(c.features.items()):
                 self.features.setItem(r, 0, QTableWidgetItem(name))

@@ -38,13 +38,22 @@ class Coverage:
     groups: list[str]  # person group labels, e.g. "female · European"
     cells: dict[tuple[tuple[str, str], str], Cell]
     unusable: set[str] = field(default_factory=set)  # templates whose text cannot be read
+    untranslatable: set[str] = field(default_factory=set)  # entry ids marked untranslatable
 
     def cell(self, row: tuple[str, str], group: str) -> Cell:
         return self.cells.get((row, group), Cell())
 
+    def skipped(self, cell: Cell) -> set[tuple[str, str]]:
+        """Missing combinations the translator skipped on purpose (an untranslatable entry)."""
+        return {(p, e) for p, e in cell.missing if p in self.untranslatable or e in self.untranslatable}
+
     @property
     def missing_total(self) -> int:
         return sum(len(c.missing) for c in self.cells.values())
+
+    @property
+    def skipped_total(self) -> int:
+        return sum(len(self.skipped(c)) for c in self.cells.values())
 
 
 def person_group(corpus: CorpusDefinition, person) -> str:
@@ -104,4 +113,6 @@ def compute_coverage(corpus: CorpusDefinition, produced: pd.DataFrame,
         for tid, em, pid, eid in produced[["template_id", "Emotion", "person_id", "emotion_word_id"]].itertuples(index=False):
             key = ((tid, em or NEUTRAL), person_groups.get(pid, "?"))
             cells.setdefault(key, Cell()).produced.add((pid, eid))
-    return Coverage(rows, groups, cells, unusable)
+    untranslatable = {e.id for e in list(corpus.persons) + list(corpus.emotion_words)
+                      if e.review.status == "untranslatable"}
+    return Coverage(rows, groups, cells, unusable, untranslatable)

@@ -92,11 +92,14 @@ class CorpusDocument(QObject):
 
         return resolve(self.corpus, path)
 
-    def set(self, path: Sequence[Any], value: Any, text: str) -> bool:
-        """Change one value as an undoable edit; no-op (and no undo step) when nothing changes."""
+    def set(self, path: Sequence[Any], value: Any, text: str, merge_key: Any = None) -> bool:
+        """Change one value as an undoable edit; no-op (and no undo step) when nothing changes.
+
+        Edits with the same ``merge_key`` (one typing session in one cell) become one undo step.
+        """
         if self.get(path) == value:
             return False
-        self.undo_stack.push(SetValue(self, path, value, text))
+        self.undo_stack.push(SetValue(self, path, value, text, merge_key))
         return True
 
     def insert(self, list_name: str, index: int, item: Any, text: str) -> None:

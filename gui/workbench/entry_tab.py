@@ -80,11 +80,24 @@ class EntryTab(QWidget):
         self.model.retranslate()
 
     def _size_columns(self) -> None:
+        """Fit columns to their content within limits, so the text being translated stays on screen.
+
+        The source column is hidden when no entry has a source text (an original corpus).
+        """
+        source_col = self.model.column_index("source")
+        if source_col >= 0:
+            self.view.setColumnHidden(source_col, not self.model.has_source())
         self.view.resizeColumnsToContents()
         for c, col in enumerate(self.model.columns):
             width = self.view.columnWidth(c)
-            limit = 360 if col.stretch or col.target or col.source else 160
-            self.view.setColumnWidth(c, max(70, min(width + 12, limit)))
+            limit = 340 if col.target else 230 if col.source else 150 if col.key == "id" else 130
+            self.view.setColumnWidth(c, max(60, min(width + 12, limit)))
+            if col.target:
+                self.view.setColumnWidth(c, max(self.view.columnWidth(c), 200))
+
+    def source_visible(self) -> bool:
+        c = self.model.column_index("source")
+        return c >= 0 and not self.view.isColumnHidden(c)
 
     # -- selection --------------------------------------------------------------
     def _row_changed(self, current, _previous) -> None:

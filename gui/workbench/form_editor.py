@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QStyledItemDelegate,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -31,8 +32,37 @@ from gui.i18n import _, connect_retranslate
 
 from .columns import LIST_TITLES, forms_text
 from .document import CorpusDocument
+from .table_model import rtl_line_edit, rtl_style
 
 ANY = ""  # a form that does not mention a feature fits any value of it
+
+
+class _TextDelegate(QStyledItemDelegate):
+    """The form texts: right to left for Arabic, and every keystroke reaches the checker."""
+
+    def __init__(self, editor: "FormEditor") -> None:
+        super().__init__(editor.table)
+        self.owner = editor
+        self._session = 0
+
+    def _is_text(self, index: Any) -> bool:
+        return index.column() == 0 or (self.owner.is_template and index.column() == self.owner.published_column)
+
+    def initStyleOption(self, option: Any, index: Any) -> None:  # noqa: N802 - Qt's name
+        super().initStyleOption(option, index)
+        if self.owner.doc.rtl and self._is_text(index):
+            rtl_style(option)
+
+    def createEditor(self, parent: QWidget, option: Any, index: Any) -> QWidget:
+        editor = QLineEdit(parent)
+        if self.owner.doc.rtl and self._is_text(index):
+            rtl_line_edit(editor)
+        if self._is_text(index):
+            self._session += 1
+            key = ("form-typing", id(self.owner), self._session)
+            r, c = index.row(), index.column()
+            editor.textEdited.connect(lambda text, r=r, c=c, k=key: self.owner.commit_live(r, c, text, k))
+        return editor
 
 
 class FormEditor(QWidget):
@@ -47,6 +77,8 @@ class FormEditor(QWidget):
         self.row = -1
         self._building = False
         self._committing = False
+        self._skip_rebuild = False
+        self.placeholder = False  # showing one blank row for an entry without forms
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.title = QLabel()
@@ -66,6 +98,8 @@ class FormEditor(QWidget):
         self.table = QTableWidget(0, 1)
         self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.table.itemChanged.connect(self._commit_text)
+        self.table.setItemDelegate(_TextDelegate(self))
+        self.table.verticalHeader().setDefaultSectionSize(26)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
         buttons = QHBoxLayout()
@@ -76,9 +110,16 @@ class FormEditor(QWidget):
         buttons.addWidget(self.add_button)
         buttons.addWidget(self.remove_button)
         buttons.addStretch(1)
+        # entry-level features (German "das Mädchen": female person, grammatically neuter)
+        self.entry_row = QWidget()
+        self.entry_layout = QHBoxLayout(self.entry_row)
+        self.entry_layout.setContentsMargins(0, 0, 0, 0)
+        self.entry_label = QLabel()
+        self.entry_boxes: dict[str, QComboBox] = {}
         layout.addWidget(self.title)
         layout.addWidget(self.source)
         layout.addWidget(self.select_row)
+        layout.addWidget(self.entry_row)
         layout.addWidget(self.table, 1)
         layout.addLayout(buttons)
         doc.changed.connect(self._on_doc_changed)
@@ -102,6 +143,11 @@ class FormEditor(QWidget):
     def features(self) -> list[str]:
         return list(self.doc.corpus.features)
 
+    @property
+    def published_column(self) -> int:
+        """Templates only: the column of the published (paper) text, after the features."""
+        return 1 + len(self.features())
+
     def rows(self) -> list[Any]:
         e = self.entry
         if e is None:
@@ -112,6 +158,9 @@ class FormEditor(QWidget):
         self.add_button.setText(_("Add variant") if self.is_template else _("Add form"))
         self.remove_button.setText(_("Remove selected"))
         self.select_label.setText(_("Variant chosen by:"))
+        self.entry_label.setText(_("Whole entry:"))
+        self.entry_label.setToolTip(_("Features of the entry itself, for every form: e.g. German “das Mädchen” is "
+                                      "a female person but grammatically neuter (gender = n)"))
         self.select_edit.setPlaceholderText(_("e.g. gender=person.gender"))
         self.show_entry(self.list_name, self.row)
 
@@ -125,6 +174,7 @@ class FormEditor(QWidget):
             for w in (self.table, self.add_button, self.remove_button):
                 w.setEnabled(enabled)
             self.select_row.setVisible(enabled and self.is_template)
+            self._build_entry_row(e)
             if e is None:
                 self.title.setText("<b>%s</b>" % _("Form editor"))
                 self.source.setText(_("Select an entry in the table above to edit its forms and grammatical features."))
@@ -135,20 +185,26 @@ class FormEditor(QWidget):
             self.title.setText("<b>%s › %s</b>" % (_(LIST_TITLES[list_name]), e.id))
             self.source.setText(self._source_text(e))
             feats = self.features()
-            headers = [_("Text")] + ([_("Published")] if self.is_template else []) + feats
+            # features right after the text, so "which form is feminine" is visible without scrolling
+            headers = [_("Text")] + feats + ([_("Published text")] if self.is_template else [])
             self.table.setColumnCount(len(headers))
             self.table.setHorizontalHeaderLabels(headers)
             rows = self.rows()
+            # an untranslated entry shows one blank row to type into (no "Add form" click first)
+            self.placeholder = not rows
+            if self.placeholder:
+                rows = [Variant("") if self.is_template else Form("")]
             self.table.setRowCount(len(rows))
             for r, item in enumerate(rows):
                 text = QTableWidgetItem(item.text)
-                if self.doc.rtl:
-                    text.setTextAlignment(int(Qt.AlignRight | Qt.AlignVCenter))
+                if self.placeholder:
+                    text.setToolTip(_("Type the form here; add more forms for other genders, cases…"))
                 self.table.setItem(r, 0, text)
                 offset = 1
                 if self.is_template:
-                    self.table.setItem(r, 1, QTableWidgetItem(item.published))
-                    offset = 2
+                    published = QTableWidgetItem(item.published)
+                    published.setToolTip(_("The template as printed in the paper (for reference; not used to generate)"))
+                    self.table.setItem(r, self.published_column, published)
                 for c, feat in enumerate(feats):
                     box = QComboBox()
                     box.addItem(_("(any)"), ANY)
@@ -161,12 +217,58 @@ class FormEditor(QWidget):
                     box.currentIndexChanged.connect(lambda _i, r=r, f=feat, b=box: self._commit_feature(r, f, b.currentData()))
                     self.table.setCellWidget(r, c + offset, box)
             self.table.resizeColumnsToContents()
-            if self.table.columnWidth(0) < 220:
-                self.table.setColumnWidth(0, 220)
+            self.table.setColumnWidth(0, max(220, min(self.table.columnWidth(0) + 16, 460)))
+            if self.is_template:
+                self.table.setColumnWidth(self.published_column,
+                                          max(120, min(self.table.columnWidth(self.published_column) + 16, 300)))
             if self.is_template:
                 self.select_edit.setText(", ".join(f"{k}={v}" for k, v in e.select.items()))
         finally:
             self._building = False
+
+    def _build_entry_row(self, e: Any) -> None:
+        """One combo per feature for the entry as a whole (persons and emotion words only)."""
+        while self.entry_layout.count():
+            w = self.entry_layout.takeAt(0).widget()
+            if w is not None and w is not self.entry_label:
+                w.deleteLater()
+        self.entry_boxes = {}
+        show = e is not None and hasattr(e, "features") and self.list_name in ("persons", "emotion_words")
+        self.entry_row.setVisible(bool(show))
+        if not show:
+            return
+        self.entry_layout.addWidget(self.entry_label)
+        for feat in self.features():
+            name = QLabel(f"{feat}:")
+            box = QComboBox()
+            box.addItem(_("(from the group)") if feat == "gender" and self.list_name == "persons" else _("(any)"), ANY)
+            for value in self.doc.corpus.features.get(feat, []):
+                box.addItem(value, value)
+            current = e.features.get(feat, ANY)
+            if box.findData(current) < 0:
+                box.addItem(f"{current} ⚠", current)
+            box.setCurrentIndex(box.findData(current))
+            box.currentIndexChanged.connect(lambda _i, f=feat, b=box: self._commit_entry_feature(f, b.currentData()))
+            self.entry_layout.addWidget(name)
+            self.entry_layout.addWidget(box)
+            self.entry_boxes[feat] = box
+        self.entry_layout.addStretch(1)
+
+    def _commit_entry_feature(self, feat: str, value: str) -> None:
+        e = self.entry
+        if self._building or e is None:
+            return
+        feats = dict(e.features)
+        if value:
+            feats[feat] = value
+        else:
+            feats.pop(feat, None)
+        self._committing = True
+        try:
+            self.doc.set((self.list_name, self.row, "features"), feats,
+                         _("Set {feature} of {item}").format(feature=feat, item=e.id))
+        finally:
+            self._committing = False
 
     def _source_text(self, e: Any) -> str:
         src = self.doc.source_entry(self.list_name, e.id)
@@ -185,35 +287,56 @@ class FormEditor(QWidget):
     def _path(self) -> tuple:
         return (self.list_name, self.row, "variants" if self.is_template else "forms")
 
-    def _edit(self, new_rows: list[Any], text: str) -> None:
+    def _edit(self, new_rows: list[Any], text: str, merge_key: Any = None, rebuild: bool = True) -> None:
         # The edit rebuilds this editor; the cell or combo that sent the signal must outlive
-        # its own handler, so the rebuild is deferred to the next event-loop turn.
-        self._committing = True
+        # its own handler, so the rebuild is deferred to the next event-loop turn. A text typed
+        # in this editor is already on screen: no rebuild, so the open cell editor stays open.
+        self._committing, self._skip_rebuild = True, not rebuild
         try:
-            self.doc.set(self._path(), new_rows, text)
+            self.doc.set(self._path(), new_rows, text, merge_key=merge_key)
         finally:
-            self._committing = False
+            self._committing, self._skip_rebuild = False, False
         self.edited.emit()
+
+    def _editable_rows(self) -> list[Any]:
+        rows = copy.deepcopy(self.rows())
+        if not rows and self.placeholder:
+            rows = [Variant("") if self.is_template else Form("")]
+        return rows
+
+    def _with_text(self, r: int, c: int, text: str) -> list[Any] | None:
+        rows = self._editable_rows()
+        if r >= len(rows):
+            return None
+        if c == 0:
+            rows[r].text = text
+        elif self.is_template and c == self.published_column:
+            rows[r].published = text
+        else:
+            return None
+        if self.placeholder and len(rows) == 1 and not rows[0].text and not rows[0].features and not self.is_template:
+            return []  # the blank row emptied again: the entry is untranslated, not an "empty form"
+        return rows
+
+    def commit_live(self, r: int, c: int, text: str, key: Any) -> None:
+        """One keystroke in a form's text: an edit (merged into one undo step per cell editor)."""
+        if self._building or self.entry is None:
+            return
+        rows = self._with_text(r, c, text)
+        if rows is not None:
+            self._edit(rows, _("Edit form of {item}").format(item=self.entry.id), merge_key=key, rebuild=False)
 
     def _commit_text(self, item: QTableWidgetItem) -> None:
         if self._building or self.entry is None:
             return
-        rows = copy.deepcopy(self.rows())
-        r, c = item.row(), item.column()
-        if r >= len(rows):
-            return
-        if c == 0:
-            rows[r].text = item.text()
-        elif c == 1 and self.is_template:
-            rows[r].published = item.text()
-        else:
-            return
-        self._edit(rows, _("Edit form of {item}").format(item=self.entry.id))
+        rows = self._with_text(item.row(), item.column(), item.text())
+        if rows is not None:
+            self._edit(rows, _("Edit form of {item}").format(item=self.entry.id), rebuild=False)
 
     def _commit_feature(self, r: int, feat: str, value: str) -> None:
         if self._building or self.entry is None:
             return
-        rows = copy.deepcopy(self.rows())
+        rows = self._editable_rows()
         if r >= len(rows):
             return
         if value:
@@ -226,10 +349,18 @@ class FormEditor(QWidget):
         """Programmatic edit of one form's text (used by tests and by paste)."""
         self.table.item(r, 0).setText(text)
 
+    def feature_box(self, r: int, feature: str) -> QComboBox | None:
+        """The combo box choosing ``feature`` for form (or variant) ``r``."""
+        feats = self.features()
+        if feature not in feats:
+            return None
+        w = self.table.cellWidget(r, 1 + feats.index(feature))
+        return w if isinstance(w, QComboBox) else None
+
     def add_form(self) -> None:
         if self.entry is None:
             return
-        rows = copy.deepcopy(self.rows())
+        rows = self._editable_rows()
         rows.append(Variant("") if self.is_template else Form(""))
         self._edit(rows, _("Add form to {item}").format(item=self.entry.id))
 
@@ -263,6 +394,8 @@ class FormEditor(QWidget):
     def _on_doc_changed(self, path: tuple) -> None:
         mine = len(path) >= 2 and path[0] == self.list_name and path[1] == self.row
         if mine or len(path) == 1 or (path and path[0] == "features"):
+            if self._committing and self._skip_rebuild:
+                return
             if self._committing:
                 QTimer.singleShot(0, lambda: self.show_entry(self.list_name, self.row))
             else:

@@ -8,12 +8,14 @@ result is shown, so a slow check never overwrites a newer one.
 """
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -26,10 +28,10 @@ from PySide6.QtWidgets import (
 from engine.corpus import check_corpus, generate
 from engine.corpus.model import REVIEW_STATUSES
 
-from gui import settings
+from gui import i18n, settings
 from gui.common.background import Latest
 from gui.engine_bridge import pair_count
-from gui.errors import friendly
+from gui.errors import _headless, friendly
 from gui.i18n import _, connect_retranslate
 
 from .checks_panel import ChecksPanel, target_of
@@ -42,8 +44,28 @@ from .entry_tab import EntryTab
 from .form_editor import FormEditor
 from .preview import PreviewPanel
 from .recovery import remove_recovery, write_recovery
+from .table_model import ID_ROLE
 
 DEBOUNCE_MS = 300
+
+
+def _display_path(path: Any) -> str:
+    """A file name as a translator thinks of it: in "your corpora", built-in, or under ~."""
+    from pathlib import Path
+
+    from engine.corpus.registry import BUILTIN_DIR, user_corpus_dir
+
+    p = Path(path)
+    for base, label in ((user_corpus_dir(), _("your corpora")), (BUILTIN_DIR, "")):
+        try:
+            rel = p.resolve().relative_to(base.resolve())
+        except (ValueError, OSError):
+            continue
+        return f"{label} › {rel}" if label else str(rel)
+    try:
+        return "~/" + str(p.resolve().relative_to(Path.home().resolve()))
+    except (ValueError, OSError):
+        return str(p)
 
 
 class WorkbenchPage(QWidget):
@@ -72,8 +94,14 @@ class WorkbenchPage(QWidget):
         self.review_button = QPushButton()
         self.review_button.clicked.connect(self.mark_reviewed)
         self.filter_label = QLabel()
+        self.progress = QLabel()
+        self.progress.setTextFormat(Qt.RichText)
+        heading_box = QVBoxLayout()
+        heading_box.setSpacing(0)
+        heading_box.addWidget(self.heading)
+        heading_box.addWidget(self.progress)
         header = QHBoxLayout()
-        header.addWidget(self.heading, 1)
+        header.addLayout(heading_box, 1)
         header.addWidget(self.filter_label)
         header.addWidget(self.status_filter)
         header.addWidget(self.search)
@@ -114,6 +142,11 @@ class WorkbenchPage(QWidget):
         split.addWidget(self.side)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
+        split.setChildrenCollapsible(False)
+        split.setSizes([660, 380])  # the tables get the room: they hold the text being translated
+        left.setSizes([420, 260])
+        left.setChildrenCollapsible(False)
+        self.split, self.left_split = split, left
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(header)
@@ -132,9 +165,14 @@ class WorkbenchPage(QWidget):
         self._generator = Latest(self._generated, self._generate_failed, self)
         doc.changed.connect(self._on_changed)
         doc.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        # QObject emits destroyed() before deleting its children, so this is set before the
+        # dying undo stack reports itself clean (which must not delete the recovery file)
+        self._doc_gone = False
+        doc.destroyed.connect(self._mark_doc_gone)
         doc.path_changed.connect(self._update_heading)
         connect_retranslate(self)
         self.retranslate()
+        self._select_first(self.entry_tabs[LISTS[0]])
         self.analyse()
 
     # -- texts ------------------------------------------------------------------
@@ -162,12 +200,33 @@ class WorkbenchPage(QWidget):
     def _update_heading(self) -> None:
         c = self.doc.corpus
         star = " *" if self.doc.modified else ""
-        where = str(self.doc.path) if self.doc.path else _("not saved yet")
+        where = _display_path(self.doc.path) if self.doc.path else _("not saved yet")
         if self.doc.is_builtin:
-            where += " — " + _("built-in: Save writes a copy to your corpora")
+            where = _("built-in corpus ({file}): Save writes a copy to your corpora").format(file=where)
         src = (" · " + _("translated from {corpus}").format(corpus=self.doc.source.id)) if self.doc.source else ""
-        self.heading.setText(f"<b>{c.id}</b>{star} · {c.language}{src}<br><small>{where}</small>")
+        lang = html.escape(f"{i18n.language_name(c.language)} ({c.language})" if c.language else "?")
+        self.heading.setText(f"<b>{html.escape(c.id)}</b>{star} · {lang}{html.escape(src)}"
+                             f"<br><small>{html.escape(where)}</small>")
+        self.heading.setToolTip(f"{c.name}\n{self.doc.path or ''}".strip())
+        self._update_progress()
         self.title_changed.emit()
+
+    def review_counts(self) -> dict[str, int]:
+        """How many entries (templates, persons, emotion words, words) have each review status."""
+        counts = {s: 0 for s in REVIEW_STATUSES}
+        for name in LISTS:
+            for e in getattr(self.doc.corpus, name):
+                counts[e.review.status] = counts.get(e.review.status, 0) + 1
+        return counts
+
+    def _update_progress(self) -> None:
+        counts = self.review_counts()
+        total = sum(counts.values())
+        parts = [_("{n} of {total} reviewed").format(n=counts.get("reviewed", 0), total=total)]
+        for status in ("translated", "machine-translated", "new", "untranslatable"):
+            if counts.get(status):
+                parts.append(f"{counts[status]} {status_label(status)}")
+        self.progress.setText("<small>" + html.escape(_("Review: ") + " · ".join(parts)) + "</small>")
 
     # -- navigation -------------------------------------------------------------
     def _entry_selected(self, list_name: str, row: int) -> None:
@@ -177,13 +236,27 @@ class WorkbenchPage(QWidget):
         if index < len(LISTS):
             tab = self.entry_tabs[LISTS[index]]
             rows = tab.selected_rows()
+            if not rows and self._select_first(tab):
+                return
             self.form_editor.show_entry(LISTS[index], rows[0] if rows else -1)
+
+    def _select_first(self, tab: EntryTab) -> bool:
+        """Select the first visible entry, so the form editor never starts empty."""
+        index = tab.proxy.index(0, 0)
+        if not index.isValid():
+            return False
+        return tab.select_id(index.data(ID_ROLE))
 
     def jump_to(self, list_name: str, item_id: str) -> bool:
         """Show the entry a finding is about: its tab, its row selected, its forms in the editor."""
         tab = self.entry_tabs.get(list_name)
         if tab is None:
             return False
+        row = tab.model.row_of(item_id)
+        if row >= 0 and not tab.proxy.mapFromSource(tab.model.index(row, 0)).isValid():
+            # hidden by the status filter or the search: show everything again, visibly
+            self.status_filter.setCurrentIndex(0)
+            self.search.clear()
         self.tabs.setCurrentWidget(tab)
         return tab.select_id(item_id)
 
@@ -196,9 +269,23 @@ class WorkbenchPage(QWidget):
             tab.proxy.set_status(self.status_filter.currentData() or "")
             tab.proxy.set_text(self.search.text())
 
-    def mark_reviewed(self) -> int:
+    def mark_reviewed(self, translator: str | None = None) -> int:
+        """Mark the selected entries reviewed, recording who reviewed them (asked once, then remembered)."""
         tab = self.current_tab()
-        return tab.set_review("reviewed", settings.get("translator_id") or "") if tab else 0
+        if tab is None or not tab.selected_rows():
+            return 0
+        if translator is None:
+            translator = settings.get("translator_id") or ""
+            if not translator and not _headless():
+                text, ok = QInputDialog.getText(self, _("Who is reviewing?"),
+                                                _("Your translator id (initials or name), recorded with each entry you "
+                                                  "mark reviewed. You can change it in Preferences."))
+                if not ok:
+                    return 0
+                translator = text.strip()
+                if translator:
+                    settings.put("translator_id", translator)
+        return tab.set_review("reviewed", translator)
 
     def _coverage_clicked(self, template: str, emotion: str) -> None:
         self.preview.set_filter(template=template, emotion=emotion)
@@ -279,10 +366,21 @@ class WorkbenchPage(QWidget):
         return True
 
     def _on_clean_changed(self, clean: bool) -> None:
+        if self._doc_gone:
+            return
+        try:
+            clean = self.doc.undo_stack.isClean()
+        except RuntimeError:
+            # the undo stack is being destroyed with its document (it reports "clean" while it
+            # empties itself): that is no save, so the recovery file must stay
+            return
         self._update_heading()
         if clean:
             remove_recovery(self.doc.key)
             self._autosaved_revision = self.doc.revision
+
+    def _mark_doc_gone(self, *_args: Any) -> None:
+        self._doc_gone = True
 
     def discard_recovery(self) -> None:
         remove_recovery(self.doc.key)

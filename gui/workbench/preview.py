@@ -11,11 +11,13 @@ from typing import Any
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from gui.common.frame_table import FrameTable
-from gui.i18n import _, connect_retranslate
+from gui.i18n import N_, _, connect_retranslate
 
 from .document import CorpusDocument
 
 SHOWN_COLUMNS = ["Sentence", "template_id", "Person", "Gender", "Race", "Emotion", "Emotion word"]
+HEADERS = {"Sentence": N_("Sentence"), "template_id": N_("Template"), "Person": N_("Person"), "Gender": N_("Gender"),
+           "Emotion": N_("Emotion"), "Emotion word": N_("Emotion word")}
 
 
 class PreviewPanel(QWidget):
@@ -105,7 +107,15 @@ class PreviewPanel(QWidget):
         text = _("The corpus produces {n} sentences").format(n=f"{total:,}")
         if self.pairs is not None:
             text += " " + _("and {n} counterfactual pairs").format(n=f"{self.pairs:,}")
-        text += ". " + _("Shown: {n}.").format(n=f"{len(df):,}")
+        text += ". "
+        if len(df) == total:
+            text += _("All are shown below; choose a template, person or emotion to narrow the list.")
+        else:
+            text += _("Showing {n} of them.").format(n=f"{len(df):,}")
         self.counts.setText(text)
-        self.table.set_frame(df[[c for c in SHOWN_COLUMNS if c in df.columns]].reset_index(drop=True),
-                             rtl_columns={"Sentence", "Person", "Emotion word"} if self.doc.rtl else None)
+        headers = {k: _(v) for k, v in HEADERS.items()}
+        race = self.doc.corpus.race_axis
+        headers["Race"] = race.display if race is not None else _("Group")
+        shown = df[[c for c in SHOWN_COLUMNS if c in df.columns]].reset_index(drop=True).rename(columns=headers)
+        rtl = {headers[c] for c in ("Sentence", "Person", "Emotion word")} if self.doc.rtl else None
+        self.table.set_frame(shown, rtl_columns=rtl)

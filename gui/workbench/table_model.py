@@ -19,6 +19,8 @@ from .document import CorpusDocument
 
 STATUS_ROLE = Qt.UserRole + 1
 ID_ROLE = Qt.UserRole + 2
+#: setData role for a keystroke while a cell editor is open: value is (text, typing-session key)
+LIVE_EDIT_ROLE = Qt.UserRole + 3
 _STATUS_COLOURS = {"new": "#fde2e1", "machine-translated": "#fff1cc", "translated": "#e3f0ff",
                    "reviewed": "#dff5e1", "untranslatable": "#eeeeee"}
 
@@ -72,8 +74,6 @@ class EntryTableModel(QAbstractTableModel):
             return entry.review.status
         if role == ID_ROLE:
             return entry.id
-        if role == Qt.TextAlignmentRole and col.target and self.doc.rtl:
-            return int(Qt.AlignRight | Qt.AlignVCenter)
         if role == Qt.ForegroundRole and col.source:
             return QBrush(QColor("#5a5a5a"))
         if role == Qt.FontRole and col.source:
@@ -104,8 +104,11 @@ class EntryTableModel(QAbstractTableModel):
 
     # -- writing ----------------------------------------------------------------
     def setData(self, index: QModelIndex | QPersistentModelIndex, value: Any, role: int = Qt.EditRole) -> bool:
-        if role != Qt.EditRole or not index.isValid():
+        if role not in (Qt.EditRole, LIVE_EDIT_ROLE) or not index.isValid() or index.row() >= len(self.entries):
             return False
+        key = None
+        if role == LIVE_EDIT_ROLE:
+            value, key = value
         entry = self.entries[index.row()]
         col = self.columns[index.column()]
         if not col.editable or not col.editable_if(entry):
@@ -113,8 +116,16 @@ class EntryTableModel(QAbstractTableModel):
         new = col.convert(str(value), entry)
         path = (self.list_name, index.row()) + tuple(col.path(entry))
         label = _("Edit {column} of {item}").format(column=_(col.header), item=entry.id)
-        self.doc.set(path, new, label)
+        self.doc.set(path, new, label, merge_key=key)
         return True
+
+    def is_rtl_column(self, column: int) -> bool:
+        """Text in the corpus language of a right-to-left corpus (Arabic): laid out right to left."""
+        return self.doc.rtl and 0 <= column < len(self.columns) and self.columns[column].target
+
+    def has_source(self) -> bool:
+        """Whether any entry carries a source text (otherwise the Source column is hidden)."""
+        return any(e.review.source for e in self.entries)
 
     def set_problems(self, problems: dict[str, str]) -> None:
         if problems != self.problems:
@@ -173,15 +184,42 @@ class StatusFilterProxy(QSortFilterProxyModel):
         return True
 
 
+def rtl_line_edit(editor: QLineEdit) -> QLineEdit:
+    """Make a line editor lay out and move its cursor right to left (Arabic)."""
+    editor.setLayoutDirection(Qt.RightToLeft)
+    editor.setAlignment(Qt.AlignLeading | Qt.AlignVCenter)  # leading = right in a right-to-left widget
+    return editor
+
+
+def rtl_style(option: Any) -> None:
+    """Draw a cell's text as a right-to-left paragraph, starting at the right edge.
+
+    Why not only right alignment: a template such as ``{person} وجد نفسه …`` starts with Latin
+    letters, so the bidi algorithm would take it for a left-to-right paragraph and put the
+    words in the wrong order; the paragraph direction must be set explicitly.
+    """
+    option.direction = Qt.RightToLeft
+    option.displayAlignment = Qt.AlignLeading | Qt.AlignVCenter
+
+
 class CellDelegate(QStyledItemDelegate):
-    """Combo boxes for closed choices (status, kind, group); right-to-left editors for Arabic text."""
+    """Combo boxes for closed choices (status, kind, group); right-to-left cells and editors for
+    Arabic text; text cells send every keystroke to the document so the checks follow typing."""
+
+    LIVE_KEYS = ("text", "forms", "note", "translator")
 
     def __init__(self, model: EntryTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
+        self._session = 0
 
     def _column(self, index: QModelIndex) -> Column:
         return self.model.columns[index.column()]
+
+    def initStyleOption(self, option: Any, index: QModelIndex) -> None:  # noqa: N802 - Qt's name
+        super().initStyleOption(option, index)
+        if self.model.is_rtl_column(index.column()):
+            rtl_style(option)
 
     def createEditor(self, parent: QWidget, option: Any, index: QModelIndex) -> QWidget:
         col = self._column(index)
@@ -191,9 +229,14 @@ class CellDelegate(QStyledItemDelegate):
                 box.addItem(status_label(value) if col.key == "status" else value, value)
             return box
         editor = QLineEdit(parent)
-        if col.target and self.model.doc.rtl:
-            editor.setLayoutDirection(Qt.RightToLeft)
-            editor.setAlignment(Qt.AlignRight | Qt.AlignVCenter)
+        if self.model.is_rtl_column(index.column()):
+            rtl_line_edit(editor)
+        if col.key in self.LIVE_KEYS:
+            self._session += 1
+            key = ("typing", id(self), self._session)
+            where = QPersistentModelIndex(index)
+            editor.textEdited.connect(
+                lambda text, w=where, k=key: w.isValid() and w.model().setData(w, (text, k), LIVE_EDIT_ROLE))
         return editor
 
     def setEditorData(self, editor: QWidget, index: QModelIndex) -> None:

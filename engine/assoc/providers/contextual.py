@@ -72,7 +72,19 @@ class ContextualEncoder:
         keys = [w.lower() if self.lowercase else w for w in words]
         items = [SentenceItem(self.template.replace("WORD", k), k) for k in keys]
         vecs = self.embed(items, level="token")
-        return vecs, [Lookup(w, "contextual", k) for w, k in zip(words, keys)]
+        unk = self.unknown(keys)
+        return vecs, [Lookup(w, "missing" if u else "contextual", k) for w, k, u in zip(words, keys, unk)]
+
+    def unknown(self, words: Sequence[str]) -> list[bool]:
+        """Words the tokenizer can only write with its unknown token: their vector would be [UNK]'s."""
+        unk = self.tokenizer.unk_token_id
+        if unk is None or unk in (self.tokenizer.eos_token_id, self.tokenizer.pad_token_id):
+            return [False] * len(words)  # byte-level BPE (GPT-2) has no real unknown token
+        out = []
+        for w in words:
+            ids = self.tokenizer(w, add_special_tokens=False)["input_ids"]
+            out.append(not ids or unk in ids)
+        return out
 
     # --- SEAT ---
     def embed(self, items: Sequence[SentenceItem], level: str | None = None) -> np.ndarray:

@@ -57,30 +57,66 @@ class MaskedLM:
         self.mask_id = int(self.tokenizer.mask_token_id)
 
     # --- core: log-probabilities of given tokens at masked positions ---
+    def _batches(self, sequences: Sequence[list[int]], groups: Sequence[int] | None) -> list[list[int]]:
+        """Indices of the sequences per forward pass.
+
+        Sequences of one group (the masked copies of one sentence) always share a
+        batch: groups are packed whole, shortest first, up to ``batch_size`` rows; a
+        group larger than ``batch_size`` is a batch of its own.
+        """
+        gids = list(range(len(sequences))) if groups is None else list(groups)
+        members: dict[int, list[int]] = {}
+        for i, g in enumerate(gids):
+            members.setdefault(g, []).append(i)
+        order = sorted(members, key=lambda g: (max(len(sequences[i]) for i in members[g]), g))
+        batches: list[list[int]] = []
+        cur: list[int] = []
+        for g in order:
+            rows = members[g]
+            if cur and len(cur) + len(rows) > self.batch_size:
+                batches.append(cur)
+                cur = []
+            cur = cur + rows
+        if cur:
+            batches.append(cur)
+        return batches
+
     def _score(self, sequences: Sequence[list[int]], positions: Sequence[list[int]],
-               targets: Sequence[list[int]]) -> np.ndarray:
+               targets: Sequence[list[int]], groups: Sequence[int] | None = None) -> np.ndarray:
         """Sum over each sequence's positions of log p(target token | masked sequence)."""
         import torch
 
         out = np.zeros(len(sequences), dtype=np.float64)
-        order = np.argsort([len(s) for s in sequences], kind="stable")  # similar lengths batch together
         pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start:start + self.batch_size]
+        for idx in self._batches(sequences, groups):
             width = max(len(sequences[i]) for i in idx)
             ids = torch.full((len(idx), width), pad, dtype=torch.long)
             att = torch.zeros((len(idx), width), dtype=torch.long)
             for r, i in enumerate(idx):
                 ids[r, :len(sequences[i])] = torch.tensor(sequences[i])
                 att[r, :len(sequences[i])] = 1
+            # only the scored positions are normalised (not batch × width × vocabulary)
+            rows = [r for r, i in enumerate(idx) for _ in positions[i]]
+            cols = [p for i in idx for p in positions[i]]
+            toks = [t for i in idx for t in targets[i]]
             with torch.no_grad():
                 logits = self.model(input_ids=ids.to(self.device), attention_mask=att.to(self.device)).logits
-                logp = torch.log_softmax(logits.float(), dim=-1).cpu()
-            for r, i in enumerate(idx):
-                pos = torch.tensor(positions[i], dtype=torch.long)
-                tgt = torch.tensor(targets[i], dtype=torch.long)
-                out[i] = float(logp[r, pos, tgt].double().sum())
+                dev = logits.device
+                picked = logits[torch.tensor(rows, dtype=torch.long, device=dev),
+                                torch.tensor(cols, dtype=torch.long, device=dev)]
+                logp = torch.log_softmax(picked.float(), dim=-1)
+                lp = logp[torch.arange(len(toks), device=dev), torch.tensor(toks, dtype=torch.long, device=dev)]
+            lp = lp.double().cpu().numpy()
+            np.add.at(out, np.asarray([i for i in idx for _ in positions[i]], dtype=np.int64), lp)
         return out
+
+    def unknown(self, words: Sequence[str]) -> list[bool]:
+        """Per word: does the tokenizer need its unknown token ([UNK]) for it? Such a word has no
+        probability of its own, so LPBS treats it as out of vocabulary."""
+        unk = self.tokenizer.unk_token_id
+        if unk is None or unk in (self.tokenizer.eos_token_id, self.tokenizer.pad_token_id):
+            return [False] * len(words)
+        return [unk in self._pieces(w) or not self._pieces(w) for w in words]
 
     def _encode(self, text: str) -> list[int]:
         return list(self.tokenizer(text, add_special_tokens=True)["input_ids"])
@@ -132,13 +168,15 @@ class MaskedLM:
     def pll_pairs(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         """PLL over the tokens shared by each pair (difflib alignment of token ids), n × 2.
 
-        All masked copies of a sentence go into the same batch queue; one forward pass
-        per copy (one shared token masked at a time).
+        One copy of each sentence per shared token, with that token masked; all copies of
+        a sentence go through the model in the same batch (several short sentences may
+        share a batch of ``batch_size`` rows; a longer sentence gets a batch of its own).
         """
         seqs: list[list[int]] = []
         poss: list[list[int]] = []
         tgts: list[list[int]] = []
         owner: list[tuple[int, int]] = []
+        group: list[int] = []  # one group per sentence: its masked copies go through the model together
         for pi, (s1, s2) in enumerate(pairs):
             ids1, ids2 = self._encode(s1), self._encode(s2)
             shared1, shared2 = _shared_positions(ids1, ids2, set(self.tokenizer.all_special_ids))
@@ -150,7 +188,8 @@ class MaskedLM:
                     poss.append([k])
                     tgts.append([ids[k]])
                     owner.append((pi, side))
-        scores = self._score(seqs, poss, tgts)
+                    group.append(2 * pi + side)
+        scores = self._score(seqs, poss, tgts, group)
         out = np.zeros((len(pairs), 2))
         for (pi, side), s in zip(owner, scores):
             out[pi, side] += s

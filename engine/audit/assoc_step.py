@@ -1,0 +1,140 @@
+"""Association tests (WEAT, SEAT, LPBS, FISE) as a step of an audit, written into its folder.
+
+Why: an audit in the GUI pairs the extrinsic statistics of the scored corpora with the
+intrinsic tests of a representation; both must land in the same results folder so the results
+screen, the HTML report and a notebook find them. The tests themselves are
+``engine.assoc.runner.run_test``; this module only runs a list of them with cancel/progress,
+keeps one failing test from sinking the others, and writes tidy tables:
+
+    assoc/tests.csv           one row per WEAT/SEAT/LPBS test (``WeatResult.to_frame()``)
+    assoc/word_scores.csv     per-word association s(w, A, B) with the test id (drill-down)
+    assoc/fise_quadrants.csv  FISE quadrant rows (``FiseResult.to_frame()``)
+    assoc/fise_words.csv      FISE per-word coordinates b_x, b_y with the test id and axis names
+
+The manifest gets an ``assoc`` entry with the settings used.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import pandas as pd
+
+from engine.corpus.export import atomic_write_bytes
+from engine.models.base import Cancelled, is_cancelled
+
+LogFn = Callable[[str], None]
+
+
+@dataclass
+class AssocStep:
+    """Which tests to run (library names or files) and on which representation."""
+
+    tests: list[str]
+    vectors: str = "glove-6b-50d"
+    permutations: int = 10_000
+    seed: int = 0
+    top_k: int = 10
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+def run_assoc_step(step: AssocStep, *, progress: Callable[[int, int, float | None], None] | None = None,
+                   cancel: Any = None, log: LogFn | None = None) -> tuple[dict[str, pd.DataFrame], list[str], list[Any]]:
+    """Run every test; returns (tables, problems, result objects).
+
+    The representation is opened once: if that fails (missing file, unknown format) the error
+    propagates, since no test could run. A test that cannot run on it (coverage too low, an
+    LPBS test on static vectors) becomes a problem line and the others go on."""
+    from engine.assoc.crows import CrowsResult
+    from engine.assoc.errors import AssocError
+    from engine.assoc.fise import FiseResult
+    from engine.assoc.library import resolve
+    from engine.assoc.runner import RunConfig, run_test
+    from engine.assoc.weat import WeatOptions
+
+    say = log or (lambda _m: None)
+    cfg = RunConfig(vectors=step.vectors, top_k=step.top_k,
+                    weat=WeatOptions(n_permutations=int(step.permutations), seed=step.seed))
+    needs_static = any(not _is_mlm_test(t) for t in step.tests)
+    provider = None
+    if needs_static:
+        from engine.assoc.providers.spec import open_vectors
+
+        say(f"association tests: opening {step.vectors}")
+        provider = open_vectors(step.vectors, lowercase=cfg.lowercase, vocab=cfg.vocab, subword=cfg.subword,
+                                level=cfg.level, template=cfg.template, device=cfg.device)
+    rows: list[pd.DataFrame] = []
+    words: list[pd.DataFrame] = []
+    quads: list[pd.DataFrame] = []
+    fwords: list[pd.DataFrame] = []
+    problems: list[str] = []
+    results: list[Any] = []
+    started = time.perf_counter()
+    total = len(step.tests)
+    for i, name in enumerate(step.tests):
+        if is_cancelled(cancel):
+            raise Cancelled(i, total)
+        try:
+            spec = resolve(name)
+            res = run_test(spec, cfg, provider=provider if spec.kind not in ("lpbs", "crows") else None)
+        except (AssocError, ValueError, KeyError, OSError) as exc:
+            msg = f"association test {name}: {exc}"
+            problems.append(msg)
+            say(f"  skipped: {msg}")
+        else:
+            results.append(res)
+            if isinstance(res, FiseResult):
+                quads.append(res.to_frame())
+                fwords.append(res.words.assign(test=res.test_id, x_name=res.x_name, y_name=res.y_name,
+                                               representation=res.representation))
+                say(f"  {res.test_id}: FISE, {len(res.words)} words")
+            elif isinstance(res, CrowsResult):
+                problems.append(f"association test {name}: CrowS-Pairs results are not part of an audit; "
+                                "run it with `main.py assoc run`")
+            else:
+                frame = res.to_frame()
+                frame.insert(1, "title", res.title)
+                rows.append(frame)
+                if res.word_scores is not None and len(res.word_scores):
+                    words.append(res.word_scores.assign(test=res.test_id))
+                say(f"  {res.test_id}: {res.kind.upper()} d = {res.effect_size:+.3f}, p = {res.p_value:.3g}")
+        if progress is not None:
+            done = i + 1
+            rate = (time.perf_counter() - started) / done
+            progress(done, total, rate * (total - done))
+    tables: dict[str, pd.DataFrame] = {}
+    for key, parts in (("assoc", rows), ("assoc_words", words), ("fise_quadrants", quads), ("fise_words", fwords)):
+        if parts:
+            tables[key] = pd.concat(parts, ignore_index=True)
+    return tables, problems, results
+
+
+def _is_mlm_test(name: str) -> bool:
+    return "/lpbs/" in name or "/crows/" in name
+
+
+FILE_OF = {"assoc": "tests", "assoc_words": "word_scores", "fise_quadrants": "fise_quadrants",
+           "fise_words": "fise_words"}
+
+
+def write_assoc_outputs(out: str | Path, tables: dict[str, pd.DataFrame], step: AssocStep,
+                        problems: list[str] | None = None) -> None:
+    """Write the tables under ``out/assoc/`` and record the step in ``out/manifest.json``."""
+    out = Path(out)
+    for key, frame in tables.items():
+        if key in FILE_OF:
+            atomic_write_bytes(out / "assoc" / f"{FILE_OF[key]}.csv", frame.to_csv(index=False).encode("utf-8"))
+    man_path = out / "manifest.json"
+    try:
+        manifest = json.loads(man_path.read_text(encoding="utf-8")) if man_path.exists() else {}
+    except (OSError, ValueError):
+        manifest = {}
+    manifest["assoc"] = {"tests": step.tests, "vectors": step.vectors, "permutations": step.permutations,
+                         "seed": step.seed, "top_k": step.top_k, "problems": list(problems or [])}
+    if problems:
+        manifest["problems"] = list(manifest.get("problems", [])) + [p for p in problems
+                                                                     if p not in manifest.get("problems", [])]
+    atomic_write_bytes(man_path, json.dumps(manifest, indent=2, ensure_ascii=False, default=str).encode("utf-8"))

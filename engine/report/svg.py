@@ -1,0 +1,133 @@
+"""Small SVG charts in pure Python, inlined into the HTML report.
+
+Why not matplotlib or pyqtgraph: the report must build headless, fast and without another
+dependency, and the plots it needs are simple: estimates with confidence intervals (a
+"forest plot") and group means. Inline SVG is an embedded image that stays sharp when
+zoomed or printed and needs nothing from the network (no ``xmlns`` URL either: HTML5 knows
+``<svg>``). Every text is escaped; the charts are deterministic for the same numbers.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from html import escape
+
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', Arial, sans-serif"
+COLOURS = {"sig": "#b3261e", "weak": "#e8a33d", "ns": "#5f6b7a", "bar": "#3b6ea8"}
+
+
+@dataclass
+class Row:
+    """One line of a forest plot: an estimate, its interval and how to colour it."""
+
+    label: str
+    value: float
+    low: float | None = None
+    high: float | None = None
+    note: str = ""  # printed right of the plot (e.g. "0.049***")
+    level: str = "ns"  # sig | weak | ns
+
+
+def _finite(x) -> bool:
+    try:
+        return x is not None and math.isfinite(float(x))
+    except (TypeError, ValueError):
+        return False
+
+
+def nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
+    """About ``n`` round tick values covering [lo, hi]."""
+    if not (_finite(lo) and _finite(hi)) or hi <= lo:
+        span = abs(lo) if _finite(lo) and lo else 1.0
+        lo, hi = (lo if _finite(lo) else 0.0) - span, (lo if _finite(lo) else 0.0) + span
+    raw = (hi - lo) / max(n, 1)
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+    start = math.floor(lo / step) * step
+    ticks, t = [], start
+    while t <= hi + step * 1e-9:
+        ticks.append(0.0 if abs(t) < step * 1e-9 else t)
+        t += step
+    if ticks[-1] < hi:
+        ticks.append(ticks[-1] + step)
+    return ticks
+
+
+def _fmt_tick(t: float, step: float) -> str:
+    digits = max(0, -math.floor(math.log10(step)) + (1 if step / 10 ** math.floor(math.log10(step)) == 2.5 else 0))
+    return f"{t:.{digits}f}" if digits < 8 else f"{t:.1e}"
+
+
+def forest(rows: list[Row], *, title: str = "", x_label: str = "", zero: float | None = 0.0,
+           width: int = 760, label_width: int = 260, note_width: int = 110) -> str:
+    """Horizontal dot-and-whisker chart; a vertical reference line at ``zero`` (None: none)."""
+    rows = [r for r in rows if _finite(r.value)]
+    if not rows:
+        return ""
+    row_h, top, bottom = 22, 34 if title else 12, 42
+    height = top + row_h * len(rows) + bottom
+    vals = [r.value for r in rows] + [v for r in rows for v in (r.low, r.high) if _finite(v)]
+    if zero is not None:
+        vals.append(zero)
+    lo, hi = min(vals), max(vals)
+    pad = (hi - lo) * 0.06 or (abs(hi) * 0.1 or 1.0)
+    ticks = nice_ticks(lo - pad, hi + pad)
+    x0, x1 = label_width, width - note_width
+    t0, t1 = ticks[0], ticks[-1]
+
+    def X(v: float) -> float:
+        return x0 + (v - t0) / (t1 - t0) * (x1 - x0)
+
+    step = ticks[1] - ticks[0] if len(ticks) > 1 else 1.0
+    out = [f'<svg class="chart" role="img" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+           f'font-family="{escape(FONT)}" font-size="12">',
+           f"<title>{escape(title or x_label or 'chart')}</title>",
+           f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>']
+    if title:
+        out.append(f'<text x="8" y="20" font-size="14" font-weight="600" fill="#1d2733">{escape(title)}</text>')
+    plot_bottom = top + row_h * len(rows)
+    for t in ticks:
+        x = X(t)
+        out.append(f'<line x1="{x:.1f}" y1="{top - 4}" x2="{x:.1f}" y2="{plot_bottom}" stroke="#e3e7ec"/>')
+        out.append(f'<text x="{x:.1f}" y="{plot_bottom + 16}" text-anchor="middle" fill="#4a5564">'
+                   f"{escape(_fmt_tick(t, step))}</text>")
+    if zero is not None and t0 <= zero <= t1:
+        out.append(f'<line x1="{X(zero):.1f}" y1="{top - 4}" x2="{X(zero):.1f}" y2="{plot_bottom}" '
+                   'stroke="#1d2733" stroke-width="1.2"/>')
+    if x_label:
+        out.append(f'<text x="{(x0 + x1) / 2:.1f}" y="{plot_bottom + 34}" text-anchor="middle" fill="#1d2733">'
+                   f"{escape(x_label)}</text>")
+    for i, r in enumerate(rows):
+        y = top + row_h * i + row_h / 2
+        colour = COLOURS.get(r.level, COLOURS["ns"])
+        if i % 2:
+            out.append(f'<rect x="0" y="{y - row_h / 2:.1f}" width="{width}" height="{row_h}" fill="#f6f8fa" '
+                       'fill-opacity="0.6"/>')
+        chars = max(12, (label_width - 16) // 7)
+        label = r.label if len(r.label) <= chars else r.label[:chars - 1] + "…"
+        out.append(f'<text x="{x0 - 10}" y="{y + 4:.1f}" text-anchor="end" fill="#1d2733">{escape(label)}</text>')
+        if _finite(r.low) and _finite(r.high):
+            out.append(f'<line x1="{X(float(r.low)):.1f}" y1="{y:.1f}" x2="{X(float(r.high)):.1f}" y2="{y:.1f}" '
+                       f'stroke="{colour}" stroke-width="2"/>')
+            for v in (float(r.low), float(r.high)):
+                out.append(f'<line x1="{X(v):.1f}" y1="{y - 5:.1f}" x2="{X(v):.1f}" y2="{y + 5:.1f}" '
+                           f'stroke="{colour}" stroke-width="1.5"/>')
+        out.append(f'<circle cx="{X(r.value):.1f}" cy="{y:.1f}" r="4.5" fill="{colour}"/>')
+        if r.note:
+            out.append(f'<text x="{x1 + 10}" y="{y + 4:.1f}" fill="{colour}" font-weight="600">{escape(r.note)}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def legend_html() -> str:
+    return ('<p class="legend"><span style="color:' + COLOURS["sig"] + '">●</span> p ≤ 0.05 '
+            '<span style="color:' + COLOURS["weak"] + '">●</span> p ≤ 0.10 '
+            '<span style="color:' + COLOURS["ns"] + '">●</span> not significant; '
+            "lines are 95% confidence intervals.</p>")
+
+
+def level_of(p) -> str:
+    if not _finite(p):
+        return "ns"
+    p = float(p)
+    return "sig" if p <= 0.05 else "weak" if p <= 0.10 else "ns"

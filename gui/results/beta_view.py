@@ -1,0 +1,187 @@
+"""Coefficient plots of the Beta regression (Câmara et al. 2022), one panel per emotion.
+
+Why this shape: the paper's question is "does the score move for the minority group, for women,
+and for minority women beyond both?" — three coefficients per system and emotion. Each panel
+shows them as points with their 95% interval and the paper's stars; systems are colour-coded
+and offset so their intervals never overlap. Hollow points mark fits that were not tested
+(constant scores) or did not converge. A click on a point lists the sentences the term
+compares, with their scores.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QLabel
+
+from gui.i18n import _
+
+from .data import TERM_LABELS, label
+from .plots import GREY, PlotPanel, colour, connect, fmt_p, is_number, legend_html, stars, stars_legend, text_item
+from .widgets import fill_combo
+
+TERMS = ["race", "gender", "intersection"]  # top to bottom
+COLUMNS = 4
+
+
+class BetaView(PlotPanel):
+    name = "beta_coefficients"
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.corpus_label, self.value_label = QLabel(), QLabel()
+        self.corpus = QComboBox()
+        self.value = QComboBox()
+        self.value.addItem("", "estimate")
+        self.value.addItem("", "ame")
+        for w in (self.corpus_label, self.corpus, self.value_label, self.value):
+            self.controls.addWidget(w)
+        self.controls.addStretch(1)
+        self.corpus.currentIndexChanged.connect(lambda _i: self.redraw())
+        self.value.currentIndexChanged.connect(lambda _i: self.redraw())
+        self.marks: list[dict[str, Any]] = []  # every drawn point: plot index, x, y, row
+        connect(self)
+
+    def retranslate(self, *_args: Any) -> None:
+        self.corpus_label.setText(_("Corpus:"))
+        self.value_label.setText(_("Show:"))
+        self.value.setItemText(0, _("coefficient (logit scale)"))
+        self.value.setItemText(1, _("average marginal effect (score scale)"))
+        super().retranslate()
+
+    def hint_text(self) -> str:
+        return _("Each point is a coefficient with its 95% interval; the reference group is the majority "
+                 "group's men. Click a point to list the sentences it compares.")
+
+    def empty_text(self) -> str:
+        return _("No Beta regression in these results. Tick “Beta regression” on the Audit page "
+                 "(it needs a corpus with a race/ethnicity axis).")
+
+    def frame(self) -> Any:
+        t = self.data.table("beta") if self.data is not None else None
+        if t is None:
+            return None
+        t = t[(t["term"].isin(TERMS)) & (t.get("subset", "names") == "names")]
+        return t if len(t) else None
+
+    def has_data(self) -> bool:
+        return self.frame() is not None
+
+    def fill_controls(self) -> None:
+        t = self.frame()
+        corpora = self.data.values(t, "corpus") if t is not None else []
+        fill_combo(self.corpus, [(c, c) for c in corpora])
+
+    def draw(self) -> None:
+        t = self.frame()
+        corpus = self.corpus.currentData()
+        if corpus is not None:
+            t = t[t["corpus"].astype(str) == corpus]
+        use_ame = self.value.currentData() == "ame"
+        col, lo, hi = ("ame", "ame_ci_low", "ame_ci_high") if use_ame else ("estimate", "ci_low", "ci_high")
+        emotions = list(dict.fromkeys(t["emotion"].astype(str)))
+        models = list(dict.fromkeys(t["model"].astype(str)))
+        ncols = min(COLUMNS, len(emotions))
+        legend = [(m, colour(i)) for i, m in enumerate(models)]
+        self.canvas.addLabel(legend_html(legend, stars_legend() + "   " + _("○ not tested / not converged")),
+                             row=0, col=0, colspan=ncols)
+        self.marks = []
+        span = 0.7
+        step = span / max(len(models), 1)
+        for e_i, emotion in enumerate(emotions):
+            plot = self.add_plot(1 + e_i // ncols, e_i % ncols)
+            p_i = len(self.plots) - 1
+            plot.setTitle(f"<b>{label(emotion)}</b>", size="11pt")
+            plot.addLine(x=0, pen=pg.mkPen(GREY, style=Qt.DashLine))
+            left = plot.getAxis("left")
+            left.setTicks([[(len(TERMS) - k, label(term)) for k, term in enumerate(TERMS)]])
+            if e_i % ncols:
+                left.setStyle(showValues=False)
+                left.setWidth(8)
+            else:
+                left.setWidth(110)
+            plot.setLabel("bottom", _("effect on the score") if use_ame else _("coefficient (logit)"))
+            sub = t[t["emotion"].astype(str) == emotion]
+            xs_all: list[float] = [0.0]
+            for m_i, model in enumerate(models):
+                rows = sub[sub["model"].astype(str) == model]
+                c = colour(m_i)
+                for _idx, r in rows.iterrows():
+                    if r["term"] not in TERMS or not is_number(r[col]):
+                        continue
+                    y = len(TERMS) - TERMS.index(r["term"]) + (span / 2 - step / 2 - m_i * step)
+                    x = float(r[col])
+                    tested = str(r.get("status", "ok")) == "ok" and is_number(r.get("p_value"))
+                    if is_number(r.get(lo)) and is_number(r.get(hi)):
+                        a, b = float(r[lo]), float(r[hi])
+                        plot.addItem(pg.ErrorBarItem(x=np.array([x]), y=np.array([y]), left=np.array([x - a]),
+                                                     right=np.array([b - x]), beam=step * 0.5,
+                                                     pen=pg.mkPen(c, width=1.6)))
+                        xs_all += [a, b]
+                        end = b
+                    else:
+                        end = x
+                    xs_all.append(x)
+                    plot.addItem(pg.ScatterPlotItem(x=[x], y=[y], size=9, symbol="o",
+                                                    pen=pg.mkPen(c, width=1.6),
+                                                    brush=pg.mkBrush(c) if tested else pg.mkBrush("w")))
+                    s = stars(r.get("p_value")) if tested else ""
+                    if s:
+                        txt = text_item(s, c, anchor=(0, 0.5), bold=True)
+                        txt.setPos(end, y)
+                        plot.addItem(txt)
+                    self.marks.append({"plot": p_i, "x": x, "y": y, "row": r})
+            x_min, x_max = min(xs_all), max(xs_all)
+            pad = (x_max - x_min) * 0.12 or 0.01
+            plot.setXRange(x_min - pad, x_max + 2 * pad, padding=0)
+            plot.setYRange(0.5, len(TERMS) + 0.5, padding=0)
+            plot.setMouseEnabled(x=False, y=False)
+        for r in range(1, 1 + (len(emotions) - 1) // ncols + 1):
+            self.canvas.ci.layout.setRowStretchFactor(r, 1)
+
+    def clicked(self, plot: Any, x: float, y: float) -> None:
+        p_i = self.plots.index(plot)
+        (x0, x1), _yr = plot.vb.viewRange()
+        best, dist = None, 1e9
+        for m in self.marks:
+            if m["plot"] != p_i:
+                continue
+            d = ((m["x"] - x) / max(x1 - x0, 1e-12)) ** 2 + ((m["y"] - y) / 3.0) ** 2
+            if d < dist:
+                best, dist = m, d
+        if best is None or dist > 0.004:
+            return
+        self.drill_row(best["row"])
+
+    def drill_row(self, r: Any) -> None:
+        from engine.stats.plotdata import beta_groups, beta_term_sentences
+
+        model, emotion, term, corpus = str(r["model"]), str(r["emotion"]), str(r["term"]), str(r["corpus"])
+        p = fmt_p(r.get("p_value"))
+        title = _("{term}, {model} · {emotion}: β = {est} [{lo}, {hi}] {stars}, AME {ame}, p = {p}").format(
+            term=label(term), model=model, emotion=label(emotion), est=_num(r.get("estimate")),
+            lo=_num(r.get("ci_low")), hi=_num(r.get("ci_high")), stars=stars(r.get("p_value")),
+            ame=_num(r.get("ame"), signed=True), p=p)
+        scores = self.data.scores.get(corpus)
+        column = f"{model}:{emotion}"
+        minority, majority, female, male = beta_groups(r.get("settings", "{}"))
+
+        def rows() -> Any:
+            if scores is None or column not in scores.columns:
+                raise ValueError(_("The scored sentences of {corpus} are not in these results "
+                                   "(scores/{corpus}.csv is missing).").format(corpus=corpus))
+            return beta_term_sentences(scores, column, term, minority=minority, majority=majority,
+                                       female=female, male=male)
+
+        self.drill(title, rows)
+
+
+def _num(v: Any, signed: bool = False) -> str:
+    if not is_number(v):
+        return "–"
+    return f"{float(v):+.3f}" if signed else f"{float(v):.3f}"
+
+
+__all__ = ["BetaView", "TERM_LABELS"]

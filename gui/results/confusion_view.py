@@ -1,0 +1,178 @@
+"""Confusion heatmaps of privileged vs minoritised scores (Goldfarb-Tarrant et al. 2023, figure 3).
+
+Why a heatmap and not a mean: the mean difference hides *how* a system is biased — a few large
+flips or many one-step changes. Rows are the privileged sentence's score, columns the
+minoritised sentence's score; an unbiased system puts every pair on the (outlined) diagonal;
+mass below it means the privileged side scored higher. Discrete scores (stars, labels) are used
+as they are, continuous ones are binned (``engine.stats.plotdata.display_confusion``). A click on
+a cell lists the pairs in it with both sentences and scores.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtWidgets import QComboBox, QGraphicsRectItem, QLabel, QSpinBox
+
+from gui.i18n import _
+
+from .data import label
+from .plots import PlotPanel, connect, text_item
+from .widgets import fill_combo
+
+PRIV, MINO = ":privileged", ":minoritised"
+
+
+def bin_labels(cm: Any) -> list[str]:
+    if cm.kind == "bins":
+        edges = list(cm.settings.get("bins", []))
+        digits = 2 if max(abs(e) for e in edges) < 100 else 0
+        return [f"{edges[i]:.{digits}f}–{edges[i + 1]:.{digits}f}" for i in range(len(edges) - 1)]
+    return [str(v) for v in cm.matrix.index]
+
+
+class ConfusionView(PlotPanel):
+    name = "counterfactual_confusion"
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.corpus_label, self.system_label, self.variable_label, self.bins_label = (QLabel() for _i in range(4))
+        self.corpus, self.system, self.variable = QComboBox(), QComboBox(), QComboBox()
+        self.system.setMinimumContentsLength(16)
+        self.bins = QSpinBox()
+        self.bins.setRange(2, 10)
+        self.bins.setValue(5)
+        for w in (self.corpus_label, self.corpus, self.system_label, self.system, self.variable_label, self.variable,
+                  self.bins_label, self.bins):
+            self.controls.addWidget(w)
+        self.controls.addStretch(1)
+        self.corpus.currentIndexChanged.connect(self._corpus_changed)
+        for c in (self.system, self.variable):
+            c.currentIndexChanged.connect(lambda _i: self.redraw())
+        self.bins.valueChanged.connect(lambda _v: self.redraw())
+        self.cm: Any = None
+        connect(self)
+
+    def retranslate(self, *_args: Any) -> None:
+        self.corpus_label.setText(_("Corpus:"))
+        self.system_label.setText(_("System:"))
+        self.variable_label.setText(_("Pairs differing in:"))
+        self.bins_label.setText(_("Bins (continuous scores):"))
+        super().retranslate()
+
+    def hint_text(self) -> str:
+        return _("Rows: the privileged sentence's score; columns: the minoritised sentence's score. Cells below "
+                 "the diagonal mean the privileged side scored higher. Click a cell to list its pairs.")
+
+    def empty_text(self) -> str:
+        return _("No counterfactual pairs in these results. Tick “Counterfactual pairs” on the Audit page "
+                 "(the corpus must declare person pairs).")
+
+    def has_data(self) -> bool:
+        return any(self._systems(c) for c in self.data.pairs)
+
+    def _systems(self, corpus: Any) -> list[str]:
+        pairs = self.data.pairs.get(corpus) if self.data is not None else None
+        if pairs is None:
+            return []
+        return [c[: -len(PRIV)] for c in pairs.columns if c.endswith(PRIV) and c[: -len(PRIV)] + MINO in pairs.columns]
+
+    def fill_controls(self) -> None:
+        corpora = [c for c in self.data.pairs if self._systems(c)]
+        fill_combo(self.corpus, [(c, c) for c in corpora])
+        self._corpus_changed(redraw=False)
+
+    def _corpus_changed(self, *_a: Any, redraw: bool = True) -> None:
+        corpus = self.corpus.currentData()
+        systems = self._systems(corpus)
+        fill_combo(self.system, [(s.replace(":", " · "), s) for s in systems])
+        pairs = self.data.pairs.get(corpus) if self.data is not None else None
+        variables = self.data.values(pairs, "variable") if pairs is not None else []
+        fill_combo(self.variable, [(label(v), v) for v in variables])
+        if redraw:
+            self.redraw()
+
+    def _groups(self, pairs: Any, variable: Any) -> tuple[str, str]:
+        sel = pairs[pairs["variable"].astype(str) == str(variable)] if variable is not None else pairs
+        if "privileged_group" in sel.columns and len(sel):
+            return str(sel["privileged_group"].mode().iloc[0]), str(sel["minoritised_group"].mode().iloc[0])
+        return _("privileged"), _("minoritised")
+
+    def draw(self) -> None:
+        from engine.stats.plotdata import display_confusion
+
+        corpus, system, variable = self.corpus.currentData(), self.system.currentData(), self.variable.currentData()
+        pairs = self.data.pairs.get(corpus)
+        if pairs is None or system is None:
+            return
+        cm = display_confusion(pairs, system + PRIV, system + MINO, variable=variable, bins=self.bins.value())
+        self.cm = cm
+        self.bins.setEnabled(cm.kind == "bins")
+        counts = cm.matrix.to_numpy(dtype=float)
+        k = counts.shape[0]
+        names = bin_labels(cm)
+        g_priv, g_min = self._groups(pairs, variable)
+        self.canvas.addLabel(
+            _("<b>{system}</b> · {corpus} · {n} pairs differing in {variable}").format(
+                system=system.replace(":", " · "), corpus=corpus, n=f"{cm.n:,}", variable=label(variable or "")),
+            row=0, col=0)
+        self.canvas.addLabel(
+            _("below the diagonal ({priv} scored higher): {below:.1%} · above ({mino} scored higher): {above:.1%} · "
+              "on the diagonal: {diag:.1%}").format(priv=label(g_priv), mino=label(g_min), below=cm.share_below,
+                                                     above=cm.share_above, diag=cm.share_diagonal),
+            row=1, col=0, size="9pt")
+        plot = self.add_plot(2, 0)
+        plot.showGrid(x=False, y=False)
+        img = pg.ImageItem(axisOrder="row-major")
+        top = counts.max() if counts.size and counts.max() > 0 else 1.0
+        cmap = pg.ColorMap([0.0, 1.0], [(255, 255, 255), (8, 69, 148)])
+        img.setLookupTable(cmap.getLookupTable(0.0, 1.0, 256))
+        img.setImage(counts, levels=(0, top), autoLevels=False)
+        img.setRect(QRectF(0, 0, k, k))
+        plot.addItem(img)
+        plot.invertY(True)
+        for i in range(k):
+            diag = QGraphicsRectItem(i, i, 1, 1)
+            diag.setPen(pg.mkPen("#D55E00", width=2, style=Qt.DashLine))
+            plot.addItem(diag)
+            for j in range(k):
+                v = counts[i, j]
+                share = v / cm.n if cm.n else 0.0
+                dark = v / top > 0.55
+                txt = text_item(f"{int(v):,}\n{share:.1%}" if v else "0", "#fff" if dark else "#222", anchor=(0.5, 0.5))
+                txt.setPos(j + 0.5, i + 0.5)
+                plot.addItem(txt)
+        ticks = [(i + 0.5, n) for i, n in enumerate(names)]
+        plot.getAxis("left").setTicks([ticks])
+        plot.getAxis("bottom").setTicks([ticks])
+        plot.getAxis("left").setWidth(min(120, 10 + 7 * max(len(n) for n in names)))
+        plot.setLabel("left", _("score of the {group} sentence (privileged)").format(group=label(g_priv)))
+        plot.setLabel("bottom", _("score of the {group} sentence (minoritised)").format(group=label(g_min)))
+        plot.setXRange(0, k, padding=0.02)
+        plot.setYRange(0, k, padding=0.02)
+        plot.setAspectLocked(True)
+        plot.setMouseEnabled(x=False, y=False)
+        self.canvas.ci.layout.setRowStretchFactor(2, 1)
+        self.canvas.ci.layout.setColumnStretchFactor(0, 1)
+
+    def clicked(self, plot: Any, x: float, y: float) -> None:
+        if self.cm is None:
+            return
+        k = self.cm.matrix.shape[0]
+        row, col = int(np.floor(y)), int(np.floor(x))
+        if 0 <= row < k and 0 <= col < k:
+            self.drill_cell(row, col)
+
+    def drill_cell(self, row: int, col: int) -> None:
+        from engine.stats.plotdata import confusion_cell_pairs
+
+        cm, corpus, system, variable = self.cm, self.corpus.currentData(), self.system.currentData(), \
+            self.variable.currentData()
+        pairs = self.data.pairs.get(corpus)
+        names = bin_labels(cm)
+        title = _("{system}: privileged {row}, minoritised {col} — {n} pairs").format(
+            system=system.replace(":", " · "), row=names[row], col=names[col], n=int(cm.matrix.iat[row, col]))
+        self.drill(title, lambda: confusion_cell_pairs(pairs, system + PRIV, system + MINO, cm, row, col,
+                                                       variable=variable))

@@ -1,0 +1,76 @@
+"""The results of one audit as the results screen reads them (tables by name, scores, pairs).
+
+Why a thin wrapper: a result arrives either fresh from the runner (``AuditResult`` in memory)
+or from a folder on disk (``engine.audit.folder.read_audit``); both have the same tables, and
+the views only ever ask "which table, which corpora, which systems".
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from gui.i18n import N_, _
+
+TERM_LABELS = {"race": N_("Race/Ethnicity"), "gender": N_("Gender"), "intersection": N_("Intersection")}
+TABLE_LABELS = {
+    "beta": N_("Beta regression (Câmara et al.)"),
+    "paired": N_("Paired tests (Kiritchenko & Mohammad)"),
+    "paired_pairs": N_("Paired differences, one row per pair"),
+    "counterfactual": N_("Counterfactual pairs (Goldfarb-Tarrant et al.)"),
+    "assoc": N_("Association tests (WEAT, SEAT, LPBS)"),
+    "assoc_words": N_("Association tests: per-word scores"),
+    "fise_quadrants": N_("FISE quadrants"),
+    "fise_words": N_("FISE words"),
+}
+
+
+def label(key: str) -> str:
+    """A data key (emotion, term, group) shown translated when the catalogs know it."""
+    if key in TERM_LABELS:
+        return _(TERM_LABELS[key])
+    return _(str(key)) if key else ""
+
+
+class ResultData:
+    def __init__(self, result: Any) -> None:
+        self.result = result
+        self.tables: dict[str, pd.DataFrame] = dict(getattr(result, "tables", {}) or {})
+        self.scores: dict[str, pd.DataFrame] = dict(getattr(result, "scores", {}) or {})
+        self.pairs: dict[str, pd.DataFrame] = dict(getattr(result, "pairs", {}) or {})
+        self.manifest: dict[str, Any] = dict(getattr(result, "manifest", {}) or {})
+        self.problems: list[str] = list(getattr(result, "problems", []) or [])
+        out = getattr(result, "out_dir", None)
+        self.out_dir: Path | None = Path(out) if out else None
+
+    def table(self, name: str) -> pd.DataFrame | None:
+        t = self.tables.get(name)
+        return t if t is not None and len(t) else None
+
+    @staticmethod
+    def values(frame: pd.DataFrame | None, column: str) -> list[str]:
+        if frame is None or column not in frame.columns:
+            return []
+        return list(dict.fromkeys(str(v) for v in frame[column].dropna()))
+
+    def all_tables(self) -> list[tuple[str, str, pd.DataFrame]]:
+        """(key, label, frame) of every table, then each corpus's scores and pairs."""
+        out = [(k, _(TABLE_LABELS.get(k, k)), v) for k, v in self.tables.items() if v is not None]
+        out += [(f"scores:{c}", _("Scores: {corpus}").format(corpus=c), v) for c, v in self.scores.items()]
+        out += [(f"pairs:{c}", _("Pairs: {corpus}").format(corpus=c), v) for c, v in self.pairs.items()]
+        return out
+
+    def title(self) -> str:
+        plan = self.manifest.get("plan", {}) or {}
+        corpora = ", ".join(self.manifest.get("corpora", {}) or plan.get("corpora", []) or self.scores)
+        scorers = ", ".join(self.manifest.get("scorers", {}) or plan.get("scorers", []))
+        parts = []
+        if corpora:
+            parts.append(_("Corpora: {names}").format(names=corpora))
+        if scorers:
+            parts.append(_("Systems: {names}").format(names=scorers))
+        if self.table("assoc") is not None or self.table("fise_words") is not None:
+            assoc = self.manifest.get("assoc", {}) or {}
+            parts.append(_("Association tests on {vectors}").format(vectors=assoc.get("vectors", "?")))
+        return " · ".join(parts)

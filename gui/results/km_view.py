@@ -1,0 +1,196 @@
+"""Box plots of per-pair score differences per system (Kiritchenko & Mohammad 2018, figure 2).
+
+Why horizontal boxes: system names ("model · emotion") are long; on the vertical axis they stay
+readable for any number of systems. Each box is the distribution of Δ over the pairs of one
+system (Δ = female − male, or minority − majority, as in the paper), whiskers at 1.5 × IQR,
+outliers as dots, the mean as a diamond; the paired t-test's verdict and stars sit at the right.
+A click on a box lists its pairs with the sentences and both scores; double-click a pair in
+that list to see every sentence averaged into it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QLabel
+
+from gui.i18n import N_, _
+
+from .data import label
+from .plots import GREY, PlotPanel, colour, connect, fmt_p, is_number, legend_html, stars, stars_legend, text_item
+from .widgets import fill_combo, relabel_combo
+
+AXES = {"gender": N_("gender"), "race": N_("race/ethnicity")}
+SUBSETS = {"all": N_("all templates"), "emotional": N_("emotional templates"), "neutral": N_("neutral templates")}
+
+
+def verdict_text(v: Any) -> str:
+    """The paper's verdict ('F↑–M↓ significant') with its words translated."""
+    text = str(v) if isinstance(v, str) else ""
+    for word in ("not significant", "significant", "not tested"):
+        if text.endswith(" " + word):
+            return text[: -len(word)] + _(word)
+    return text
+
+
+class KMView(PlotPanel):
+    name = "paired_differences"
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.corpus_label, self.axis_label, self.subset_label = QLabel(), QLabel(), QLabel()
+        self.corpus, self.axis, self.subset = QComboBox(), QComboBox(), QComboBox()
+        for k in SUBSETS:
+            self.subset.addItem("", k)
+        for w in (self.corpus_label, self.corpus, self.axis_label, self.axis, self.subset_label, self.subset):
+            self.controls.addWidget(w)
+        self.controls.addStretch(1)
+        for c in (self.corpus, self.axis, self.subset):
+            c.currentIndexChanged.connect(lambda _i: self.redraw())
+        self.boxes: list[dict[str, Any]] = []
+        self.detail.view.doubleClicked.connect(self._pair_members)
+        self._pair_context: dict[str, Any] = {}
+        connect(self)
+
+    def retranslate(self, *_args: Any) -> None:
+        self.corpus_label.setText(_("Corpus:"))
+        self.axis_label.setText(_("Compare:"))
+        self.subset_label.setText(_("Pairs:"))
+        relabel_combo(self.axis, {k: _(v) for k, v in AXES.items()})
+        relabel_combo(self.subset, {k: _(v) for k, v in SUBSETS.items()})
+        super().retranslate()
+
+    def hint_text(self) -> str:
+        return _("Each box shows the score differences of one system over all its sentence pairs. "
+                 "Click a box to list its pairs; double-click a pair to see every sentence behind it.")
+
+    def empty_text(self) -> str:
+        return _("No paired analysis in these results. Tick “Paired differences” on the Audit page.")
+
+    def pairs_table(self) -> Any:
+        return self.data.table("paired_pairs") if self.data is not None else None
+
+    def has_data(self) -> bool:
+        return self.pairs_table() is not None
+
+    def fill_controls(self) -> None:
+        pp = self.pairs_table()
+        fill_combo(self.corpus, [(c, c) for c in self.data.values(pp, "corpus")])
+        fill_combo(self.axis, [(_(AXES.get(a, a)), a) for a in self.data.values(pp, "axis")])
+
+    def _tests(self) -> Any:
+        t = self.data.table("paired")
+        if t is None:
+            return None
+        sel = (t["corpus"].astype(str) == str(self.corpus.currentData())) & (t["axis"] == self.axis.currentData()) \
+            & (t["subset"] == self.subset.currentData())
+        return t[sel]
+
+    def draw(self) -> None:
+        from engine.stats.plotdata import km_boxes
+
+        pp = self.pairs_table()
+        corpus, axis, subset = self.corpus.currentData(), self.axis.currentData() or "gender", self.subset.currentData()
+        boxes = km_boxes(pp, corpus=corpus, axis=axis, subset=subset or "all")
+        tests = self._tests()
+        la, lb = ("F", "M") if axis == "gender" else ("", "")
+        if tests is not None and len(tests):
+            la, lb = str(tests["label_a"].iloc[0]), str(tests["label_b"].iloc[0])
+            ga, gb = str(tests["a"].iloc[0]), str(tests["b"].iloc[0])
+        else:
+            sub = pp[pp["axis"] == axis]
+            ga, gb = (str(sub["a"].iloc[0]), str(sub["b"].iloc[0])) if len(sub) else ("", "")
+        models = list(dict.fromkeys(boxes["model"].astype(str)))
+        self.canvas.addLabel(legend_html([(m, colour(i)) for i, m in enumerate(models)],
+                                         _("◆ mean") + "   " + stars_legend()), row=0, col=0)
+        plot = self.add_plot(1, 0)
+        plot.setTitle(_("Score difference per pair: Δ = {a} − {b} ({subset})").format(
+            a=label(ga), b=label(gb), subset=_(SUBSETS.get(subset, subset))), size="11pt")
+        plot.setLabel("bottom", _("Δ = score({a}) − score({b})").format(a=la, b=lb))
+        plot.addLine(x=0, pen=pg.mkPen(GREY, style=Qt.DashLine))
+        n = len(boxes)
+        self.boxes = []
+        ticks = []
+        xs = [0.0]
+        for i, (_idx, b) in enumerate(boxes.iterrows()):
+            y = n - 1 - i
+            c = colour(models.index(str(b["model"])))
+            ticks.append((y, f"{b['model']} · {label(b['emotion'])}"))
+            if not b["n"]:
+                continue
+            h = 0.6
+            plot.addItem(pg.BarGraphItem(x0=[b["q1"]], x1=[b["q3"]], y=[y], height=h,
+                                         brush=pg.mkBrush(pg.mkColor(c).lighter(160)), pen=pg.mkPen(c, width=1.4)))
+            seg_x = [b["whisker_low"], b["q1"], b["q3"], b["whisker_high"], b["median"], b["median"],
+                     b["whisker_low"], b["whisker_low"], b["whisker_high"], b["whisker_high"]]
+            seg_y = [y, y, y, y, y - h / 2, y + h / 2, y - h / 4, y + h / 4, y - h / 4, y + h / 4]
+            plot.addItem(pg.PlotDataItem(seg_x, seg_y, connect="pairs", pen=pg.mkPen(c, width=1.6)))
+            out = np.asarray(b["outliers"], dtype=float)
+            if out.size:
+                plot.addItem(pg.ScatterPlotItem(x=out, y=np.full(out.size, y), size=5, symbol="o",
+                                                pen=pg.mkPen(c), brush=pg.mkBrush(255, 255, 255, 0)))
+                xs += [float(out.min()), float(out.max())]
+            plot.addItem(pg.ScatterPlotItem(x=[b["mean"]], y=[y], size=9, symbol="d", pen=pg.mkPen("k"),
+                                            brush=pg.mkBrush(c)))
+            xs += [float(b["whisker_low"]), float(b["whisker_high"])]
+            self.boxes.append({"y": y, "row": b})
+        x_min, x_max = min(xs), max(xs)
+        width = (x_max - x_min) or 1e-3
+        for box in self.boxes:
+            b = box["row"]
+            t = None if tests is None else tests[(tests["model"].astype(str) == str(b["model"]))
+                                                  & (tests["emotion"].astype(str) == str(b["emotion"]))]
+            if t is None or not len(t):
+                continue
+            r = t.iloc[0]
+            s = stars(r.get("p_value")) if is_number(r.get("p_value")) else ""
+            txt = text_item(f"{verdict_text(r.get('verdict'))} {s}  (p = {fmt_p(r.get('p_value'))}, n = {int(r['n'])})",
+                            "#222", anchor=(0, 0.5))
+            txt.setPos(x_max + width * 0.04, box["y"])
+            plot.addItem(txt)
+        plot.getAxis("left").setTicks([ticks])
+        plot.getAxis("left").setWidth(min(260, 12 + 7 * max((len(t[1]) for t in ticks), default=8)))
+        plot.setXRange(x_min - width * 0.05, x_max + width * 0.75, padding=0)
+        plot.setYRange(-0.6, n - 0.4, padding=0)
+        plot.setMouseEnabled(x=True, y=False)
+        self.canvas.ci.layout.setRowStretchFactor(1, 1)
+
+    def clicked(self, plot: Any, x: float, y: float) -> None:
+        for box in self.boxes:
+            if abs(box["y"] - y) <= 0.35:
+                self.drill_box(box["row"])
+                return
+
+    def drill_box(self, b: Any) -> None:
+        from engine.stats.plotdata import km_pair_sentences, km_pairs_for
+
+        corpus, model, emotion = str(b["corpus"]), str(b["model"]), str(b["emotion"])
+        axis, subset = self.axis.currentData(), self.subset.currentData() or "all"
+        pp = self.pairs_table()
+        scores = self.data.scores.get(corpus)
+        self._pair_context = {"scores": scores, "column": f"{model}:{emotion}"}
+        title = _("{model} · {emotion}, {axis}: {n} pairs, mean Δ = {mean}, median {median}").format(
+            model=model, emotion=label(emotion), axis=_(AXES.get(axis, axis)), n=int(b["n"]),
+            mean=f"{b['mean']:+.4f}", median=f"{b['median']:+.4f}")
+
+        def rows() -> Any:
+            sel = km_pairs_for(pp, corpus=corpus, model=model, emotion=emotion, axis=axis, subset=subset)
+            out = km_pair_sentences(sel, scores)
+            return out.assign(axis=axis) if len(out) else out
+
+        self.drill(title, rows)
+
+    def _pair_members(self, index: Any) -> None:
+        """Double-click on a pair: every sentence behind it (names are averaged in K&M)."""
+        from engine.stats.plotdata import km_pair_members
+
+        frame = self.detail.frame
+        scores = self._pair_context.get("scores")
+        if frame is None or scores is None or "pair_id" not in frame.columns:
+            return
+        row = frame.iloc[index.row()].to_dict()
+        column = self._pair_context["column"]
+        title = _("Sentences behind pair {pair}").format(pair=row.get("pair_id"))
+        self.drill(title, lambda: km_pair_members(row, scores, column))

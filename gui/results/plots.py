@@ -1,0 +1,306 @@
+"""What every results plot shares: a pyqtgraph canvas, PNG/SVG export, and a drill-down table.
+
+Why one base: each plot must answer "which sentences are behind this mark?" the same way
+(click → the pairs, listed below the plot, copyable and saveable as CSV) and leave the app
+the same way (PNG and SVG through ``pyqtgraph.exporters``). Subclasses only draw and say what
+a click at a data position means; the drill-down tables come from ``engine.stats.plotdata``
+and are computed in a pool thread, so a click never freezes the window.
+"""
+from __future__ import annotations
+
+import html
+import math
+from pathlib import Path
+from typing import Any, Callable
+
+import pyqtgraph as pg
+import pyqtgraph.exporters  # noqa: F401 - registers ImageExporter / SVGExporter
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui.common.background import Latest
+from gui.common.frame_table import FrameTable
+from gui.errors import friendly, show_error
+from gui.i18n import _, connect_retranslate
+
+# Plots are documents (printed, pasted into papers): dark text on white, smooth lines.
+pg.setConfigOptions(background="w", foreground="k", antialias=True)
+
+#: Okabe–Ito colours: distinguishable with the common colour-vision deficiencies.
+PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"]
+GREY = "#7f7f7f"
+
+
+def colour(i: int) -> str:
+    return PALETTE[i % len(PALETTE)]
+
+
+def stars(p: Any) -> str:
+    """The engine's significance stars (*** p ≤ .01, ** p ≤ .05, * p ≤ .10)."""
+    from engine.stats import stars as _stars
+
+    try:
+        return _stars(float(p))
+    except (TypeError, ValueError):
+        return ""
+
+
+def fmt_p(p: Any) -> str:
+    try:
+        p = float(p)
+    except (TypeError, ValueError):
+        return "–"
+    if math.isnan(p):
+        return "–"
+    return f"{p:.2e}" if 0 < p < 0.001 else f"{p:.3f}"
+
+
+def is_number(v: Any) -> bool:
+    try:
+        return not math.isnan(float(v))
+    except (TypeError, ValueError):
+        return False
+
+
+def stars_legend() -> str:
+    return _("*** p ≤ .01   ** p ≤ .05   * p ≤ .10")
+
+
+def legend_html(entries: list[tuple[str, str]], extra: str = "") -> str:
+    """One line of coloured markers and names, for a LabelItem above a plot."""
+    parts = [f"<span style='color:{c}; font-size:14pt'>■</span>&nbsp;{html.escape(name)}" for name, c in entries]
+    text = "&nbsp;&nbsp;&nbsp;".join(parts)
+    if extra:
+        text += ("&nbsp;&nbsp;&nbsp;&nbsp;" if text else "") + f"<span style='color:#555'>{html.escape(extra)}</span>"
+    return text
+
+
+def text_item(text: str, colour_: str = "#000", anchor: tuple[float, float] = (0, 0.5), *, bold: bool = False,
+              size: int | None = None) -> pg.TextItem:
+    item = pg.TextItem(color=colour_, anchor=anchor)
+    style = ("font-weight:bold;" if bold else "") + (f"font-size:{size}pt;" if size else "")
+    body = html.escape(text).replace("\n", "<br>")
+    item.setHtml(f"<div style='text-align:center; {style}'>{body}</div>" if "\n" in text
+                 else f"<span style='{style}'>{body}</span>")
+    return item
+
+
+def style_plot(plot: pg.PlotItem) -> None:
+    for name in ("left", "bottom"):
+        ax = plot.getAxis(name)
+        ax.setPen(pg.mkPen("#444"))
+        ax.setTextPen(pg.mkPen("#222"))
+    plot.showGrid(x=True, y=False, alpha=0.15)
+    plot.setMenuEnabled(False)
+    plot.hideButtons()
+
+
+class PlotPanel(QWidget):
+    """A plot with its controls, export buttons and the drill-down table below it.
+
+    Subclasses set ``controls`` (a QHBoxLayout they fill), implement ``draw()`` and
+    ``clicked(plot, x, y)`` (data coordinates of a click inside ``plot``), and call
+    ``drill(title, fn)`` with a function that returns the DataFrame behind the mark."""
+
+    drilled = Signal(str)
+    name = "plot"
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.data: Any = None
+        self.plots: list[pg.PlotItem] = []
+        self._dirty = True
+        self.controls = QHBoxLayout()
+        self.png_button = QPushButton()
+        self.png_button.clicked.connect(lambda: self.ask_export("png"))
+        self.svg_button = QPushButton()
+        self.svg_button.clicked.connect(lambda: self.ask_export("svg"))
+        top = QHBoxLayout()
+        top.addLayout(self.controls, 1)
+        top.addWidget(self.png_button)
+        top.addWidget(self.svg_button)
+
+        self.canvas = pg.GraphicsLayoutWidget()
+        self.canvas.setBackground("w")
+        self.canvas.scene().sigMouseClicked.connect(self._scene_clicked)
+        self.canvas.setMinimumHeight(260)
+        self.empty = QLabel()
+        self.empty.setAlignment(Qt.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.empty.setStyleSheet("color: #555; font-size: 12pt;")
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.empty)
+        self.stack.addWidget(self.canvas)
+
+        self.hint = QLabel()
+        self.hint.setWordWrap(True)
+        self.hint.setStyleSheet("color: #555;")
+        self.detail = FrameTable(name=self.name + "_pairs")
+        self.detail.view.horizontalHeader().setResizeContentsPrecision(60)
+        lower = QWidget()
+        ll = QVBoxLayout(lower)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(self.hint)
+        ll.addWidget(self.detail, 1)
+        self.split = QSplitter(Qt.Vertical)
+        self.split.addWidget(self.stack)
+        self.split.addWidget(lower)
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 2)
+        self.split.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(top)
+        layout.addWidget(self.split, 1)
+        self._drill = Latest(self._drill_done, self._drill_failed, self)
+        self._drill_title = ""
+        self.drill_error = ""
+
+    # -- data -------------------------------------------------------------------------------
+    def set_data(self, data: Any) -> None:
+        self.data = data
+        self.detail.set_frame(None)
+        self.detail.title.setText("")
+        self.fill_controls()
+        self._dirty = True
+        if self.isVisible():
+            self.redraw()
+
+    def fill_controls(self) -> None:  # pragma: no cover - overridden
+        """Refill the selectors from ``self.data`` (keep the current choice when it still exists)."""
+
+    def has_data(self) -> bool:  # pragma: no cover - overridden
+        return False
+
+    def empty_text(self) -> str:  # pragma: no cover - overridden
+        return _("Nothing to show.")
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self.redraw()
+
+    def redraw(self) -> None:
+        """Draw the current selection now (tabs draw when first shown)."""
+        self._dirty = False
+        self.canvas.clear()
+        self.plots = []
+        if self.data is None or not self.has_data():
+            self.empty.setText(self.empty_text())
+            self.stack.setCurrentWidget(self.empty)
+            self._enable_export(False)
+            return
+        self.stack.setCurrentWidget(self.canvas)
+        self.draw()
+        self._enable_export(True)
+
+    def draw(self) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _enable_export(self, on: bool) -> None:
+        self.png_button.setEnabled(on)
+        self.svg_button.setEnabled(on)
+
+    def add_plot(self, row: int, col: int, **kw: Any) -> pg.PlotItem:
+        plot = self.canvas.addPlot(row=row, col=col, **kw)
+        style_plot(plot)
+        self.plots.append(plot)
+        return plot
+
+    def retranslate(self, *_args: Any) -> None:
+        self.png_button.setText(_("Save PNG…"))
+        self.svg_button.setText(_("Save SVG…"))
+        self.hint.setText(self.hint_text())
+        if self.data is not None:
+            self._dirty = True
+            if self.isVisible():
+                self.redraw()
+
+    def hint_text(self) -> str:  # pragma: no cover - overridden
+        return ""
+
+    # -- clicks and drill-down ------------------------------------------------------------
+    def _scene_clicked(self, event: Any) -> None:
+        if event.button() != Qt.LeftButton:
+            return
+        pos = event.scenePos()
+        for plot in self.plots:
+            if plot.vb.sceneBoundingRect().contains(pos):
+                p = plot.vb.mapSceneToView(pos)
+                self.clicked(plot, p.x(), p.y())
+                return
+
+    def clicked(self, plot: pg.PlotItem, x: float, y: float) -> None:  # pragma: no cover - overridden
+        """A left click at data position (x, y) inside ``plot``."""
+
+    def click_data(self, plot_index: int, x: float, y: float) -> None:
+        """Simulate a click at data coordinates (scripts and tests; same path as the mouse)."""
+        self.clicked(self.plots[plot_index], x, y)
+
+    def scene_point(self, plot_index: int, x: float, y: float) -> Any:
+        """Where data point (x, y) of a plot is on the canvas widget (for a real mouse click)."""
+        plot = self.plots[plot_index]
+        scene = plot.vb.mapViewToScene(pg.Point(x, y))
+        return self.canvas.mapFromScene(scene)
+
+    def drill(self, title: str, fn: Callable[[], Any]) -> None:
+        """Compute the rows behind a mark in a pool thread and list them below the plot."""
+        self._drill_title = title
+        self.drill_error = ""
+        self.detail.title.setText(title + " — " + _("loading…"))
+        self._drill.submit(fn)
+
+    @property
+    def drill_idle(self) -> bool:
+        return self._drill.idle
+
+    def _drill_done(self, frame: Any) -> None:
+        self.detail.set_frame(frame)
+        n = 0 if frame is None else len(frame)
+        self.detail.title.setText(f"<b>{html.escape(self._drill_title)}</b> — " +
+                                  _("{n} rows").format(n=f"{n:,}"))
+        self.drilled.emit(self._drill_title)
+
+    def _drill_failed(self, exc: BaseException) -> None:
+        info = friendly(exc, context=self._drill_title)
+        self.drill_error = info.text
+        self.detail.set_frame(None)
+        self.detail.title.setText(html.escape(info.text.replace("\n\n", " ")))
+
+    # -- export ---------------------------------------------------------------------------
+    def export_png(self, path: str | Path, width: int = 1600) -> Path:
+        exp = pg.exporters.ImageExporter(self.canvas.scene())
+        exp.parameters()["width"] = int(width)
+        exp.export(str(path))
+        return Path(path)
+
+    def export_svg(self, path: str | Path) -> Path:
+        exp = pg.exporters.SVGExporter(self.canvas.scene())
+        exp.export(str(path))
+        return Path(path)
+
+    def ask_export(self, kind: str) -> None:
+        if self._dirty:
+            self.redraw()
+        filt = _("PNG images (*.png)") if kind == "png" else _("SVG drawings (*.svg)")
+        path, _f = QFileDialog.getSaveFileName(self, _("Save plot"), f"{self.name}.{kind}", filt)
+        if not path:
+            return
+        try:
+            (self.export_png if kind == "png" else self.export_svg)(path)
+        except Exception as exc:  # shown, never raised into Qt
+            show_error(self, exc, context=_("Saving {path}").format(path=path))
+
+
+def connect(panel: PlotPanel) -> None:
+    connect_retranslate(panel)
+    panel.retranslate()

@@ -1,0 +1,108 @@
+"""The demo (`main.py demo`), the output folder contract, plots, and runner details."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import engine.audit.demo as demo_mod
+from engine.audit import AuditPlan, run_audit
+from engine.audit.plots import forest_svg
+from engine.audit.run import _PlanEta, noun_phrase_pairs
+from engine.corpus import load_corpus
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    out = tmp_path_factory.mktemp("demo")
+    old = demo_mod.DEMO_CORPORA
+    demo_mod.DEMO_CORPORA = ["en-goldfarb2023"]  # one corpus keeps the test short; the CLI runs all four
+    try:
+        yield demo_mod.run_demo(out, n_resamples=50)
+    finally:
+        demo_mod.DEMO_CORPORA = old
+
+
+def test_demo_writes_tables_plots_and_weat(demo):
+    out = demo.out_dir
+    for f in ["audit/manifest.json", "audit/summary.txt", "audit/scores/en-goldfarb2023.csv",
+              "audit/scores/en-goldfarb2023.parquet", "audit/assoc/tests.csv", "audit/tables/weat.md",
+              "audit/plots/weat.svg"]:
+        assert (out / f).exists(), f
+    for stat in ("beta", "paired", "counterfactual"):  # every applicable statistic, as CSV, parquet, md, tex, svg
+        for f in (f"stats/{stat}.csv", f"stats/{stat}.parquet", f"tables/{stat}.md", f"tables/{stat}.tex",
+                  f"plots/{stat}.svg"):
+            assert (out / "audit" / f).exists(), f
+    assert not demo.audit.problems, demo.audit.problems
+    models = set(demo.audit.tables["paired"].model)
+    assert models == {"vader", "textblob"}
+    stored = pd.read_parquet(out / "audit" / "stats" / "paired.parquet")
+    assert len(stored) == len(demo.audit.tables["paired"])
+    weat = demo.weat.set_index("test")
+    assert weat.loc["weat/T1", "status"] == "ok" and weat.loc["weat/T1", "effect_size"] > 0.5
+    assert weat.loc["weat/T3", "status"] == "refused"  # GloVe lacks too many of T3's names: reported, not hidden
+    assert "<svg" in (out / "audit" / "plots" / "weat.svg").read_text()
+    stored = pd.read_csv(out / "audit" / "assoc" / "tests.csv")  # where the HTML report looks for them
+    assert "weat/T1" in set(stored.test) and "weat/T3" not in set(stored.test)
+    if demo.report is not None:  # engine.report present in this build
+        assert demo.report.exists()
+
+
+def test_manifest_records_counters_devices_and_fingerprints(demo):
+    man = json.loads((demo.out_dir / "audit" / "manifest.json").read_text())
+    assert {s["scorer"] for s in man["scoring"]} == {"vader", "textblob"}
+    assert all(s["scored"] + s["cache_hits"] == s["texts"] for s in man["scoring"])
+    assert man["scorers"]["vader"]["describe"]["mapping"] == "valence = (compound + 1) / 2"
+    assert man["scorers"]["textblob"]["describe"]["mapping"] == "valence = (polarity + 1) / 2"
+    assert len(man["corpora"]["en-goldfarb2023"]["corpus_sha256"]) == 64
+    assert man["cache"]["writes"] == sum(s["scored"] for s in man["scoring"])
+    assert "python" in man["device"] and "pandas" in man["versions"]
+
+
+def test_noun_phrase_pairs_from_corpus_pairs():
+    corpus = load_corpus("en-goldfarb2023")  # its noun phrases are paired by [[pairs]], not by person.pair
+    pairs = noun_phrase_pairs(corpus)
+    assert pairs["np_my_mother"] == "np_my_father" and pairs["np_she"] == "np_he" and len(pairs) == 10
+    kiri = noun_phrase_pairs(load_corpus("en-kiritchenko2018"))
+    assert kiri and all(p.startswith("np_") for p in kiri)
+
+
+class Echo:
+    """A ready scorer object in a plan (no spec string)."""
+
+    name = "echo"
+    dimensions = ["len"]
+
+    def fingerprint(self):
+        return "echo-1"
+
+    def score(self, texts, *, progress=None, cancel=None):
+        return pd.DataFrame({"len": [len(t) / 100 for t in texts]})
+
+
+def test_scorer_objects_and_name_clash(tmp_path):
+    res = run_audit(AuditPlan(["en-kiritchenko2018"], [Echo()], stats=[], cache_dir=tmp_path))
+    assert res.manifest["scorers"]["echo"]["spec"] == "<object Echo>"
+    assert res.scores["en-kiritchenko2018"]["echo:len"].iloc[0] == len(res.scores["en-kiritchenko2018"].Sentence[0]) / 100
+    with pytest.raises(ValueError, match="both named 'echo'"):
+        run_audit(AuditPlan(["en-kiritchenko2018"], [Echo(), Echo()], stats=[], cache_dir=tmp_path))
+
+
+def test_plan_eta_covers_later_jobs(monkeypatch):
+    clock = iter([0.0, 0.0, 10.0, 10.0, 10.0, 15.0])
+    monkeypatch.setattr("engine.audit.run.time.perf_counter", lambda: next(clock))
+    eta = _PlanEta([("a", 100), ("b", 100), ("a", 100)])
+    eta.start_job(0)  # t=0
+    assert eta.estimate(0, 50, 10.0) == pytest.approx(10.0 + 100 * 0.2 + 100 * 0.2)  # t=0: rate from job ETA unknown
+    eta.end_job(0)  # t=10 -> a: 0.1 s/text
+    eta.start_job(1)  # t=10
+    assert eta.estimate(1, 50, 5.0) == pytest.approx(5.0 + 100 * 0.1)  # later "a" job at a's observed rate
+
+
+def test_forest_svg_is_valid_xml():
+    import xml.etree.ElementTree as ET
+
+    svg = forest_svg("t <&>", ["a", "b & c"], [0.1, float("nan")], [0.0, None], [0.2, None], band=[0.05, None],
+                     notes=["p=0.01", ""], highlight=[True, False])
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg") and np.isfinite(float(root.get("width")))

@@ -1,0 +1,395 @@
+"""Localised UI (issue 7 §4): catalogs complete and safe, live switching to Arabic (RTL) and back,
+language names from babel, the system locale honoured, and no hard-coded user-visible text in gui/.
+"""
+from __future__ import annotations
+
+import ast
+import gettext
+import io
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from babel import Locale
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
+
+from PySide6.QtCore import Qt
+
+from gui import i18n, settings
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCALES = ROOT / "locales"
+POT = LOCALES / "eec_studio.pot"
+LANGS = ["es", "de", "ar"]
+AR_PLURAL = ("nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : "
+             "n%100>=11 ? 4 : 5);")
+
+# format fields, %-specs and markup: a translation must carry every one of them over
+PLACEHOLDER = re.compile(r"\{[A-Za-z0-9_.\[\]]*(?:![rsa])?(?::[^{}]*)?\}"
+                         r"|%(?:\([A-Za-z0-9_]+\))?[-#0 +]*\d*(?:\.\d+)?[sdifrxXeEgGc]"
+                         r"|</?[A-Za-z][A-Za-z0-9]*\b[^<>]*>")
+
+
+def _read(path: Path, locale: str | None = None):
+    with path.open("rb") as fh:
+        return read_po(fh, locale=locale, abort_invalid=True)
+
+
+def _forms(msg) -> list[str]:
+    return list(msg.string) if isinstance(msg.string, (tuple, list)) else [msg.string or ""]
+
+
+def _formats(text: str) -> bool:
+    try:
+        text.format(**{k: "x" for k in re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)", text)})
+    except (KeyError, IndexError, ValueError):
+        return False
+    return True
+
+
+@pytest.fixture
+def english_after():
+    """Whatever a test switches to, later tests start in English, left to right."""
+    yield
+    i18n.set_language("en")
+
+
+# -- the catalogs ------------------------------------------------------------------------------
+def test_pot_matches_the_strings_in_gui():
+    """Re-extracting gui/ gives the committed .pot: a new _("…") is not silently left untranslated."""
+    with (ROOT / "babel.cfg").open() as fh:
+        method_map, options_map = parse_mapping_cfg(fh)
+    current = {(ctx, m if isinstance(m, str) else tuple(m))
+               for _f, _l, m, _c, ctx in extract_from_dir(ROOT, method_map, options_map)}
+    committed = {(m.context, m.id if isinstance(m.id, str) else tuple(m.id)) for m in _read(POT) if m.id}
+    assert current - committed == set(), (
+        "messages in gui/ missing from locales/eec_studio.pot: run `python tools/i18n.py all`, "
+        "then translate them (docs/i18n.md)")
+    assert committed - current == set(), "stale messages in the .pot: run `python tools/i18n.py all`"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_catalog_is_complete_and_keeps_placeholders(lang):
+    template = _read(POT)
+    catalog = _read(LOCALES / lang / "LC_MESSAGES" / "eec_studio.po", locale=lang)
+    assert catalog.locale_identifier == lang
+    plural = gettext.c2py(catalog.plural_expr)
+    hits: dict[int, int] = {}
+    for n in range(1200):
+        hits[plural(n)] = hits.get(plural(n), 0) + 1
+    assert sorted(hits) == list(range(catalog.num_plurals)), "every plural form must be reachable"
+    single = {i for i, count in hits.items() if count == 1}  # forms for exactly one n ("one error")
+    problems = []
+    for tmsg in template:
+        if not tmsg.id:
+            continue
+        msg = catalog.get(tmsg.id, context=tmsg.context)
+        if msg is None:
+            problems.append(f"missing: {tmsg.id!r}")
+            continue
+        forms = _forms(msg)
+        if msg.fuzzy:
+            problems.append(f"fuzzy: {tmsg.id!r}")
+        if not all(f.strip() for f in forms):
+            problems.append(f"untranslated: {tmsg.id!r}")
+            continue
+        sources = [tmsg.id] if isinstance(tmsg.id, str) else list(tmsg.id)
+        if len(sources) > 1 and len(forms) != catalog.num_plurals:
+            problems.append(f"{len(forms)} plural forms, want {catalog.num_plurals}: {tmsg.id!r}")
+        wanted = sorted(PLACEHOLDER.findall(sources[-1]))
+        allowed = set(PLACEHOLDER.findall(sources[0])) | set(wanted)
+        for i, form in enumerate(forms):
+            got = sorted(PLACEHOLDER.findall(form))
+            if not set(got) <= allowed:
+                problems.append(f"form {i} invents {sorted(set(got) - allowed)}: {form!r}")
+            elif len(sources) == 1 and got != wanted:
+                problems.append(f"placeholders {got} != {wanted}: {form!r}")
+            elif len(sources) > 1 and i not in single and set(got) != set(wanted):
+                problems.append(f"plural form {i} drops {sorted(set(wanted) - set(got))}: {form!r}")
+            if _formats(sources[0]) and not _formats(form):  # .format() would raise at run time
+                problems.append(f"does not format: {form!r}")
+        accel = re.compile(r"(?<!&)&(?=[^\s&])")  # "&File"; not "&&" or "Kiritchenko & Mohammad"
+        if len(accel.findall(sources[0])) == 1 and any(len(accel.findall(f)) != 1 for f in forms):
+            problems.append(f"keyboard accelerator lost: {forms!r}")
+    assert problems == []
+
+
+def test_arabic_has_six_plural_forms_with_the_standard_rule():
+    catalog = _read(LOCALES / "ar" / "LC_MESSAGES" / "eec_studio.po", locale="ar")
+    assert catalog.num_plurals == 6
+    assert catalog.plural_forms == AR_PLURAL
+    tr = i18n.load_catalog("ar")
+    got = {n: tr.ngettext("{n} error", "{n} errors", n).format(n=n) for n in (0, 1, 2, 3, 10, 11, 99, 100, 101, 103)}
+    assert got[0] == "لا أخطاء" and got[1] == "خطأ واحد" and got[2] == "خطآن"
+    assert got[3] == "3 أخطاء" and got[10] == "10 أخطاء"  # few: plural noun
+    assert got[11] == "11 خطأً" and got[99] == "99 خطأً"  # many: accusative singular
+    assert got[100] == "100 خطأ" and got[101] == "101 خطأ"  # other
+    assert got[103] == "103 أخطاء"
+    de = i18n.load_catalog("de")
+    assert de.ngettext("{n} warning", "{n} warnings", 1) == "{n} Warnung"
+    assert de.ngettext("{n} warning", "{n} warnings", 5) == "{n} Warnungen"
+
+
+def test_catalogs_compile_in_memory_and_a_stale_mo_never_wins(tmp_path, monkeypatch):
+    copy = tmp_path / "locales"
+    shutil.copytree(LOCALES, copy, ignore=shutil.ignore_patterns("*.mo"))
+    monkeypatch.setattr(i18n, "LOCALES_DIR", copy)
+    assert i18n.available_languages() == ["en", "ar", "de", "es"]
+    assert i18n.load_catalog("es").gettext("Preferences") == "Preferencias"  # no .mo: compiled from .po
+    from gui.paths import user_home
+
+    cached = list((user_home() / "cache" / "locales").glob("es-*.mo"))  # next start skips babel
+    assert len(cached) == 1 and gettext.GNUTranslations(io.BytesIO(cached[0].read_bytes())).gettext("Preferences") == "Preferencias"
+    folder = copy / "de" / "LC_MESSAGES"
+    i18n.compile_all()
+    assert (folder / "eec_studio.mo").exists()
+    assert i18n.load_catalog("de").gettext("Preferences") == "Einstellungen"  # fresh .mo is used
+    po = folder / "eec_studio.po"
+    po.write_text(po.read_text("utf-8").replace('msgstr "Einstellungen"', 'msgstr "Voreinstellungen"'), "utf-8")
+    mo_time = (folder / "eec_studio.mo").stat().st_mtime
+    import os
+
+    os.utime(po, (mo_time + 10, mo_time + 10))
+    assert i18n.load_catalog("de").gettext("Preferences") == "Voreinstellungen"  # .po newer: .mo ignored
+
+
+# -- language names, system default ------------------------------------------------------------
+def test_preferences_lists_languages_by_their_own_names(qtbot, english_after):
+    from gui.dialogs import PreferencesDialog
+
+    dlg = PreferencesDialog()
+    qtbot.addWidget(dlg)
+    entries = {dlg.language.itemData(i): dlg.language.itemText(i) for i in range(dlg.language.count())}
+    assert entries["de"] == "Deutsch" and entries["es"] == "Español" and entries["ar"] == "العربية"
+    assert entries["en"] == "English"
+    for code in ("en", "es", "de", "ar"):  # straight from CLDR, never from our catalogs
+        name = Locale.parse(code).get_display_name(code)
+        assert entries[code].lower() == name.lower()
+    assert entries[""].startswith("System default")  # first entry: follow the system
+
+
+@pytest.mark.parametrize("system, expected", [("de_DE", "de"), ("es_MX", "es"), ("ar_EG", "ar"),
+                                              ("fr_FR", "en"), ("C", "en")])
+def test_the_system_locale_is_the_default(monkeypatch, english_after, system, expected):
+    class FakeLocale:
+        @staticmethod
+        def system():
+            class L:
+                def name(self):
+                    return system
+            return L()
+
+    monkeypatch.setattr(i18n, "QLocale", FakeLocale)
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.setattr(i18n.locale, "getlocale", lambda *a: (None, None))
+    assert i18n.system_language() == expected
+    from gui.app import make_app
+
+    app = make_app()  # no language chosen in the preferences: the system's
+    assert settings.get("language") == ""
+    assert i18n.current_language() == expected
+    assert app.layoutDirection() == (Qt.RightToLeft if expected == "ar" else Qt.LeftToRight)
+    settings.put("language", "de")  # a choice in Preferences beats the system
+    make_app()
+    assert i18n.current_language() == "de"
+
+
+# -- live switching ----------------------------------------------------------------------------
+def _visible_texts(win) -> dict[str, str]:
+    c = win.corpora
+    return {
+        "nav0": win.nav.item(0).text(), "nav1": win.nav.item(1).text(), "nav3": win.nav.item(3).text(),
+        "file": win.file_menu.title(), "edit": win.edit_menu.title(), "open": win.act_open.text(),
+        "prefs": win.act_prefs.text(), "open_button": c.open_button.text(),
+        "refresh": c.refresh_button.text(), "header0": c.table.horizontalHeaderItem(0).text(),
+        "header2": c.table.horizontalHeaderItem(2).text(), "empty": win.workbench_empty.text(),
+    }
+
+
+def test_switching_to_arabic_and_back_retranslates_and_mirrors(qtbot, english_after):
+    from gui.app import MainWindow, make_app
+    from gui.dialogs import PreferencesDialog
+
+    app = make_app()
+    i18n.set_language("en")
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitUntil(lambda: win.corpora.ready, timeout=60000)
+    english = _visible_texts(win)
+    assert english["nav0"] == "Corpora" and english["file"] == "&File"
+    assert win.layoutDirection() == Qt.LeftToRight
+
+    dlg = PreferencesDialog(win)
+    dlg.language.setCurrentIndex(dlg.language.findData("ar"))
+    assert dlg.apply() == "ar"
+    assert settings.get("language") == "ar"
+    arabic = _visible_texts(win)
+    assert arabic["nav0"] == "المدونات" and arabic["nav1"] == "مساحة العمل" and arabic["nav3"] == "النتائج"
+    assert arabic["file"] == "&ملف" and arabic["open_button"] == "فتح في مساحة العمل"
+    assert arabic["header2"] == "الجمل"
+    changed = {k for k in english if english[k] != arabic[k]}
+    assert changed == set(english), f"not retranslated: {set(english) - changed}"
+    assert app.layoutDirection() == Qt.RightToLeft
+    assert win.layoutDirection() == Qt.RightToLeft and win.corpora.table.layoutDirection() == Qt.RightToLeft
+    assert win.isRightToLeft() and win.corpora.open_button.isRightToLeft()
+    # the mirrored layout really moves things: the navigation list is now on the right
+    qtbot.waitUntil(lambda: win.nav.mapTo(win, win.nav.rect().topLeft()).x() > win.width() // 2, timeout=5000)
+    # a dialog opened now is Arabic and right to left too
+    dlg2 = PreferencesDialog(win)
+    assert dlg2.windowTitle() == "التفضيلات" and dlg2.isRightToLeft()
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    def ok_text(dialog):  # Qt's own strings come from the qtbase catalog shipped with Qt
+        return dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok).text().replace("&", "")
+
+    assert ok_text(dlg2) not in ("", "OK")
+
+    dlg2.language.setCurrentIndex(dlg2.language.findData("en"))
+    assert dlg2.apply() == "en"
+    assert _visible_texts(win) == english
+    qtbot.waitUntil(lambda: ok_text(dlg2) == "OK", timeout=5000)  # Qt retranslates on LanguageChange
+    assert app.layoutDirection() == Qt.LeftToRight and win.layoutDirection() == Qt.LeftToRight
+    qtbot.waitUntil(lambda: win.nav.mapTo(win, win.nav.rect().topLeft()).x() < win.width() // 2, timeout=5000)
+
+
+def test_status_counts_use_the_language_plural_rules(english_after):
+    i18n.set_language("ar")
+    assert i18n.ngettext("{n} warning", "{n} warnings", 2).format(n=2) == "تحذيران"
+    assert i18n.ngettext("{n} warning", "{n} warnings", 12).format(n=12) == "12 تحذيرًا"
+    i18n.set_language("es")
+    assert i18n.ngettext("{n} error", "{n} errors", 3).format(n=3) == "3 errores"
+    i18n.set_language("xx")  # no such catalog: English, never an exception
+    assert i18n.current_language() == "en" and i18n._("Preferences") == "Preferences"
+
+
+# -- no hard-coded user-visible text ----------------------------------------------------------
+# Calls whose string arguments a user reads. Arguments that go through _()/ngettext()/N_() are fine;
+# a string literal (or f-string, or "…" % x, or "…".format(x)) with words in it is not.
+TEXT_CALLS = {
+    "setText", "setWindowTitle", "setToolTip", "setStatusTip", "setWhatsThis", "setPlaceholderText",
+    "setTitle", "setTabText", "setTabToolTip", "setHeaderLabels", "setHorizontalHeaderLabels",
+    "setVerticalHeaderLabels", "showMessage", "setSuffix", "setPrefix", "setLabelText",
+    "setInformativeText", "setDetailedText", "setSpecialValueText", "setFormat", "addTab", "insertTab",
+    "addItem", "addItems", "insertItem", "addAction", "addMenu", "addRow", "setButtonText",
+    "setSectionTitle", "setLabel", "setPlainText", "setHtml", "setMarkdown", "information", "warning",
+    "critical", "question", "about", "getSaveFileName", "getOpenFileName", "getExistingDirectory",
+    "getText", "getItem", "getInt", "getDouble", "setAccessibleName", "setAccessibleDescription",
+    "QLabel", "QPushButton", "QCheckBox", "QRadioButton", "QGroupBox", "QAction", "QToolButton",
+    "QMessageBox", "QTreeWidgetItem", "QListWidgetItem", "QCommandLinkButton", "QMenu",
+}
+# which positional arguments are text, where not all of them are (the others: data, paths, widgets)
+TEXT_ARGS = {
+    "addItem": (0,), "insertItem": (1,), "addRow": (0,), "addTab": (1,), "insertTab": (2,),
+    "setTabText": (1,), "setTabToolTip": (1,), "getSaveFileName": (1, 3), "getOpenFileName": (1, 3),
+    "getExistingDirectory": (1,), "getText": (1, 2), "getItem": (1, 2), "getInt": (1, 2),
+    "getDouble": (1, 2), "information": (1, 2), "warning": (1, 2), "critical": (1, 2),
+    "question": (1, 2), "about": (1, 2), "QMessageBox": (1, 2), "setButtonText": (1,),
+}
+# words that are the same in every language: product and format names, units of code
+KEEP = re.compile(r"EEC Studio|\b(?:CSV|PNG|SVG|TOML|JSON|JSONL|HTML|BCP-47|NLP|GPU|CPU|ID|WEAT|SEAT|LPBS|FISE)\b")
+# literal values that are data, not prose (each with why)
+ALLOWED = {
+    "de, es-MX, ar, ja …",  # example BCP-47 tags in the new-language dialog
+}
+
+
+def _literal_text(node: ast.AST) -> list[str]:
+    """The string literals an argument expression shows as they are (not through a translator)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr):
+        return ["".join(v.value for v in node.values if isinstance(v, ast.Constant))]
+    if isinstance(node, ast.BinOp):
+        return _literal_text(node.left) + _literal_text(node.right)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [t for e in node.elts for t in _literal_text(e)]
+    if isinstance(node, ast.IfExp):
+        return _literal_text(node.body) + _literal_text(node.orelse)
+    if isinstance(node, ast.Call):
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr in ("format", "join"):
+            return _literal_text(f.value)  # "Saved {path}".format(...) is still an English literal
+    return []
+
+
+def _is_prose(text: str) -> bool:
+    if text in ALLOWED or re.fullmatch(r"[a-z0-9_.:-]*", text):
+        return False  # allowed, or one lower-case token: a value such as "auto", "cpu", "rtl"
+    stripped = re.sub(r"<[^<>]*>", " ", text)  # markup
+    stripped = re.sub(r"\{[^{}]*\}|%(?:\([^)]*\))?[-#0 +\d.]*[a-zA-Z]", " ", stripped)  # fields
+    stripped = re.sub(r"&(?=\w)", "", KEEP.sub(" ", stripped))
+    return re.search(r"[A-Za-z]{2,}", stripped) is not None
+
+
+def _untranslated_literals(source: str, filename: str) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(source, filename)):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        if name not in TEXT_CALLS:
+            continue
+        positions = TEXT_ARGS.get(name)
+        args = [a for i, a in enumerate(node.args) if positions is None or i in positions]
+        args += [k.value for k in node.keywords if k.arg not in ("objectName", "name", "userData", "dir")]
+        for arg in args:
+            for text in _literal_text(arg):
+                if _is_prose(text):
+                    found.append(f"{filename}:{node.lineno}: {name}({text!r}) - wrap it in _()")
+    return found
+
+
+def test_the_scanner_catches_hard_coded_text():
+    bad = '''
+self.button.setText("Open")
+QLabel(f"Saved {path}")
+self.setWindowTitle("Results for {x}".format(x=1))
+box.addItem("Errors only", "error")
+QMessageBox.warning(self, "Cannot save", str(exc))
+self.label.setText("<b>%s</b>" % "Form editor")
+'''
+    good = '''
+self.button.setText(_("Open"))
+self.setWindowTitle("EEC Studio")
+self.label.setText("<b>%s</b>" % _("Form editor"))
+self.t.setText(f"{a} · {b}")
+self.counts.setText("✔ " + _("No problems found."))
+box.addItem(i18n.language_name(code), code)
+combo.addItems(["auto", "cpu", "cuda"])
+path, _f = QFileDialog.getSaveFileName(self, _("Save table"), f"{name}.csv", _("CSV files (*.csv)"))
+self.spin.setSuffix(" %")
+lang.setPlaceholderText("de, es-MX, ar, ja …")
+self.table.setHorizontalHeaderLabels(["ID", _("Name")])
+'''
+    found = _untranslated_literals(bad, "bad.py")
+    assert [f.split(":")[1] for f in found] == ["2", "3", "4", "5", "6", "7"], found
+    assert _untranslated_literals(good, "good.py") == []
+
+
+def test_no_hard_coded_user_visible_text_in_gui():
+    found = []
+    for path in sorted((ROOT / "gui").rglob("*.py")):
+        found += _untranslated_literals(path.read_text("utf-8"), str(path.relative_to(ROOT)))
+    assert found == [], "\n".join(found)
+
+
+# -- startup: the corpus list does not wait for the engine ----------------------------------------
+def test_gui_corpus_listing_agrees_with_the_engine(tmp_path, monkeypatch):
+    """gui.paths.corpus_files mirrors engine.corpus.list_corpora so that the first window does not
+    import the engine (pandas: about a second); bench/bench_startup.py measures the effect."""
+    from engine.corpus import list_corpora
+
+    from gui.paths import corpus_files
+
+    mine = tmp_path / "home" / "corpora" / "sub"
+    mine.mkdir(parents=True)
+    (mine / "my-corpus.toml").write_text("format = 1\n", "utf-8")
+    monkeypatch.setenv("EEC_STUDIO_HOME", str(tmp_path / "home"))
+    engine = [(e.id, e.path, e.builtin) for e in list_corpora()]
+    assert [(e.id, e.path, e.builtin) for e in corpus_files()] == engine
+    assert ("my-corpus", mine / "my-corpus.toml", False) in engine
