@@ -230,6 +230,7 @@ class MainWindow(QMainWindow):
         self.workbench = WorkbenchPage(doc)
         self.workbench.counts_changed.connect(self._update_counts)
         self.workbench.title_changed.connect(self._update_title)
+        self.workbench.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
         for sig in (doc.undo_stack.indexChanged, doc.undo_stack.cleanChanged):
             sig.connect(self._update_undo_actions)
         self._holder_layout.addWidget(self.workbench)
@@ -294,11 +295,15 @@ class MainWindow(QMainWindow):
     def save(self) -> bool:
         if self.doc is None:
             return False
+        if self.workbench is not None:
+            self.workbench.commit_pending()  # a name typed just before Ctrl+S counts as a change
         if self.doc.path is None or self.doc.is_builtin:
             return self.save_as_dialog()
         return self._save_to(self.doc.path)
 
     def _save_to(self, path: str | Path) -> bool:
+        if self.workbench is not None:
+            self.workbench.commit_pending()
         try:
             self.doc.save(path)
         except Exception as exc:

@@ -106,3 +106,16 @@ def test_forest_svg_is_valid_xml():
                      notes=["p=0.01", ""], highlight=[True, False])
     root = ET.fromstring(svg)
     assert root.tag.endswith("svg") and np.isfinite(float(root.get("width")))
+
+
+def test_progress_bar_eta_format():
+    import io
+
+    from engine.audit.progress_bar import ProgressBar, format_eta
+
+    assert [format_eta(s) for s in (4.6, 185, 3725)] == ["5s", "3m05s", "1h02m"]
+    bar = ProgressBar("scoring", stream=io.StringIO())  # not a TTY: one line per 10 %
+    bar(1000, 8640, 125.0)
+    bar(8640, 8640, 0.0)
+    text = bar.stream.getvalue()
+    assert "1,000/8,640 (12%) ETA 2m05s" in text and text.rstrip().endswith("8,640/8,640 (100%)")

@@ -4,7 +4,8 @@ import re
 import pandas as pd
 import pytest
 
-from engine.corpus import PUBLISHED_COLUMNS, check_corpus, generate, load_corpus
+from corpus_fixtures import builtin_report, builtin_tables
+from engine.corpus import PUBLISHED_COLUMNS, generate, load_corpus
 
 EXPECTED = {
     "en-kiritchenko2018": 8640,
@@ -17,13 +18,12 @@ EXPECTED = {
 
 @pytest.fixture(scope="module")
 def corpora():
-    return {name: generate(load_corpus(name)) for name in EXPECTED}
+    return {name: builtin_tables(name)[2] for name in EXPECTED}  # generated once per test session
 
 
 @pytest.mark.parametrize("name,count", EXPECTED.items())
 def test_counts_and_checker(name, count, corpora):
-    corpus = load_corpus(name)
-    report = check_corpus(corpus)
+    report = builtin_report(name)
     assert report.ok, report.to_text()
     assert report.sentences == count
     assert len(corpora[name]) == count
@@ -117,12 +117,11 @@ def test_spanish_agreement(corpora):
     assert "Jorge se encontró en una situación absurda" in s  # ... whatever the person's gender
     assert "Jessica nos contó todo sobre los recientes acontecimientos absurdos" in s  # m pl
     assert "La conversación con mi padre fue maravillosa" in s
-    for sentence, row in df.iterrows():
-        feats = row.features
-        if row.emotion_kind == "state":
-            word_gender = re.search(r'"emotion": \{[^}]*"gender": "(\w)"', feats)
-            if word_gender:
-                assert word_gender.group(1) == {"female": "f", "male": "m"}[row.Gender], sentence
+    states = df[df.emotion_kind == "state"]
+    word_gender = states.features.str.extract(r'"emotion": \{[^}]*"gender": "(\w)"', expand=False)
+    gendered = word_gender.notna()
+    assert gendered.sum() > 0
+    assert (word_gender[gendered] == states.Gender[gendered].map({"female": "f", "male": "m"})).all()
     assert "heartbreaking" not in set(df.emotion_word_id)
     assert (df.groupby("template_id").size()[["T05", "T06", "T07"]] == 1140).all()
 

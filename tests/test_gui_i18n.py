@@ -29,7 +29,7 @@ AR_PLURAL = ("nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n
 
 # format fields, %-specs and markup: a translation must carry every one of them over
 PLACEHOLDER = re.compile(r"\{[A-Za-z0-9_.\[\]]*(?:![rsa])?(?::[^{}]*)?\}"
-                         r"|%(?:\([A-Za-z0-9_]+\))?[-#0 +]*\d*(?:\.\d+)?[sdifrxXeEgGc]"
+                         r"|%(?:\([A-Za-z0-9_]+\))?[-#0+]*\d*(?:\.\d+)?[sdifrxXeEgGc]"
                          r"|</?[A-Za-z][A-Za-z0-9]*\b[^<>]*>")
 
 
@@ -128,6 +128,11 @@ def test_arabic_has_six_plural_forms_with_the_standard_rule():
     assert got[11] == "11 خطأً" and got[99] == "99 خطأً"  # many: accusative singular
     assert got[100] == "100 خطأ" and got[101] == "101 خطأ"  # other
     assert got[103] == "103 أخطاء"
+    # file paths are left-to-right islands: isolated, or a leading "/" jumps to the other end
+    for msg in catalog:
+        for form in _forms(msg):
+            for ph in ("{path}", "{file}"):
+                assert form.count(ph) == form.count("\u2066" + ph + "\u2069"), form
     de = i18n.load_catalog("de")
     assert de.ngettext("{n} warning", "{n} warnings", 1) == "{n} Warnung"
     assert de.ngettext("{n} warning", "{n} warnings", 5) == "{n} Warnungen"

@@ -80,7 +80,7 @@ def test_kill_9_then_next_start_recovers_the_edit(qtbot, tmp_path):
         assert _wait_for(autosaved, timeout=15), "no autosave with the edit"
         saved_at = max(json.loads(p.with_suffix(".json").read_text("utf-8"))["saved_at"] for p in _recovery_files(home))
         # the edit reached the recovery file within one autosave interval (plus scheduling slack)
-        assert saved_at - edited_at <= AUTOSAVE_S + 2.0
+        assert saved_at - edited_at <= AUTOSAVE_S + 2.5
         os.kill(child.pid, signal.SIGKILL)
         child.wait(timeout=10)
     finally:

@@ -247,3 +247,25 @@ def test_token_diff_catches_a_changed_word():
     row.minoritised = "Der Türke ist in einer irritierende Situation geraten."
     assert not _differs_only_in_person(row, set())
     assert tokens("彼女は幸せ。") == ["彼", "女", "は", "幸", "せ", "。"]
+
+
+def test_grammar_lives_in_the_data(built):
+    """German case on persons and articles, Spanish gender/number and estar/tener, Japanese active
+    vs causative: all from the definition files, no per-language code."""
+    de = set(built["de-goldfarb2023"][2].Sentence)
+    assert {"Der Türke ist wütend.", "Die Situation macht den Türken wütend.",
+            "Ich habe mit dem Türken gestern gesprochen.", "Ich habe mit diesem Mädchen gestern gesprochen.",
+            "Dieses Mädchen ist in eine unheimliche Situation geraten.",
+            "Die Türkin hat uns alles über die neuesten unheimlichen Ereignisse erzählt.",
+            "Das Gespräch mit ihr war unheimlich."} <= de
+    es = set(built["es-goldfarb2023"][2].Sentence)
+    assert {"Ella está enfadada.", "Él está enfadado.", "Ella tiene un enfado.", "Él tiene un enfado.",
+            "Lo vi a él en el mercado.", "La vi a ella en el mercado.", "Vi a Shirley en el mercado.",
+            "Ella me hizo sentir enfadado.", "Mi madre nos habló de los recientes eventos molestos.",
+            "Mi madre se encontró en una situación molesta."} <= es
+    assert "Ella está enfadado." not in es and "Ella tiene un enfada." not in es
+    ja = set(built["ja-goldfarb2023"][2].Sentence)
+    assert {"彼は怒る。", "彼は怒らせた。", "その状況は彼を怒らせる。", "私は彼を怒らせた。"} <= ja
+    zh = built["zh-goldfarb2023"][2]
+    assert "他 感到 生气." in set(zh.Sentence)
+    assert set(zh.features) == {'{"emotion": {}, "person": {}}', '{"person": {}}'}  # Chinese needs no features

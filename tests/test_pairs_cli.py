@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from conftest import ROOT
-from corpus_fixtures import PAIR_PERSONS, mini, mini_pairs
+from corpus_fixtures import mini, mini_pairs
 from engine.corpus import PAIR_COLUMNS
 
 
@@ -97,7 +97,6 @@ def test_bad_inputs_one_line(run, tmp_path):
         assert len(lines) == 1 and lines[0].startswith("error:"), proc.stderr
     assert "pairs[0].privileged" in run("corpus", "pairs", str(bad), "--out", str(tmp_path / "o.csv")).stderr
     assert not (tmp_path / "o.csv").exists() and not (tmp_path / "o.xlsx").exists()
-    assert PAIR_PERSONS  # the fixture the user-file tests build on
 
 
 def test_pairs_real_entry_point(tmp_path):
@@ -118,3 +117,14 @@ def test_unknown_format_flag(capsys, tmp_path):
         main.main(["corpus", "pairs", "zh-goldfarb2023", "--out", str(tmp_path / "o"), "--format", "xml"])
     assert info.value.code == 2
     assert "invalid choice: 'xml'" in capsys.readouterr().err
+
+
+def test_all_pairs_rejected_says_why(run, tmp_path):
+    src = tmp_path / "rejected.toml"
+    text = mini().replace('pair = "he"', "").replace('pair = "she"', "")
+    text += '[[pairs]]\nid = "x"\nvariable = "race"\nprivileged = "ann"\nminoritised = "bob"\n'  # swapped
+    src.write_text(text, encoding="utf-8")
+    proc = run("corpus", "pairs", str(src), "--out", str(tmp_path / "p.csv"))
+    assert proc.returncode == 1
+    assert "checker rejects every declared pair" in proc.stderr and "corpus check" in proc.stderr
+    assert not (tmp_path / "p.csv").exists()

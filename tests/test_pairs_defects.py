@@ -8,11 +8,8 @@ sees exactly what their generator used.
 """
 import csv
 import re
-from pathlib import Path
 
-import pytest
-
-from conftest import SHARED, shared_path
+from conftest import shared_path
 from corpus_fixtures import builtin_report, builtin_tables
 from engine.corpus import EmotionWord, Form, Pair, Template, Variant, check_corpus, generate, generate_pairs, load_corpus
 
@@ -26,12 +23,12 @@ def _sheet(name: str) -> list[dict[str, str]]:
 
 # -- German: uninflected attributive adjectives and the stray comma --------------------------------
 
-# Emotions_German.csv, rows 2, 3, 28 and 45 (Emotion Category, Emotion Word, Grammar), verbatim.
+# Emotions_German.csv, lines 2, 3, 30 and 45 (Emotion Category, Emotion Word, Grammar), verbatim.
 GERMAN_ROWS = [("anger", "empört,", "state"), ("anger", "verärgert", "state"),
                ("anger", "irritierend", "situation"), ("joy", "erfreulich", "situation")]
 
 
-def german_from_rows(rows) -> "object":
+def german_from_rows(rows):
     """de-goldfarb2023 with its emotion words replaced by the sheet's rows (one bare form each)."""
     c = load_corpus("de-goldfarb2023")
     c.emotion_words = [EmotionWord(id=f"row{i}", emotion=emotion, kind=kind, forms=[Form(word)])
@@ -200,7 +197,7 @@ def test_japanese_defects_absent_from_builtin():
 
 # -- English: male race pairs with privileged and minoritised swapped -----------------------------
 
-# People_English.csv, the first three male race rows (Person 1, Person 2, Person 1 Type, Person 2 Type).
+# People_English.csv lines 18, 19 (male race rows) and 8 (a female one): Person 1, Person 2 and their types, verbatim.
 ENGLISH_ROWS = [("Alonzo", "Adam", "race: privileged", "race: minoritized"),
                 ("Alphonse", "Alan", "race: privileged", "race: minoritized"),
                 ("Amanda", "Ebony", "race: privileged", "race: minoritized")]
@@ -241,9 +238,3 @@ def test_english_swap_absent_from_builtin():
     assert ("adam", "alonzo") in set(zip(race.privileged_person_id, race.minoritised_person_id))
     assert not race.privileged_person_id.isin(["alonzo", "alphonse", "darnell", "jamel", "jerome"]).any()
 
-
-def test_shared_data_note():
-    """The sheet-row tests above skip (with a reason) on a fresh clone without ../shared."""
-    if not (SHARED / Path(*SHEETS)).exists():
-        pytest.skip("../shared not present: the literal-row tests still ran")
-    assert (SHARED / Path(*SHEETS) / "Emotions_German.csv").exists()

@@ -53,7 +53,7 @@ PLURAL_FORMS = {
 }
 
 # {name}, {name:fmt}, {0}, {}, %s, %d, %(name)s, %.2f -- a translation must keep every one.
-PLACEHOLDER = re.compile(r"\{[A-Za-z0-9_.\[\]]*(?:![rsa])?(?::[^{}]*)?\}|%(?:\([A-Za-z0-9_]+\))?[-#0 +]*\d*(?:\.\d+)?[sdifrxXeEgGc%]")
+PLACEHOLDER = re.compile(r"\{[A-Za-z0-9_.\[\]]*(?:![rsa])?(?::[^{}]*)?\}|%(?:\([A-Za-z0-9_]+\))?[-#0+]*\d*(?:\.\d+)?[sdifrxXeEgGc%]")
 ACCEL = re.compile(r"(?<!&)&(?=[^\s&])")  # a Qt keyboard accelerator: "&File" (not "&&", not "A & B")
 TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*\b[^<>]*>")
 
@@ -102,9 +102,8 @@ def extract() -> Catalog:
     template = Catalog(project=PROJECT, version=VERSION, msgid_bugs_address=TEAM,
                        copyright_holder="EEC Studio contributors", charset="utf-8", fuzzy=False)
     template.header_comment = HEADER.format(language="Message template")
-    for filename, lineno, message, comments, context in (
-            (f, ln, m, c, ctx) for f, ln, m, c, ctx in extract_from_dir(
-                ROOT, method_map, options_map, comment_tags=COMMENT_TAGS, strip_comment_tags=True)):
+    for filename, lineno, message, comments, context in extract_from_dir(
+            ROOT, method_map, options_map, comment_tags=COMMENT_TAGS, strip_comment_tags=True):
         flags = set()
         text = message if isinstance(message, str) else message[0]
         if PLACEHOLDER.search(text or "") and "{" in (text or ""):
@@ -290,6 +289,9 @@ def fill(lang: str, source: Path) -> None:
         msg.flags.discard("fuzzy")
         done += 1
     _fix_header(catalog, lang)
+    import datetime as dt
+
+    catalog.revision_date = dt.datetime.now(dt.timezone.utc)
     _write_if_changed(path, _po_bytes(catalog, ignore_obsolete=True))
     print(f"{path.relative_to(ROOT)}: {done} set; {_summary(catalog)}")
 

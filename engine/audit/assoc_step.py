@@ -7,7 +7,7 @@ screen, the HTML report and a notebook find them. The tests themselves are
 keeps one failing test from sinking the others, and writes tidy tables:
 
     assoc/tests.csv           one row per WEAT/SEAT/LPBS test (``WeatResult.to_frame()``)
-    assoc/word_scores.csv     per-word association s(w, A, B) with the test id (drill-down)
+    assoc/word_scores.csv     per-word association s(w, A, B) with the test id and kind (drill-down)
     assoc/fise_quadrants.csv  FISE quadrant rows (``FiseResult.to_frame()``)
     assoc/fise_words.csv      FISE per-word coordinates b_x, b_y with the test id and axis names
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -31,7 +31,10 @@ LogFn = Callable[[str], None]
 
 @dataclass
 class AssocStep:
-    """Which tests to run (library names or files) and on which representation."""
+    """Which tests to run (library names or files) and on which representation.
+
+    A name prefixed ``seat:`` or ``lpbs:`` runs a word-level (WEAT) test as SEAT (bleached
+    sentence templates) or LPBS (masked LM), like ``assoc run --as``."""
 
     tests: list[str]
     vectors: str = "glove-6b-50d"
@@ -77,9 +80,11 @@ def run_assoc_step(step: AssocStep, *, progress: Callable[[int, int, float | Non
     for i, name in enumerate(step.tests):
         if is_cancelled(cancel):
             raise Cancelled(i, total)
+        run_as, test = split_run_as(name)
         try:
-            spec = resolve(name)
-            res = run_test(spec, cfg, provider=provider if spec.kind not in ("lpbs", "crows") else None)
+            spec = resolve(test)
+            mlm = spec.kind in ("lpbs", "crows") or run_as == "lpbs"
+            res = run_test(spec, replace(cfg, run_as=run_as), provider=None if mlm else provider)
         except (AssocError, ValueError, KeyError, OSError) as exc:
             msg = f"association test {name}: {exc}"
             problems.append(msg)
@@ -99,7 +104,7 @@ def run_assoc_step(step: AssocStep, *, progress: Callable[[int, int, float | Non
                 frame.insert(1, "title", res.title)
                 rows.append(frame)
                 if res.word_scores is not None and len(res.word_scores):
-                    words.append(res.word_scores.assign(test=res.test_id))
+                    words.append(res.word_scores.assign(test=res.test_id, kind=res.kind))
                 say(f"  {res.test_id}: {res.kind.upper()} d = {res.effect_size:+.3f}, p = {res.p_value:.3g}")
         if progress is not None:
             done = i + 1
@@ -112,8 +117,17 @@ def run_assoc_step(step: AssocStep, *, progress: Callable[[int, int, float | Non
     return tables, problems, results
 
 
+def split_run_as(name: str) -> tuple[str, str]:
+    """("seat", "weat/T1") for "seat:weat/T1"; ("auto", name) otherwise."""
+    head, sep, rest = name.partition(":")
+    if sep and head in ("seat", "lpbs", "weat"):
+        return head, rest
+    return "auto", name
+
+
 def _is_mlm_test(name: str) -> bool:
-    return "/lpbs/" in name or "/crows/" in name
+    run_as, test = split_run_as(name)
+    return run_as == "lpbs" or "/lpbs/" in test or "/crows/" in test
 
 
 FILE_OF = {"assoc": "tests", "assoc_words": "word_scores", "fise_quadrants": "fise_quadrants",

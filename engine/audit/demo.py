@@ -64,12 +64,22 @@ def run_weat_tests(tests: list[str] = WEAT_TESTS, *, n_permutations: int = 10_00
             rows.append({**rec, "status": "ok", "note": ""})
         else:
             why = next((p.split(": ", 1)[1] for p in problems if p.startswith(f"association test {name}:")), "not run")
-            rows.append({"test": name, "status": "refused" if "coverage" in why else "error", "note": why})
+            rows.append({"test": name, "title": _title(name), "status": "refused" if "coverage" in why else "error",
+                         "note": why})
     display = pd.DataFrame(rows)
     if "title" not in display:
         display["title"] = ""
     display["title"] = display["title"].fillna("")
     return tables, display, step, problems
+
+
+def _title(name: str) -> str:
+    try:
+        from engine.assoc.library import resolve
+
+        return resolve(name).title
+    except Exception:  # noqa: BLE001 - a title is decoration
+        return ""
 
 
 def weat_markdown(df: pd.DataFrame) -> str:

@@ -5,6 +5,16 @@ import sys
 import time
 
 
+def format_eta(seconds: float) -> str:
+    """12s, 3m05s, 1h02m."""
+    s = max(0, int(round(seconds)))
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m{s % 60:02d}s"
+    return f"{s // 3600}h{s % 3600 // 60:02d}m"
+
+
 class ProgressBar:
     def __init__(self, label: str = "", stream=None, width: int = 30, min_interval: float = 0.1) -> None:
         self.label = label
@@ -22,7 +32,7 @@ class ProgressBar:
             return
         self._last = now
         frac = done / total if total else 1.0
-        eta_txt = f" ETA {eta:5.0f}s" if eta is not None and not final else ""
+        eta_txt = f" ETA {format_eta(eta)}" if eta is not None and not final else ""
         if self._tty:
             filled = int(frac * self.width)
             bar = "█" * filled + "·" * (self.width - filled)

@@ -30,6 +30,8 @@ class CEntry:
     forms: list[CForm]
     entry_features: dict[str, str]
     attrs: dict[str, str]  # filterable attributes (kind, emotion, axis groups)
+    # the form (or "missing"/"ambiguous") selected for each request, keyed by its (feature, value) items
+    selected: dict[tuple, CForm | str] = field(default_factory=dict, repr=False, compare=False)
 
 
 @dataclass
@@ -79,7 +81,6 @@ class CompiledCorpus:
         # slots are filled, and the form an entry yields for a given request, never change once
         # compiled, so both are computed once.
         self._plans: dict[int, tuple[CVariant, list[tuple]]] = {}
-        self._selected: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[CEntry, CForm | str]] = {}
 
     # -- compile ----------------------------------------------------------------
     def _form(self, f: Form, entry_features: dict[str, str]) -> CForm:
@@ -152,10 +153,13 @@ class CompiledCorpus:
 
     # -- realise ----------------------------------------------------------------
     def realise(self, ct: CTemplate, person: CEntry, emotion: CEntry | None) -> Realisation | Finding:
-        variant = self._pick_variant(ct, person, emotion)
-        if isinstance(variant, Finding):
-            variant.template, variant.person, variant.emotion_word = ct.id, person.id, emotion.id if emotion else ""
-            return variant
+        if len(ct.variants) == 1 and not ct.template.select:
+            variant = ct.variants[0]
+        else:
+            variant = self._pick_variant(ct, person, emotion)
+            if isinstance(variant, Finding):
+                variant.template, variant.person, variant.emotion_word = ct.id, person.id, emotion.id if emotion else ""
+                return variant
         cached = self._plans.get(id(variant))
         if cached is not None and cached[0] is variant:
             plan = cached[1]
@@ -163,7 +167,6 @@ class CompiledCorpus:
             plan = self._plan(variant)
             self._plans[id(variant)] = (variant, plan)
         chosen: dict[str, CForm] = {}
-        selected = self._selected
         for slot, source, fixed, fixed_key, refs in plan:
             entry = person if source is _PERSON else emotion if source is _EMOTION else source
             if entry is None:
@@ -182,17 +185,14 @@ class CompiledCorpus:
                                        slot=slot.name, wanted={key: f"{ref.slot}.{ref.feature}"},
                                        available=[_describe(f) for f in entry.forms], **_base(ct, person, emotion))
                     wanted[key] = value
-                sel_key = (id(entry), tuple(wanted.items()))
+                sel_key = tuple(wanted.items())
             else:
                 wanted = fixed
-                sel_key = (id(entry), fixed_key)
-            hit = selected.get(sel_key)
-            if hit is not None and hit[0] is entry:  # keyed by id(): make sure it is the same entry
-                form = hit[1]
-            else:
-                form = _select(entry.forms, wanted)
-                selected[sel_key] = (entry, form)
-            if isinstance(form, str):
+                sel_key = fixed_key
+            form = entry.selected.get(sel_key)
+            if form is None:
+                form = entry.selected[sel_key] = _select(entry.forms, wanted)
+            if form.__class__ is str:
                 code = "E002" if form == "ambiguous" else "E001"
                 if not entry.forms:
                     msg = f"slot {slot.name!r}: entry {entry.id!r} has no forms (untranslated)"
@@ -207,10 +207,8 @@ class CompiledCorpus:
                                f"({form.absent}); combination skipped", slot=slot.name, wanted=dict(wanted),
                                **_base(ct, person, emotion))
             chosen[slot.name] = form
-        parts = []
-        for piece in variant.parsed.pieces:
-            parts.append(piece if isinstance(piece, str) else chosen[piece.name].text)
-        sentence = "".join(parts)
+        sentence = "".join([piece if piece.__class__ is str else chosen[piece.name].text
+                            for piece in variant.parsed.pieces])
         if self.corpus.capitalize:
             sentence = capitalise_first(sentence)
         return Realisation(sentence, variant, chosen)
@@ -320,6 +318,9 @@ def _dependency_order(parsed: ParsedTemplate) -> tuple[list[Slot], str]:
 
 
 def capitalise_first(sentence: str) -> str:
+    if sentence and sentence[0].isalpha():  # the common case: the sentence starts with its first letter
+        ch = sentence[0]
+        return ch.upper() + sentence[1:] if ch.islower() else sentence
     for i, ch in enumerate(sentence):
         if ch.isalpha():
             if ch.islower():

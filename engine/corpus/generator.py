@@ -22,64 +22,69 @@ COLUMNS = PUBLISHED_COLUMNS + EXTRA_COLUMNS
 
 def generate(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -> pd.DataFrame:
     cc = compiled or CompiledCorpus(corpus)
-    cols: dict[str, list] = {c: [] for c in COLUMNS}
     race = corpus.race_axis
     race_name = race.name if race else None
     prefix = corpus.id_prefix or corpus.id
-    # Speed: each slot's part of the features JSON depends only on the form chosen for it,
-    # and the template text only on the variant, so each is built once and reused (generation of all
-    # built-in corpora must stay well under a second; bench/bench_generate.py).
+    # Speed (generation of all built-in corpora must stay well under a second; see
+    # bench/bench_generate.py): values constant over a template × person block are written
+    # once per block, each slot's part of the features JSON depends only on the form chosen
+    # for it, and the template text only on the variant, so each is built once and reused.
     fragments: dict[tuple[str, int], str] = {}
-    template_text: dict[int, str] = {}
-    (c_id, c_sentence, c_template, c_person, c_gender, c_race, c_emotion, c_word, c_tid, c_pid, c_pkind, c_eid,
-     c_ekind, c_lang, c_corpus, c_features) = (cols[c] for c in COLUMNS)
-    n = 0
+    variant_info: dict[int, tuple[str, list[str], str, str | None]] = {}
+    sentence, template, person, emotion, word, eid, ekind, features = ([] for _ in range(8))
+    tid, gender, race_col, pid, pkind = ([] for _ in range(5))
     for ct in cc.templates:
         if not ct.usable or ct.first().person_slot is None:
             continue
         persons = cc.persons_for(ct)
         emotions = cc.emotions_for(ct)
+        emotion_attrs = [(e.attrs["emotion"], e.id, e.attrs["kind"]) if e else ("", "", "") for e in emotions]
         for p in persons:
             pterm = corpus.persons[_index(cc, p.id)]
-            gender = pterm.gender
-            race_group = pterm.groups.get(race_name, "") if race_name else ""
-            for e in emotions:
+            block = 0
+            for e, (e_emotion, e_id, e_kind) in zip(emotions, emotion_attrs):
                 r = cc.realise(ct, p, e)
                 if not isinstance(r, Realisation):
                     continue
                 cv = r.variant
                 chosen = r.chosen
-                emo_form = chosen.get(cv.emotion_slot.name) if cv.emotion_slot else None
-                text = template_text.get(id(cv))
-                if text is None:
-                    text = template_text[id(cv)] = (cv.variant.published or ct.template.published
-                                                    or placeholder_text(cv.parsed))
+                info = variant_info.get(id(cv))
+                if info is None:
+                    info = variant_info[id(cv)] = (
+                        cv.variant.published or ct.template.published or placeholder_text(cv.parsed),
+                        sorted(s.name for s in cv.order), cv.person_slot.name,
+                        cv.emotion_slot.name if cv.emotion_slot else None)
+                text, slot_names, person_slot, emotion_slot = info
                 parts = []
-                for k in sorted(chosen):
+                for k in slot_names:
                     f = chosen[k]
                     frag = fragments.get((k, id(f)))
                     if frag is None:  # '"slot": {...}' exactly as json.dumps(..., sort_keys=True) writes it
                         frag = fragments[(k, id(f))] = (json.dumps(k, ensure_ascii=False) + ": "
                                                         + json.dumps(f.features, ensure_ascii=False, sort_keys=True))
                     parts.append(frag)
-                feats = "{" + ", ".join(parts) + "}"
-                c_id.append(f"{prefix}-{n:05d}")
-                c_sentence.append(r.sentence)
-                c_template.append(text)
-                c_person.append(chosen[cv.person_slot.name].text)
-                c_gender.append(gender)
-                c_race.append(race_group)
-                c_emotion.append(e.attrs["emotion"] if e else "")
-                c_word.append(emo_form.text if emo_form else "")
-                c_tid.append(ct.id)
-                c_pid.append(p.id)
-                c_pkind.append(pterm.kind)
-                c_eid.append(e.id if e else "")
-                c_ekind.append(e.attrs["kind"] if e else "")
-                c_lang.append(corpus.language)
-                c_corpus.append(corpus.id)
-                c_features.append(feats)
-                n += 1
+                sentence.append(r.sentence)
+                template.append(text)
+                person.append(chosen[person_slot].text)
+                emotion.append(e_emotion)
+                word.append(chosen[emotion_slot].text if emotion_slot else "")
+                eid.append(e_id)
+                ekind.append(e_kind)
+                features.append("{" + ", ".join(parts) + "}")
+                block += 1
+            if block:
+                tid += [ct.id] * block
+                gender += [pterm.gender] * block
+                race_col += [pterm.groups.get(race_name, "") if race_name else ""] * block
+                pid += [p.id] * block
+                pkind += [pterm.kind] * block
+    n = len(sentence)
+    cols = {
+        "ID": [f"{prefix}-{i:05d}" for i in range(n)], "Sentence": sentence, "Template": template, "Person": person,
+        "Gender": gender, "Race": race_col, "Emotion": emotion, "Emotion word": word, "template_id": tid,
+        "person_id": pid, "person_kind": pkind, "emotion_word_id": eid, "emotion_kind": ekind,
+        "language": [corpus.language] * n, "corpus": [corpus.id] * n, "features": features,
+    }
     return pd.DataFrame(cols, columns=COLUMNS)
 
 

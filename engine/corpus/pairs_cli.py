@@ -36,7 +36,11 @@ def cmd_pairs(args: argparse.Namespace) -> int:
     df = generate_group_comparisons(c, cc) if args.groups else generate_pairs(c, cc)
     what = "name-group comparisons" if args.groups else "counterfactual pairs"
     if df.empty:
-        print(f"{c.id}: no {what} (declare [[pairs]] or `pair` on persons; see docs/pairs.md)", file=sys.stderr)
+        if not args.groups and (c.pairs or any(p.pair for p in c.persons)):
+            print(f"{c.id}: no usable {what}: the checker rejects every declared pair; "
+                  f"see `python main.py corpus check {args.corpus}`", file=sys.stderr)
+        else:
+            print(f"{c.id}: no {what} (declare [[pairs]] or `pair` on persons; see docs/pairs.md)", file=sys.stderr)
         return 1
     out = Path(args.out)
     export_table(df, out, args.format)

@@ -56,7 +56,7 @@ def add_parser(subparsers: Any) -> None:
     g.add_argument("--encoder", help="encoder-head: local folder or HF id already in the cache")
     g.add_argument("--pooling", default="cls", choices=["cls", "mean"])
     g.add_argument("--max-length", type=int, default=128)
-    g.add_argument("--vectors", help="fasttext-mlp: fastText .bin or .vec file")
+    g.add_argument("--vectors", help="fasttext-mlp: fastText .bin, .vec/GloVe text file, or glove-6b-50d (packaged)")
     g.add_argument("--base-model", help="classifier: local encoder/classifier folder to fine-tune")
     g.add_argument("--seeds", default="1,2,3,4,5", help="classifier: one fine-tuning run per seed (majority vote)")
     g.add_argument("--epochs", type=int, default=3, help="classifier: epochs per seed")

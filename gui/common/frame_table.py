@@ -39,34 +39,49 @@ def _fmt(value: Any) -> str:
 
 
 class FrameModel(QAbstractTableModel):
+    """Rows of a DataFrame for a view. Cells are read from plain Python column lists made once
+    per frame: ``DataFrame.iat`` costs microseconds per call (much more on Arrow strings), and
+    a view asks for tens of thousands of cells when it sizes its columns."""
+
     def __init__(self, frame: Any = None, parent: Any = None) -> None:
         super().__init__(parent)
         self.frame = frame
         self.rtl_columns: set[str] = set()
+        self._columns: list[list[Any]] = []
+        self._names: list[str] = []
+        self._load(frame)
+
+    def _load(self, frame: Any) -> None:
+        if frame is None:
+            self._columns, self._names = [], []
+            return
+        self._names = [str(c) for c in frame.columns]
+        self._columns = [frame.iloc[:, i].tolist() for i in range(len(frame.columns))]
 
     def set_frame(self, frame: Any) -> None:
         self.beginResetModel()
         self.frame = frame
+        self._load(frame)
         self.endResetModel()
 
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() or self.frame is None else len(self.frame)
 
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() or self.frame is None else len(self.frame.columns)
+        return 0 if parent.isValid() or self.frame is None else len(self._columns)
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.DisplayRole) -> Any:
         if not index.isValid() or self.frame is None:
             return None
-        value = self.frame.iat[index.row(), index.column()]
+        value = self._columns[index.column()][index.row()]
         if role in (Qt.DisplayRole, Qt.ToolTipRole):
-            return _fmt(value.item() if hasattr(value, "item") else value)
+            return _fmt(value)
         if role == Qt.UserRole:
             return value
         if role == Qt.TextAlignmentRole:
-            if isinstance(value, (int, float)) or hasattr(value, "dtype"):
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
                 return int(Qt.AlignRight | Qt.AlignVCenter)
-            if str(self.frame.columns[index.column()]) in self.rtl_columns:
+            if self._names[index.column()] in self.rtl_columns:
                 return int(Qt.AlignRight | Qt.AlignVCenter)
         return None
 
@@ -93,6 +108,8 @@ class FrameTable(QWidget):
         self.view.setAlternatingRowColors(True)
         self.view.setSortingEnabled(False)
         self.view.verticalHeader().setDefaultSectionSize(22)
+        # column widths from the first rows only: a 45,000-row table must not be measured whole
+        self.view.horizontalHeader().setResizeContentsPrecision(200)
         self.title = QLabel(title)
         self.copy_button = QPushButton()
         self.copy_button.clicked.connect(self.copy_to_clipboard)

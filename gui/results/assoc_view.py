@@ -91,7 +91,11 @@ class AssocView(PlotPanel):
         for i, (_idx, r) in enumerate(t.iterrows()):
             y = n - 1 - i
             title = str(r.get("title", "") or "")
-            ticks.append((y, short(f"{r['test']}  {title}" if title and title != "nan" else str(r["test"]))))
+            name = str(r["test"])
+            kind_ = str(r.get("kind", ""))
+            if kind_ and not name.startswith(kind_ + "/"):
+                name += f" ({kind_.upper()})"  # e.g. a WEAT test run as LPBS keeps its id
+            ticks.append((y, short(f"{name}  {title}" if title and title != "nan" else name)))
             if not is_number(r[col]):
                 continue
             d = float(r[col])
@@ -128,6 +132,8 @@ class AssocView(PlotPanel):
             if words is None:
                 raise ValueError(_("The per-word scores are not in these results (assoc/word_scores.csv)."))
             sel = words[words["test"].astype(str) == test]
+            if "kind" in sel.columns:
+                sel = sel[sel["kind"].astype(str) == str(r.get("kind", ""))]
             return sel.sort_values(["set", "s"], ascending=[True, False]).reset_index(drop=True)
 
         self.drill(title, rows)

@@ -85,11 +85,12 @@ class BetaView(PlotPanel):
         models = list(dict.fromkeys(t["model"].astype(str)))
         ncols = min(COLUMNS, len(emotions))
         legend = [(m, colour(i)) for i, m in enumerate(models)]
-        self.canvas.addLabel(legend_html(legend, stars_legend() + "   " + _("○ not tested / not converged")),
+        self.canvas.addLabel(legend_html(legend, stars_legend() + "   " + _("○ not tested or not converged")),
                              row=0, col=0, colspan=ncols)
         self.marks = []
         span = 0.7
         step = span / max(len(models), 1)
+        groups = {key: g.to_dict("records") for key, g in t.groupby(["emotion", "model"], sort=False)}
         for e_i, emotion in enumerate(emotions):
             plot = self.add_plot(1 + e_i // ncols, e_i % ncols)
             p_i = len(self.plots) - 1
@@ -103,12 +104,10 @@ class BetaView(PlotPanel):
             else:
                 left.setWidth(110)
             plot.setLabel("bottom", _("effect on the score") if use_ame else _("coefficient (logit)"))
-            sub = t[t["emotion"].astype(str) == emotion]
             xs_all: list[float] = [0.0]
             for m_i, model in enumerate(models):
-                rows = sub[sub["model"].astype(str) == model]
                 c = colour(m_i)
-                for _idx, r in rows.iterrows():
+                for r in groups.get((emotion, model), []):
                     if r["term"] not in TERMS or not is_number(r[col]):
                         continue
                     y = len(TERMS) - TERMS.index(r["term"]) + (span / 2 - step / 2 - m_i * step)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QGraphicsRectItem, QLabel, QSpinBox
 
 from gui.i18n import _
@@ -125,34 +125,35 @@ class ConfusionView(PlotPanel):
             row=1, col=0, size="9pt")
         plot = self.add_plot(2, 0)
         plot.showGrid(x=False, y=False)
-        img = pg.ImageItem(axisOrder="row-major")
         top = counts.max() if counts.size and counts.max() > 0 else 1.0
         cmap = pg.ColorMap([0.0, 1.0], [(255, 255, 255), (8, 69, 148)])
-        img.setLookupTable(cmap.getLookupTable(0.0, 1.0, 256))
-        img.setImage(counts, levels=(0, top), autoLevels=False)
-        img.setRect(QRectF(0, 0, k, k))
-        plot.addItem(img)
-        plot.invertY(True)
+        # one rectangle per cell (not an image): crisp in PNG and SVG at any size
         for i in range(k):
-            diag = QGraphicsRectItem(i, i, 1, 1)
-            diag.setPen(pg.mkPen("#D55E00", width=2, style=Qt.DashLine))
-            plot.addItem(diag)
             for j in range(k):
                 v = counts[i, j]
+                cell = QGraphicsRectItem(j, i, 1, 1)
+                cell.setBrush(pg.mkBrush(cmap.map(v / top, mode="qcolor")))
+                cell.setPen(pg.mkPen("#ffffff", width=1))
+                cell.setData(0, (i, j))
+                plot.addItem(cell)
                 share = v / cm.n if cm.n else 0.0
                 dark = v / top > 0.55
                 txt = text_item(f"{int(v):,}\n{share:.1%}" if v else "0", "#fff" if dark else "#222", anchor=(0.5, 0.5))
                 txt.setPos(j + 0.5, i + 0.5)
                 plot.addItem(txt)
+        plot.invertY(True)
+        for i in range(k):
+            diag = QGraphicsRectItem(i, i, 1, 1)
+            diag.setPen(pg.mkPen("#D55E00", width=2, style=Qt.DashLine))
+            plot.addItem(diag)
         ticks = [(i + 0.5, n) for i, n in enumerate(names)]
         plot.getAxis("left").setTicks([ticks])
         plot.getAxis("bottom").setTicks([ticks])
-        plot.getAxis("left").setWidth(min(120, 10 + 7 * max(len(n) for n in names)))
+        plot.getAxis("left").setWidth(min(150, 34 + 7 * max(len(n) for n in names)))
         plot.setLabel("left", _("score of the {group} sentence (privileged)").format(group=label(g_priv)))
         plot.setLabel("bottom", _("score of the {group} sentence (minoritised)").format(group=label(g_min)))
-        plot.setXRange(0, k, padding=0.02)
-        plot.setYRange(0, k, padding=0.02)
-        plot.setAspectLocked(True)
+        plot.setXRange(0, k, padding=0)
+        plot.setYRange(0, k, padding=0)
         plot.setMouseEnabled(x=False, y=False)
         self.canvas.ci.layout.setRowStretchFactor(2, 1)
         self.canvas.ci.layout.setColumnStretchFactor(0, 1)

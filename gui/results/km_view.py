@@ -138,13 +138,13 @@ class KMView(PlotPanel):
             self.boxes.append({"y": y, "row": b})
         x_min, x_max = min(xs), max(xs)
         width = (x_max - x_min) or 1e-3
+        by_system = {} if tests is None else {(str(r["model"]), str(r["emotion"])): r
+                                               for r in tests.to_dict("records")}
         for box in self.boxes:
             b = box["row"]
-            t = None if tests is None else tests[(tests["model"].astype(str) == str(b["model"]))
-                                                  & (tests["emotion"].astype(str) == str(b["emotion"]))]
-            if t is None or not len(t):
+            r = by_system.get((str(b["model"]), str(b["emotion"])))
+            if r is None:
                 continue
-            r = t.iloc[0]
             s = stars(r.get("p_value")) if is_number(r.get("p_value")) else ""
             txt = text_item(f"{verdict_text(r.get('verdict'))} {s}  (p = {fmt_p(r.get('p_value'))}, n = {int(r['n'])})",
                             "#222", anchor=(0, 0.5))

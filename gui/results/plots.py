@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import html
 import math
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401 - registers ImageExporter / SVGExporter
@@ -72,7 +73,7 @@ def is_number(v: Any) -> bool:
 
 
 def stars_legend() -> str:
-    return _("*** p ≤ .01   ** p ≤ .05   * p ≤ .10")
+    return _("*** p ≤ .01 · ** p ≤ .05 · * p ≤ .10")
 
 
 def legend_html(entries: list[tuple[str, str]], extra: str = "") -> str:
@@ -80,7 +81,8 @@ def legend_html(entries: list[tuple[str, str]], extra: str = "") -> str:
     parts = [f"<span style='color:{c}; font-size:14pt'>■</span>&nbsp;{html.escape(name)}" for name, c in entries]
     text = "&nbsp;&nbsp;&nbsp;".join(parts)
     if extra:
-        text += ("&nbsp;&nbsp;&nbsp;&nbsp;" if text else "") + f"<span style='color:#555'>{html.escape(extra)}</span>"
+        extra_html = html.escape(extra).replace("   ", "&nbsp;&nbsp;&nbsp;")
+        text += ("&nbsp;&nbsp;&nbsp;&nbsp;" if text else "") + f"<span style='color:#555'>{extra_html}</span>"
     return text
 
 
@@ -89,8 +91,12 @@ def text_item(text: str, colour_: str = "#000", anchor: tuple[float, float] = (0
     item = pg.TextItem(color=colour_, anchor=anchor)
     style = ("font-weight:bold;" if bold else "") + (f"font-size:{size}pt;" if size else "")
     body = html.escape(text).replace("\n", "<br>")
-    item.setHtml(f"<div style='text-align:center; {style}'>{body}</div>" if "\n" in text
-                 else f"<span style='{style}'>{body}</span>")
+    if "\n" in text and anchor[0] == 0.5:  # centred block: give the text a width so lines centre
+        item.setHtml(f"<span style='{style}'>{body}</span>")
+        item.textItem.setTextWidth(item.textItem.boundingRect().width())
+        item.setHtml(f"<div align='center' style='{style}'>{body}</div>")
+    else:
+        item.setHtml(f"<span style='{style}'>{body}</span>")
     return item
 
 
@@ -99,6 +105,7 @@ def style_plot(plot: pg.PlotItem) -> None:
         ax = plot.getAxis(name)
         ax.setPen(pg.mkPen("#444"))
         ax.setTextPen(pg.mkPen("#222"))
+        ax.enableAutoSIPrefix(False)  # "(x0.001)" beside a label confuses readers of score differences
     plot.showGrid(x=True, y=False, alpha=0.15)
     plot.setMenuEnabled(False)
     plot.hideButtons()
@@ -211,6 +218,7 @@ class PlotPanel(QWidget):
         self.svg_button.setEnabled(on)
 
     def add_plot(self, row: int, col: int, **kw: Any) -> pg.PlotItem:
+        kw.setdefault("enableMenu", False)  # no context menus to build: drawing stays fast
         plot = self.canvas.addPlot(row=row, col=col, **kw)
         style_plot(plot)
         self.plots.append(plot)
@@ -284,8 +292,9 @@ class PlotPanel(QWidget):
         return Path(path)
 
     def export_svg(self, path: str | Path) -> Path:
-        exp = pg.exporters.SVGExporter(self.canvas.scene())
-        exp.export(str(path))
+        with _closed_paths_spelled_out():
+            exp = pg.exporters.SVGExporter(self.canvas.scene())
+            exp.export(str(path))
         return Path(path)
 
     def ask_export(self, kind: str) -> None:
@@ -299,6 +308,41 @@ class PlotPanel(QWidget):
             (self.export_png if kind == "png" else self.export_svg)(path)
         except Exception as exc:  # shown, never raised into Qt
             show_error(self, exc, context=_("Saving {path}").format(path=path))
+
+
+@contextmanager
+def _closed_paths_spelled_out() -> Iterator[None]:
+    """Work around pyqtgraph 0.14's SVG exporter with Qt 6: Qt writes a closed path (every
+    ViewBox's clip rectangle) as "M0,0 L… Z", and the exporter's coordinate rewriting expects
+    "x,y" in every token, so it raises on "Z". During our export, each "Z" becomes a line back to
+    the sub-path's start point (the same shape), then pyqtgraph's own code runs unchanged."""
+    import importlib
+
+    mod = importlib.import_module("pyqtgraph.exporters.SVGExporter")
+    original = mod.correctCoordinates
+
+    def spelled_out(node: Any, defs: Any, item: Any, options: Any) -> Any:
+        for ch in node.getElementsByTagName("path"):
+            tokens = ch.getAttribute("d").split()
+            if "Z" not in tokens and "z" not in tokens:
+                continue
+            out, start = [], None
+            for tok in tokens:
+                if tok in ("Z", "z"):
+                    if start is not None:
+                        out.append("L" + start)
+                    continue
+                if tok[:1] in ("M", "m"):
+                    start = tok[1:]
+                out.append(tok)
+            ch.setAttribute("d", " ".join(out))
+        return original(node, defs, item, options)
+
+    mod.correctCoordinates = spelled_out
+    try:
+        yield
+    finally:
+        mod.correctCoordinates = original
 
 
 def connect(panel: PlotPanel) -> None:

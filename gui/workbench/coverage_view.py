@@ -99,12 +99,15 @@ class CoverageView(QWidget):
                 self.table.setItem(r, c, item)
         missing = cov.missing_total
         if cov.unusable:
-            text = _("Templates that cannot be read yet: {ids}.").format(ids=", ".join(sorted(cov.unusable))) + " "
+            text = _("Templates that cannot be read yet, so none of their sentences are produced: {ids}.").format(
+                ids=", ".join(sorted(cov.unusable))) + " "
         else:
             text = ""
         skipped = cov.skipped_total
         missing -= skipped
-        if missing:
+        if cov.unusable and not missing:
+            pass  # "nothing missing" would be untrue: the unreadable templates produce nothing
+        elif missing:
             text += ngettext("{n} combination is missing (red and orange cells; hover for the list).",
                              "{n} combinations are missing (red and orange cells; hover for the list).", missing).format(n=f"{missing:,}")
         elif skipped:

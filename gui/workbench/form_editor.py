@@ -30,7 +30,7 @@ from engine.corpus import Form, Variant
 
 from gui.i18n import _, connect_retranslate
 
-from .columns import LIST_TITLES, forms_text
+from .columns import LIST_TITLES
 from .document import CorpusDocument
 from .table_model import rtl_line_edit, rtl_style
 
@@ -231,6 +231,8 @@ class FormEditor(QWidget):
         while self.entry_layout.count():
             w = self.entry_layout.takeAt(0).widget()
             if w is not None and w is not self.entry_label:
+                w.hide()  # gone from the screen now, not at the next event-loop turn
+                w.setParent(None)
                 w.deleteLater()
         self.entry_boxes = {}
         show = e is not None and hasattr(e, "features") and self.list_name in ("persons", "emotion_words")

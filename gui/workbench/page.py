@@ -73,6 +73,7 @@ class WorkbenchPage(QWidget):
 
     counts_changed = Signal(int, int)
     title_changed = Signal()
+    message = Signal(str)  # a short note for the status bar (an edit that was refused, …)
 
     def __init__(self, doc: CorpusDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -113,6 +114,7 @@ class WorkbenchPage(QWidget):
         for name in LISTS:
             tab = EntryTab(doc, name)
             tab.current.connect(self._entry_selected)
+            tab.model.rejected.connect(self.message)
             self.entry_tabs[name] = tab
             self.tabs.addTab(tab, "")
         self.settings_tab = CorpusSettings(doc)
@@ -273,6 +275,7 @@ class WorkbenchPage(QWidget):
         """Mark the selected entries reviewed, recording who reviewed them (asked once, then remembered)."""
         tab = self.current_tab()
         if tab is None or not tab.selected_rows():
+            self.message.emit(_("Select the entries you have reviewed first (Ctrl+click or Shift+click for several)."))
             return 0
         if translator is None:
             translator = settings.get("translator_id") or ""
@@ -353,9 +356,22 @@ class WorkbenchPage(QWidget):
     def _generate_failed(self, exc: BaseException) -> None:
         self.preview.counts.setText(friendly(exc).text)
 
+    def commit_pending(self) -> None:
+        """Take in a field still being typed (corpus name, variant selection) before a save.
+
+        Table cells and forms reach the document with every keystroke; these single-line
+        fields commit when they lose focus, which Ctrl+S does not cause.
+        """
+        for key, edit in self.settings_tab.fields.items():
+            if edit.hasFocus():
+                self.settings_tab._commit(key, edit.text())
+        if self.form_editor.select_edit.hasFocus():
+            self.form_editor._commit_select()
+
     # -- autosave ---------------------------------------------------------------
     def autosave(self) -> bool:
         """Write the recovery file if anything changed since the last autosave."""
+        self.commit_pending()
         if not self.doc.modified or self.doc.revision == self._autosaved_revision:
             return False
         try:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QStyle, QStyledItemDelegate, QWidget
 
@@ -26,6 +26,9 @@ _STATUS_COLOURS = {"new": "#fde2e1", "machine-translated": "#fff1cc", "translate
 
 
 class EntryTableModel(QAbstractTableModel):
+    #: an edit that cannot be taken, with the reason in words (shown in the status bar)
+    rejected = Signal(str)
+
     def __init__(self, doc: CorpusDocument, list_name: str) -> None:
         super().__init__(doc)
         self.doc = doc
@@ -113,11 +116,27 @@ class EntryTableModel(QAbstractTableModel):
         col = self.columns[index.column()]
         if not col.editable or not col.editable_if(entry):
             return False
+        if col.key == "id":
+            problem = self._id_problem(str(value).strip(), index.row())
+            if problem:
+                self.rejected.emit(problem)
+                return False
+            value = str(value).strip()
         new = col.convert(str(value), entry)
         path = (self.list_name, index.row()) + tuple(col.path(entry))
         label = _("Edit {column} of {item}").format(column=_(col.header), item=entry.id)
         self.doc.set(path, new, label, merge_key=key)
         return True
+
+    def _id_problem(self, new_id: str, row: int) -> str:
+        """Why ``new_id`` cannot name entry ``row`` ('' when it can): ids are keys across languages."""
+        if not new_id:
+            return _("An id cannot be empty; the previous id was kept.")
+        if any(e.id == new_id for i, e in enumerate(self.entries) if i != row):
+            return _("The id “{id}” is already used by another entry; ids must be unique.").format(id=new_id)
+        if any(ch.isspace() for ch in new_id):
+            return _("An id cannot contain spaces (“{id}”); use _ or - instead.").format(id=new_id)
+        return ""
 
     def is_rtl_column(self, column: int) -> bool:
         """Text in the corpus language of a right-to-left corpus (Arabic): laid out right to left."""

@@ -1,0 +1,210 @@
+"""The audit screen (pytest-qt, offscreen): real audits in the worker, cancel, errors, UI stalls.
+
+The audits run the way the app runs them: in their own process behind a QThread (see
+gui/audit/worker.py), on a 462-sentence corpus with a tiny random BERT classifier and a
+prediction file with a planted gender bias.
+"""
+from __future__ import annotations
+
+import json
+import time
+
+import pandas as pd
+import pytest
+
+from test_gui_audit_helpers import make_tiny_classifier, write_mini_corpus, write_predictions
+
+pytest.importorskip("pytestqt")
+
+from gui.audit.page import AuditPage, format_eta  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def assets(tmp_path_factory):
+    root = tmp_path_factory.mktemp("audit_assets")
+    corpus = write_mini_corpus(root)
+    return {"root": root, "corpus": corpus, "pred": write_predictions(corpus, root / "system.tsv"),
+            "tiny": make_tiny_classifier(root / "tiny-bert")}
+
+
+@pytest.fixture
+def page(qtbot, tmp_path):
+    p = AuditPage()
+    qtbot.addWidget(p)
+    p.cache_dir = tmp_path / "cache"
+    p.out_dir.setText(str(tmp_path / "out"))
+    p.resize(1100, 760)
+    p.show()
+    yield p
+    if p.running:
+        p.cancel()
+        p.wait(30000)
+
+
+def _wait_done(qtbot, page, timeout=180_000):
+    qtbot.waitUntil(lambda: page.outcome in ("finished", "failed", "cancelled") and not page.running, timeout=timeout)
+
+
+def test_small_audit_with_tiny_model_and_prediction_file_runs_to_completion(qtbot, page, assets, tmp_path):
+    page.add_corpus(str(assets["corpus"]))
+    item = page.add_model_folder(assets["tiny"])
+    assert item is not None and "local model" in item.text()
+    page.add_prediction_file(assets["pred"])
+    page.bootstrap.setValue(100)
+    assert page.checked_scorers() == [f"hf-classifier:{assets['tiny']}", f"predictions:{assets['pred']}"]
+    with qtbot.waitSignal(page.finished_result, timeout=180_000) as sig:
+        assert page.start()
+        assert page.running and not page.run_button.isEnabled() and page.cancel_button.isEnabled()
+    _wait_done(qtbot, page)
+    result = sig.args[0]
+    assert page.outcome == "finished", page.last_error
+    assert page.progress.value() == page.progress.maximum()
+    assert page.run_button.isEnabled() and not page.cancel_button.isEnabled()
+    log = page.log.toPlainText()
+    assert "scoring gui-mini with tiny-bert (462 texts)" in log and "Finished" in log
+    # both systems were scored and analysed; the planted +0.05 for women is found in the prediction file
+    paired = result.tables["paired"]
+    assert set(paired.model) == {"tiny-bert", "system"}
+    g = paired[(paired.model == "system") & (paired.emotion == "anger") & (paired.axis == "gender")
+               & (paired.subset == "all")].iloc[0]
+    assert g.verdict.startswith("F↑") and abs(g.mean_delta - 0.05) < 0.02
+    beta = result.tables["beta"]
+    assert (beta[(beta.model == "system") & (beta.term == "gender")].p_value < 0.01).all()
+    out = tmp_path / "out"
+    for f in ["manifest.json", "scores/gui-mini.csv", "pairs/gui-mini.csv", "stats/paired.csv", "stats/beta.csv",
+              "stats/counterfactual.csv"]:
+        assert (out / f).is_file(), f
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["corpora"]["gui-mini"]["sentences"] == 462
+    assert set(man["scorers"]) == {"tiny-bert", "system"}
+    scores = pd.read_csv(out / "scores" / "gui-mini.csv")
+    assert scores["tiny-bert:expected_01"].between(0, 1).all() and scores["system:anger"].notna().all()
+
+
+def test_cancel_half_way(qtbot, page, assets):
+    page.add_corpus(str(assets["corpus"]))
+    page.add_model_folder(assets["tiny"])
+    page.batch_size.setValue(4)  # many small batches: cancellation is checked between them
+    assert page.checked_scorers() == [f"hf-classifier:{assets['tiny']}?batch_size=4"]
+    seen = []
+
+    def progress(phase, done, total, eta):
+        seen.append((phase, done, total))
+        if phase == "scoring" and done >= total // 2 and page.cancel_button.isEnabled():
+            page.cancel()
+
+    assert page.start()
+    page.thread.progress.connect(progress)
+    _wait_done(qtbot, page)
+    assert page.outcome == "cancelled", page.log.toPlainText()
+    done = max(d for ph, d, t in seen)
+    total = seen[-1][2]
+    assert total // 2 <= done < total  # stopped half-way, not at the end
+    assert page.progress.value() < page.progress.maximum()
+    assert "Cancelled after" in page.log.toPlainText() and "cached" in page.log.toPlainText()
+    assert page.last_error is None and page.run_button.isEnabled()
+    assert not (page._resolve_out_dir() / "manifest.json").exists()  # nothing half-written
+
+
+def test_engine_errors_are_readable_messages(qtbot, page, tmp_path, assets):
+    # a folder that is not a model: refused when added, with what to do
+    empty = tmp_path / "not-a-model"
+    empty.mkdir()
+    assert page.add_model_folder(empty) is None
+    text = page.error_banner.text()
+    assert page.error_banner.isVisible() and "not a model folder" in text and "config.json" in text
+    assert "What to do" in text and "Traceback" not in text
+    # nothing ticked: the run does not start and says why
+    assert not page.start()
+    assert "Tick at least one corpus" in page.error_banner.text()
+    # a broken model folder only fails inside the engine (in the audit process): readable, app alive
+    broken = tmp_path / "broken-model"
+    broken.mkdir()
+    (broken / "config.json").write_text("{ not json", encoding="utf-8")
+    page.add_corpus(str(assets["corpus"]))
+    page.add_model_folder(broken)
+    assert page.start()
+    _wait_done(qtbot, page)
+    assert page.outcome == "failed"
+    info = page.last_error
+    assert info is not None and "broken-model" in info.text and "Traceback" not in info.as_text()
+    assert info.title == "Cannot continue"
+    assert page.error_banner.isVisible() and page.run_button.isEnabled()
+    assert "Error:" in page.log.toPlainText()
+
+
+def test_missing_prediction_file_is_a_readable_message(qtbot, page, tmp_path, assets):
+    page.add_corpus(str(assets["corpus"]))
+    page.add_prediction_file(tmp_path / "gone.tsv")
+    page.set_statistics(["paired"])
+    assert page.start()
+    _wait_done(qtbot, page)
+    assert page.outcome == "failed"
+    assert "gone.tsv" in page.last_error.text and "Traceback" not in page.error_banner.text()
+
+
+def test_out_of_memory_is_explained(qtbot, page, assets, monkeypatch):
+    """An OOM inside the engine (here simulated in the worker thread) says what to do."""
+    import gui.audit.worker as worker
+
+    def oom(*_a, **_k):
+        raise RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB")
+
+    monkeypatch.setattr(worker, "execute", oom)
+    page.isolate = False
+    page.add_corpus(str(assets["corpus"]))
+    page.add_scorer("vader", kind="lexicon")
+    assert page.start()
+    _wait_done(qtbot, page)
+    assert page.outcome == "failed" and page.last_error.title == "Out of memory"
+    assert "smaller batch size" in page.error_banner.text()
+
+
+def max_stall_during(qtbot, page, timeout=120_000) -> tuple[float, int]:
+    """Worst gap between 10 ms timer ticks (seconds) while the page runs an audit, and the tick count."""
+    from PySide6.QtCore import QTimer
+
+    gaps = []
+    last = [time.perf_counter()]
+
+    def tick():
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(tick)
+    timer.start()
+    last[0] = time.perf_counter()
+    assert page.start()
+    _wait_done(qtbot, page, timeout)
+    timer.stop()
+    return max(gaps), len(gaps)
+
+
+STALL_BOUND_S = 0.25
+
+
+def test_ui_thread_never_stalls_during_an_audit(qtbot, page, assets):
+    """The event loop keeps ticking while an audit runs (target < 100 ms; see docs/gui-audit.md).
+
+    The bound asserted is 250 ms because this suite runs on a shared two-core machine where the OS
+    alone can keep a runnable thread waiting for ~100 ms; the same audit run inside the UI process's
+    thread (isolate=False) stalls for 300–600 ms there, so the bound still separates the designs.
+    bench/bench_gui_stall.py reports the distribution."""
+    page.add_corpus(str(assets["corpus"]))
+    page.add_prediction_file(assets["pred"])
+    page.add_scorer("vader", kind="lexicon")
+    page.bootstrap.setValue(100)
+    worst, ticks = max_stall_during(qtbot, page)
+    assert page.outcome == "finished", page.last_error
+    assert ticks > 50
+    assert worst < STALL_BOUND_S, f"event loop stalled {worst * 1000:.0f} ms"
+
+
+def test_eta_and_labels():
+    assert format_eta(None) == ""
+    assert format_eta(42) == "about 42 s left"
+    assert format_eta(125) == "about 2 min 5 s left"
+    assert format_eta(7300) == "about 2 h 1 min left"

@@ -1,0 +1,206 @@
+"""The results screen (pytest-qt, offscreen): every plot type from a real audit folder, drill-down
+by mouse click, PNG/SVG/CSV export, clipboard, opening folders (and refusing wrong ones)."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from test_gui_audit_helpers import write_fise_test, write_mini_corpus, write_predictions
+
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtGui import QGuiApplication, QImage  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
+
+from gui.results.page import ResultsPage  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def audit_dir(tmp_path_factory):
+    """A finished audit: 462 sentences × (planted prediction file, VADER), all statistics, and
+    WEAT T1, SEAT T1, WEAT T6 and an English FISE test on the packaged GloVe vectors."""
+    from engine.audit import AuditPlan, run_audit
+    from engine.audit.assoc_step import AssocStep, run_assoc_step, write_assoc_outputs
+
+    root = tmp_path_factory.mktemp("results")
+    corpus = write_mini_corpus(root)
+    pred = write_predictions(corpus, root / "system.tsv")
+    out = root / "audit"
+    run_audit(AuditPlan([str(corpus)], [f"predictions:{pred}", "vader"], out_dir=out, cache_dir=root / "cache",
+                        settings={"n_resamples": 100}))
+    step = AssocStep(["weat/T1", "seat:weat/T1", "weat/T6", str(write_fise_test(root))], permutations=1000)
+    tables, problems, _objs = run_assoc_step(step)
+    assert not problems
+    # an LPBS row needs a masked LM (slow on CPU); the view draws it from its `kind`, so a relabelled
+    # WEAT row stands in for it here
+    lpbs = tables["assoc"].iloc[[0]].assign(kind="lpbs", test="weat/T1", effect_size=-0.4, p_value=0.3)
+    tables["assoc"] = pd.concat([tables["assoc"], lpbs], ignore_index=True)
+    write_assoc_outputs(out, tables, step, problems)
+    return out
+
+
+@pytest.fixture
+def page(qtbot, audit_dir):
+    p = ResultsPage()
+    qtbot.addWidget(p)
+    p.resize(1200, 820)
+    p.show()
+    with qtbot.waitSignal(p.loaded, timeout=60_000):
+        p.show_result(audit_dir)
+    return p
+
+
+def _texts(plot):
+    import pyqtgraph as pg
+
+    return [i.textItem.toPlainText() for i in plot.items if isinstance(i, pg.TextItem)]
+
+
+def _click(qtbot, view, plot_index, x, y):
+    """A real left click on the canvas at data point (x, y)."""
+    pos = view.scene_point(plot_index, x, y)
+    QTest.mouseClick(view.canvas.viewport(), Qt.LeftButton, Qt.NoModifier, pos)
+    qtbot.waitUntil(lambda: view.drill_idle and view.detail.frame is not None, timeout=20_000)
+
+
+def test_every_plot_type_draws(page):
+    import pyqtgraph as pg
+
+    assert "gui-mini" in page.heading.text() and "system" in page.heading.text()
+    beta = page.show_tab("beta")
+    assert [p.titleLabel.text for p in beta.plots] == ["<b>anger</b>", "<b>fear</b>", "<b>joy</b>", "<b>sadness</b>",
+                                                       "<b>valence</b>"]
+    assert len(beta.marks) == 4 * 3 + 1 * 3  # system: 4 emotions × 3 terms; VADER: valence × 3
+    assert "***" in _texts(beta.plots[0])  # the planted gender effect is starred
+    km = page.show_tab("paired")
+    assert [b["row"]["system"] for b in km.boxes] == ["system:anger", "system:fear", "system:joy", "system:sadness",
+                                                      "vader:valence"]
+    assert any("F↑–M↓ significant ***" in t for t in _texts(km.plots[0]))
+    km.axis.setCurrentIndex(km.axis.findData("race"))
+    assert len(km.boxes) == 5 and km.plots[0].titleLabel.text.startswith("Score difference per pair: Δ = African")
+    conf = page.show_tab("confusion")
+    assert conf.cm.n == 63 and conf.cm.kind == "bins" and conf.cm.matrix.shape == (5, 5)
+    cells = [i for i in conf.plots[0].items if i.data(0) is not None]
+    assert len(cells) == 25 and cells[0].brush().color().name() != cells[1].brush().color().name()
+    conf.system.setCurrentIndex(conf.system.findData("vader:valence"))
+    assert conf.cm.n == 63
+    assoc = page.show_tab("assoc")
+    assert [b["row"]["kind"] for b in assoc.bars] == ["weat", "seat", "weat", "lpbs"]
+    assert any(t.startswith("+1.08 ***") for t in _texts(assoc.plots[0]))
+    assoc.kind.setCurrentIndex(assoc.kind.findData("seat"))
+    assert [b["row"]["test"] for b in assoc.bars] == ["seat/T1"]
+    fise = page.show_tab("fise")
+    assert len(fise.points) == 50
+    labels = _texts(fise.plots[0])
+    assert any(t.startswith("men white") for t in labels) and any(t.startswith("women black") for t in labels)
+    assert sum(t in set(fise.words.word) for t in labels) >= 8  # top words labelled
+    tables = page.show_tab("tables")
+    assert tables.select("paired_pairs") and len(tables.table.frame) > 0
+
+
+def test_drill_down_by_clicking(qtbot, page):
+    km = page.show_tab("paired")
+    box = km.boxes[0]  # system:anger, gender
+    _click(qtbot, km, 0, box["row"]["median"], box["y"])
+    pairs = km.detail.frame
+    assert len(pairs) == box["row"]["n"] == 84
+    assert {"sentence_a", "sentence_b", "score_a", "score_b", "delta"} <= set(pairs.columns)
+    np_pair = pairs[pairs.kind == "noun_phrase"].iloc[0]
+    assert np_pair.sentence_a.lower().startswith(("she ", "i made her", "the conversation with her", "my mother",
+                                                   "my sister", "i saw her", "i made my", "the conversation with my",
+                                                   "i saw my"))
+    assert pairs.sentence_a.str.startswith("mean of 8:").any()  # name pairs: the 8 female vs the 8 male names
+    # double-click a pair: every sentence behind it, with its score
+    row = int(pairs.index[pairs.kind == "name_average"][0])
+    km.detail.view.doubleClicked.emit(km.detail.model.index(row, 0))
+    qtbot.waitUntil(lambda: km.drill_idle and "side" in km.detail.frame.columns, timeout=20_000)
+    assert len(km.detail.frame) == 16 and km.detail.frame.score.notna().all()
+
+    conf = page.show_tab("confusion")
+    cm = conf.cm.matrix.to_numpy()
+    i, j = divmod(int(cm.argmax()), cm.shape[1])
+    _click(qtbot, conf, 0, j + 0.5, i + 0.5)
+    cell = conf.detail.frame
+    assert len(cell) == cm[i, j] > 0
+    assert {"privileged", "minoritised", "score_privileged", "score_minoritised"} <= set(cell.columns)
+
+    beta = page.show_tab("beta")
+    mark = next(m for m in beta.marks if m["row"]["term"] == "gender" and m["row"]["model"] == "system")
+    _click(qtbot, beta, mark["plot"], mark["x"], mark["y"])
+    sents = beta.detail.frame
+    assert set(sents.group) == {"European female", "European male"} and len(sents) == 2 * 4 * 21
+    assert "β =" in beta.detail.title.text()
+
+    assoc = page.show_tab("assoc")
+    _click(qtbot, assoc, 0, 0.5, assoc.bars[0]["y"])
+    words = assoc.detail.frame
+    assert set(words.set) == {"X", "Y"} and "aster" in set(words.word)
+
+    fise = page.show_tab("fise")
+    x, y = fise.points[0]
+    _click(qtbot, fise, 0, x, y)
+    assert (fise.detail.frame.quadrant == fise.words.quadrant.iloc[0]).all()
+
+
+def test_export_png_svg_csv_and_clipboard(qtbot, page, tmp_path):
+    for name in ("beta", "paired", "confusion", "assoc", "fise"):
+        view = page.show_tab(name)
+        png = view.export_png(tmp_path / f"{name}.png", width=1200)
+        img = QImage(str(png))
+        assert not img.isNull() and img.width() == 1200 and img.height() > 200
+        svg = view.export_svg(tmp_path / f"{name}.svg").read_text(encoding="utf-8")
+        assert svg.lstrip().startswith("<?xml") and "<svg" in svg and len(svg) > 5000
+    assert "anger" in (tmp_path / "beta.svg").read_text(encoding="utf-8")
+    km = page.show_tab("paired")
+    km.drill_box(km.boxes[0]["row"])
+    qtbot.waitUntil(lambda: km.drill_idle and km.detail.frame is not None, timeout=20_000)
+    saved = km.detail.save_csv(tmp_path / "pairs.csv")
+    back = pd.read_csv(saved)
+    assert len(back) == 84 and list(back.columns[:2]) == ["pair_id", "template_id"]
+    text = km.detail.copy_to_clipboard()
+    assert text.startswith("pair_id\t") and QGuiApplication.clipboard().text() == text
+    tables = page.show_tab("tables")
+    tables.select("beta")
+    out = tables.table.save_csv(tmp_path / "beta.csv")
+    assert pd.read_csv(out).shape == page.data.tables["beta"].shape
+
+
+def test_shows_a_fresh_result_and_refuses_a_wrong_folder(qtbot, audit_dir, tmp_path):
+    from engine.audit.folder import read_audit
+
+    p = ResultsPage()
+    qtbot.addWidget(p)
+    p.show()
+    p.show_result(read_audit(audit_dir))  # an AuditResult object, as the audit page hands it over
+    assert p.data is not None and p.beta.has_data() and p.tabs.currentWidget() is p.beta
+    (tmp_path / "random").mkdir()
+    p.open_folder(tmp_path / "random")
+    qtbot.waitUntil(lambda: not p.busy, timeout=20_000)
+    assert p.last_error is not None and "no audit results here" in p.last_error.text
+    assert "Traceback" not in p.status.text() and "manifest.json" in p.status.text()
+    assert p.data is not None  # the previous results stay on screen
+
+
+def test_empty_views_say_what_to_do(qtbot, tmp_path):
+    from engine.audit.run import AuditResult
+
+    p = ResultsPage()
+    qtbot.addWidget(p)
+    p.show()
+    p.show_result(AuditResult(None, tables={"paired": pd.DataFrame({"corpus": ["x"]})}))
+    view = p.show_tab("beta")
+    assert view.stack.currentWidget() is view.empty and "Audit page" in view.empty.text()
+    assert not view.png_button.isEnabled()
+
+
+def test_language_switch_redraws(qtbot, page):
+    from gui import i18n
+
+    view = page.show_tab("paired")
+    try:
+        i18n.set_language("ar")
+        assert view.boxes and page.tabs.count() == 7
+    finally:
+        i18n.set_language("en")
+    assert view.plots and view.png_button.text() == "Save PNG…"
