@@ -292,7 +292,7 @@ class PlotPanel(QWidget):
         return Path(path)
 
     def export_svg(self, path: str | Path) -> Path:
-        with _closed_paths_spelled_out():
+        with _svg_fixes():
             exp = pg.exporters.SVGExporter(self.canvas.scene())
             exp.export(str(path))
         return Path(path)
@@ -311,34 +311,64 @@ class PlotPanel(QWidget):
 
 
 @contextmanager
-def _closed_paths_spelled_out() -> Iterator[None]:
-    """Work around pyqtgraph 0.14's SVG exporter with Qt 6: Qt writes a closed path (every
-    ViewBox's clip rectangle) as "M0,0 L… Z", and the exporter's coordinate rewriting expects
-    "x,y" in every token, so it raises on "Z". During our export, each "Z" becomes a line back to
-    the sub-path's start point (the same shape), then pyqtgraph's own code runs unchanged."""
+def _svg_fixes() -> Iterator[None]:
+    """Make pyqtgraph 0.14's SVG exporter work with the SVG that Qt 6 writes.
+
+    pyqtgraph bakes each group's transform into the coordinates of its ``<path>`` and
+    ``<polyline>`` children, so that lines keep their width, and then drops the transform. Qt 6
+    also writes ``<rect>`` (bars, boxes, heatmap cells), closes paths with a bare ``Z`` (which
+    pyqtgraph's parser rejects) and draws scatter symbols as ``<image>``; dropping the transform
+    would misplace those. During our export only, every group is first normalised: rectangles
+    become paths, ``Z`` becomes a line back to the start, images move to a sibling group that keeps
+    the transform. Then pyqtgraph's own code runs unchanged."""
     import importlib
+    import xml.dom.minidom as xml
 
     mod = importlib.import_module("pyqtgraph.exporters.SVGExporter")
     original = mod.correctCoordinates
 
-    def spelled_out(node: Any, defs: Any, item: Any, options: Any) -> Any:
-        for ch in node.getElementsByTagName("path"):
-            tokens = ch.getAttribute("d").split()
-            if "Z" not in tokens and "z" not in tokens:
-                continue
-            out, start = [], None
-            for tok in tokens:
-                if tok in ("Z", "z"):
-                    if start is not None:
-                        out.append("L" + start)
+    def normalise(node: Any) -> None:
+        doc = node.ownerDocument
+        for grp in list(node.getElementsByTagName("g")):
+            for ch in [c for c in grp.childNodes if isinstance(c, xml.Element) and c.tagName == "rect"]:
+                try:
+                    x, y, w, h = (float(ch.getAttribute(a) or 0) for a in ("x", "y", "width", "height"))
+                except ValueError:
                     continue
-                if tok[:1] in ("M", "m"):
-                    start = tok[1:]
-                out.append(tok)
-            ch.setAttribute("d", " ".join(out))
+                path = doc.createElement("path")
+                for name, value in list(ch.attributes.items()):
+                    if name not in ("x", "y", "width", "height", "rx", "ry"):
+                        path.setAttribute(name, value)
+                path.setAttribute("d", f"M{x},{y} L{x + w},{y} L{x + w},{y + h} L{x},{y + h} L{x},{y}")
+                grp.replaceChild(path, ch)
+            for ch in [c for c in grp.childNodes if isinstance(c, xml.Element) and c.tagName == "path"]:
+                tokens = ch.getAttribute("d").split()
+                if "Z" not in tokens and "z" not in tokens:
+                    continue
+                out, first = [], None
+                for tok in tokens:
+                    if tok in ("Z", "z"):
+                        if first is not None:
+                            out.append("L" + first)
+                        continue
+                    if tok[:1] in ("M", "m"):
+                        first = tok[1:]
+                    out.append(tok)
+                ch.setAttribute("d", " ".join(out))
+            kids = [c for c in grp.childNodes if isinstance(c, xml.Element)]
+            images = [c for c in kids if c.tagName == "image"]
+            if images and any(c.tagName in ("path", "polyline") for c in kids) and grp.parentNode is not None:
+                keep = grp.cloneNode(False)
+                for im in images:
+                    grp.removeChild(im)
+                    keep.appendChild(im)
+                grp.parentNode.insertBefore(keep, grp.nextSibling)
+
+    def fixed(node: Any, defs: Any, item: Any, options: Any) -> Any:
+        normalise(node)
         return original(node, defs, item, options)
 
-    mod.correctCoordinates = spelled_out
+    mod.correctCoordinates = fixed
     try:
         yield
     finally:
