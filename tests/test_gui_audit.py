@@ -183,16 +183,17 @@ def max_stall_during(qtbot, page, timeout=120_000) -> tuple[float, int]:
     return max(gaps), len(gaps)
 
 
-STALL_BOUND_S = 0.25
+STALL_BOUND_S = 0.15
 
 
 def test_ui_thread_never_stalls_during_an_audit(qtbot, page, assets):
     """The event loop keeps ticking while an audit runs (target < 100 ms; see docs/gui-audit.md).
 
-    The bound asserted is 250 ms because this suite runs on a shared two-core machine where the OS
-    alone can keep a runnable thread waiting for ~100 ms; the same audit run inside the UI process's
-    thread (isolate=False) stalls for 300–600 ms there, so the bound still separates the designs.
-    bench/bench_gui_stall.py reports the distribution."""
+    The bound asserted is 150 ms, not 100: this suite runs on a shared two-core machine where the
+    OS alone can keep a runnable thread waiting for tens of milliseconds. The audit process design
+    measured 16–58 ms here (load average 1.6–7.6, and with two extra CPU burners); the same audit run
+    inside the UI process's thread (isolate=False) stalled 101–385 ms, mostly above 150 ms, so the
+    bound still tells the designs apart. bench/bench_gui_stall.py prints the distribution."""
     page.add_corpus(str(assets["corpus"]))
     page.add_prediction_file(assets["pred"])
     page.add_scorer("vader", kind="lexicon")
@@ -208,3 +209,22 @@ def test_eta_and_labels():
     assert format_eta(42) == "about 42 s left"
     assert format_eta(125) == "about 2 min 5 s left"
     assert format_eta(7300) == "about 2 h 1 min left"
+
+
+def test_a_run_that_cannot_stop_itself_is_ended_on_close(qtbot, page, assets):
+    """Closing the window while the audit process is busy importing torch (no batch boundary to
+    check Cancel at): wait() gives it a moment, then ends the process; nothing is left running."""
+    import os
+
+    page.add_corpus(str(assets["corpus"]))
+    page.add_model_folder(assets["tiny"])
+    assert page.start()
+    qtbot.waitUntil(lambda: page.thread is not None and page.thread.pid is not None, timeout=20_000)
+    pid = page.thread.pid
+    page.cancel()
+    started = time.monotonic()
+    assert page.wait(1000)
+    assert time.monotonic() - started < 15
+    qtbot.waitUntil(lambda: not page.running and page.outcome == "cancelled", timeout=20_000)
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)

@@ -144,6 +144,10 @@ def test_drill_down_by_clicking(qtbot, page):
 
 
 def test_export_png_svg_csv_and_clipboard(qtbot, page, tmp_path):
+    import re
+
+    import pyqtgraph as pg
+
     for name in ("beta", "paired", "confusion", "assoc", "fise"):
         view = page.show_tab(name)
         png = view.export_png(tmp_path / f"{name}.png", width=1200)
@@ -152,6 +156,21 @@ def test_export_png_svg_csv_and_clipboard(qtbot, page, tmp_path):
         svg = view.export_svg(tmp_path / f"{name}.svg").read_text(encoding="utf-8")
         assert svg.lstrip().startswith("<?xml") and "<svg" in svg and len(svg) > 5000
     assert "anger" in (tmp_path / "beta.svg").read_text(encoding="utf-8")
+    # the SVG is geometrically right, even when exported right after a redraw (before any paint):
+    # the darkest heatmap cell sits where the screen draws it
+    conf = page.show_tab("confusion")
+    conf.bins.setValue(4)
+    conf.export_svg(tmp_path / "confusion.svg")
+    cm = conf.cm.matrix.to_numpy()
+    i, j = divmod(int(cm.argmax()), cm.shape[1])
+    top_left = conf.plots[0].vb.mapViewToScene(pg.Point(j, i))
+    bottom_right = conf.plots[0].vb.mapViewToScene(pg.Point(j + 1, i + 1))
+    svg = (tmp_path / "confusion.svg").read_text(encoding="utf-8")
+    darkest = re.search(r'fill="#084594".*?<path[^>]* d="([^"]+)"', svg, re.S).group(1)
+    xs = [float(a) for a in re.findall(r"(-?[\d.]+),", darkest)]
+    ys = [float(b) for b in re.findall(r",(-?[\d.]+)", darkest)]
+    assert abs(min(xs) - top_left.x()) < 2 and abs(max(xs) - bottom_right.x()) < 2
+    assert abs(min(ys) - top_left.y()) < 2 and abs(max(ys) - bottom_right.y()) < 2
     km = page.show_tab("paired")
     km.drill_box(km.boxes[0]["row"])
     qtbot.waitUntil(lambda: km.drill_idle and km.detail.frame is not None, timeout=20_000)
@@ -204,3 +223,17 @@ def test_language_switch_redraws(qtbot, page):
     finally:
         i18n.set_language("en")
     assert view.plots and view.png_button.text() == "Save PNG…"
+
+
+def test_main_window_hands_a_finished_audit_to_the_results_page(qtbot, audit_dir):
+    from engine.audit.folder import read_audit
+    from gui.main_window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    audit = win.audit_page()
+    audit.finished_result.emit(read_audit(audit_dir))
+    results = win.results_page()
+    assert results.data is not None and results.data.out_dir == audit_dir
+    assert "Results page" in win.statusBar().currentMessage()
+    assert not audit.running

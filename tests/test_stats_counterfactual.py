@@ -172,6 +172,13 @@ def test_confusion_matrix_rows_carry_labels_and_settings():
     f2 = cm2.to_frame()
     assert (f2["model"] == "SVM").all() and (f2["corpus"] == "other").all()
     assert json.loads(f2["settings"].iloc[0])["bins"] == [1.0, 3.0, 5.0]
+    # NaN: refused, or left out with a note in the settings
+    bad = p.astype({"svm:min": float})
+    bad.loc[2, "svm:min"] = np.nan
+    with pytest.raises(ValueError, match="1 missing or infinite value.*first: p2"):
+        confusion_matrix(bad, "svm:priv", "svm:min")
+    cm3 = confusion_matrix(bad, "svm:priv", "svm:min", dropna=True)
+    assert cm3.n == 7 and "left out (dropna=True)" in cm3.settings["notes"][0]
 
 
 def test_confusion_matrix_binned():

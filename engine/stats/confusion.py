@@ -87,11 +87,13 @@ def confusion_matrix(pairs: pd.DataFrame, priv_col: str, min_col: str, *, labels
         common prefix of the two column names; corpus default: the ``corpus`` column's single value).
     """
     C.require_columns(pairs, [priv_col, min_col], "confusion_matrix")
-    data, _ = C.refuse_missing(pairs, [priv_col, min_col], dropna, id_col="pair_id")
+    data, notes = C.refuse_missing(pairs, [priv_col, min_col], dropna, id_col="pair_id")
     a = C.numeric_scores(data, priv_col)
     b = C.numeric_scores(data, min_col)
     settings: dict[str, Any] = {"priv_col": priv_col, "min_col": min_col, "rows": "privileged", "columns": "minoritised",
                                 "below_diagonal": "privileged higher", "dropna": dropna}
+    if notes:
+        settings["notes"] = notes
     if model is None:
         model = C.default_model(priv_col, min_col)
     if corpus is None:

@@ -685,8 +685,14 @@ class AuditPage(QWidget):
             self._tick()
 
     def wait(self, msecs: int = 30000) -> bool:
-        """Block until the worker thread has ended (window close, tests)."""
-        return True if self.thread is None else bool(self.thread.wait(msecs))
+        """Block until the worker thread has ended (window close, tests); a run in its own process
+        that has not stopped by then is ended, so closing the window never leaves it behind."""
+        if self.thread is None:
+            return True
+        if self.thread.wait(msecs):
+            return True
+        self.thread.kill_child()
+        return bool(self.thread.wait(10000))
 
     def _set_running(self, running: bool) -> None:
         self.run_button.setEnabled(not running)

@@ -48,10 +48,16 @@ class AuditThread(QThread):
         self.job = job
         self.isolate = isolate
         self.cancel_event = threading.Event()
+        self.kill_event = threading.Event()
         self.pid: int | None = None
 
     def request_cancel(self) -> None:
         self.cancel_event.set()
+
+    def kill_child(self) -> None:
+        """Stop the audit process now (window closing and it did not stop in time)."""
+        self.cancel_event.set()
+        self.kill_event.set()
 
     def run(self) -> None:  # worker thread: engine calls or message relaying only, no widgets
         from engine.models.base import Cancelled
@@ -86,7 +92,8 @@ class AuditThread(QThread):
                         outbox.send("cancel")
                     except OSError:
                         pass
-                if cancel_at is not None and time.monotonic() - cancel_at > KILL_GRACE_S and proc.poll() is None:
+                overdue = cancel_at is not None and time.monotonic() - cancel_at > KILL_GRACE_S
+                if (overdue or self.kill_event.is_set()) and proc.poll() is None:
                     proc.kill()  # the run is inside a step that cannot stop itself; the cache keeps its work
                     proc.wait(5)
                     final = ("cancelled", 0, 0)

@@ -118,6 +118,8 @@ class AssocView(PlotPanel):
     def clicked(self, plot: Any, x: float, y: float) -> None:
         for bar in self.bars:
             if abs(bar["y"] - y) <= 0.35:
+                d = bar["d"]
+                self.highlight_rect(plot, min(0.0, d), bar["y"] - 0.36, abs(d), 0.72)
                 self.drill_test(bar["row"])
                 return
 

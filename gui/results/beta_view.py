@@ -152,6 +152,7 @@ class BetaView(PlotPanel):
                 best, dist = m, d
         if best is None or dist > 0.004:
             return
+        self.highlight_point(plot, best["x"], best["y"])
         self.drill_row(best["row"])
 
     def drill_row(self, r: Any) -> None:

@@ -164,6 +164,7 @@ class ConfusionView(PlotPanel):
         k = self.cm.matrix.shape[0]
         row, col = int(np.floor(y)), int(np.floor(x))
         if 0 <= row < k and 0 <= col < k:
+            self.highlight_rect(plot, col + 0.03, row + 0.03, 0.94, 0.94)
             self.drill_cell(row, col)
 
     def drill_cell(self, row: int, col: int) -> None:

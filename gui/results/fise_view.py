@@ -168,6 +168,7 @@ class FiseView(PlotPanel):
         i = int(np.argmin(d))
         if d[i] > 0.0009:
             return
+        self.highlight_point(plot, float(self.points[i, 0]), float(self.points[i, 1]))
         self.drill_word(i)
 
     def drill_word(self, i: int) -> None:

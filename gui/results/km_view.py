@@ -23,6 +23,7 @@ from .plots import GREY, PlotPanel, colour, connect, fmt_p, is_number, legend_ht
 from .widgets import fill_combo, relabel_combo
 
 AXES = {"gender": N_("gender"), "race": N_("race/ethnicity")}
+VERDICT_WORDS = [N_("not significant"), N_("significant"), N_("not tested")]  # the engine's verdict endings
 SUBSETS = {"all": N_("all templates"), "emotional": N_("emotional templates"), "neutral": N_("neutral templates")}
 
 
@@ -160,6 +161,12 @@ class KMView(PlotPanel):
     def clicked(self, plot: Any, x: float, y: float) -> None:
         for box in self.boxes:
             if abs(box["y"] - y) <= 0.35:
+                (x0, x1), _yr = plot.vb.viewRange()
+                b = box["row"]
+                lo = min(b["whisker_low"], *(list(b["outliers"]) or [b["whisker_low"]]))
+                hi = max(b["whisker_high"], *(list(b["outliers"]) or [b["whisker_high"]]))
+                pad = (x1 - x0) * 0.01
+                self.highlight_rect(plot, lo - pad, box["y"] - 0.42, hi - lo + 2 * pad, 0.84)
                 self.drill_box(box["row"])
                 return
 

@@ -171,6 +171,7 @@ class PlotPanel(QWidget):
         self._drill = Latest(self._drill_done, self._drill_failed, self)
         self._drill_title = ""
         self.drill_error = ""
+        self._highlight: Any = None
 
     # -- data -------------------------------------------------------------------------------
     def set_data(self, data: Any) -> None:
@@ -199,6 +200,7 @@ class PlotPanel(QWidget):
     def redraw(self) -> None:
         """Draw the current selection now (tabs draw when first shown)."""
         self._dirty = False
+        self._highlight = None
         self.canvas.clear()
         self.plots = []
         if self.data is None or not self.has_data():
@@ -260,6 +262,30 @@ class PlotPanel(QWidget):
         scene = plot.vb.mapViewToScene(pg.Point(x, y))
         return self.canvas.mapFromScene(scene)
 
+    def highlight(self, plot: pg.PlotItem, item: Any) -> None:
+        """Outline the clicked mark (replacing the previous outline), so the list below has a visible owner."""
+        if self._highlight is not None:
+            old_plot, old = self._highlight
+            try:
+                old_plot.removeItem(old)
+            except (RuntimeError, ValueError):
+                pass
+        item.setZValue(50)
+        plot.addItem(item)
+        self._highlight = (plot, item)
+
+    def highlight_rect(self, plot: pg.PlotItem, x0: float, y0: float, w: float, h: float) -> None:
+        from PySide6.QtWidgets import QGraphicsRectItem
+
+        rect = QGraphicsRectItem(x0, y0, w, h)
+        rect.setPen(pg.mkPen("#000000", width=2.5))
+        self.highlight(plot, rect)
+
+    def highlight_point(self, plot: pg.PlotItem, x: float, y: float) -> None:
+        ring = pg.ScatterPlotItem(x=[x], y=[y], size=18, symbol="o", pen=pg.mkPen("#000000", width=2),
+                                  brush=pg.mkBrush(0, 0, 0, 0))
+        self.highlight(plot, ring)
+
     def drill(self, title: str, fn: Callable[[], Any]) -> None:
         """Compute the rows behind a mark in a pool thread and list them below the plot."""
         self._drill_title = title
@@ -292,6 +318,10 @@ class PlotPanel(QWidget):
         return Path(path)
 
     def export_svg(self, path: str | Path) -> Path:
+        # the SVG exporter reads each item's transform without painting: bring the views'
+        # (lazily updated) data-to-pixel matrices up to date first, as a paint would
+        for plot in self.plots:
+            plot.vb.prepareForPaint()
         with _svg_fixes():
             exp = pg.exporters.SVGExporter(self.canvas.scene())
             exp.export(str(path))

@@ -10,6 +10,7 @@ def fill_combo(combo: QComboBox, items: list[tuple[str, Any]]) -> None:
     """Replace the items (label, data), keeping the current choice when it is still offered;
     emits one change at most (signals blocked while refilling)."""
     current = combo.currentData()
+    combo.setSizeAdjustPolicy(QComboBox.AdjustToContents)
     combo.blockSignals(True)
     combo.clear()
     for text, data in items:
