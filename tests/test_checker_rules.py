@@ -158,3 +158,18 @@ def test_w112_reports_slot_and_shape_and_passes_a_kept_rule():
     assert all(f.slot == "person" and "role=object" in f.message for f in w112)
     kept = _replace("[derive.initial]", "[expect.role]\nobject = '^\\w+ '\n\n[derive.initial]")
     assert "W112" not in codes(kept)
+
+
+def test_untranslated_template_is_e012_not_e003():
+    """A template left empty by "translate from" is untranslated (E012), not malformed (E003)."""
+    import dataclasses
+
+    from engine.corpus import check_corpus, load_corpus
+
+    corpus = load_corpus("en-kiritchenko2018")
+    t = corpus.templates[0]
+    corpus.templates[0] = dataclasses.replace(t, variants=[dataclasses.replace(t.variants[0], text="")])
+    codes = {f.code for f in check_corpus(corpus).errors if f.template == t.id}
+    assert codes == {"E012"}
+    corpus.templates[0] = dataclasses.replace(t, variants=[dataclasses.replace(t.variants[0], text="No person here.")])
+    assert "E003" in {f.code for f in check_corpus(corpus).errors if f.template == t.id}

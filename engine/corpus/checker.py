@@ -274,7 +274,12 @@ def _check_templates(corpus: CorpusDefinition, cc: CompiledCorpus) -> list[Findi
                 out.append(Finding("E010", f"select {feat}={ref!r}: refer to person.FEATURE or emotion.FEATURE",
                                    item=item, template=t.id))
         for cv in ct.variants:
-            if cv.person_slot is None:
+            if cv.person_slot is None and not (cv.variant.text or "").strip():
+                # An empty text is an untranslated template (a new language started from a source
+                # corpus), not a malformed one: say so in the translator's terms.
+                out.append(Finding("E012", "template not translated yet: it yields no sentences",
+                                   item=item, template=t.id))
+            elif cv.person_slot is None:
                 out.append(Finding("E003", "template has no {person} slot", item=item, template=t.id))
             for slot in cv.parsed.slots:
                 if not slot.generating and cc.corpus.word(slot.source) is None:
