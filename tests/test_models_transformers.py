@@ -199,3 +199,17 @@ def test_fine_tune_two_seed_ensemble(tiny, tmp_path):
     out = score_texts(ens, SENTS)
     assert set(out["vote"]) <= {1.0, 3.0, 5.0}
     assert set(np.round(out["vote_share"], 3)) <= {0.5, 1.0}
+
+
+def test_cpu_thread_rule(monkeypatch):
+    from engine.models.device import cpu_threads
+
+    monkeypatch.delenv("EEC_TORCH_THREADS", raising=False)
+    assert cpu_threads(16, 0.2) == 16  # idle machine: every usable core
+    assert cpu_threads(2, 2.5) == 1  # busy shared machine: barriers would wait on descheduled threads
+    assert cpu_threads(8, 3.0) == 5
+    monkeypatch.setenv("EEC_TORCH_THREADS", "3")
+    assert cpu_threads(16, 0.0) == 3
+    monkeypatch.setenv("EEC_TORCH_THREADS", "many")
+    with pytest.raises(ModelError, match="EEC_TORCH_THREADS"):
+        cpu_threads()

@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QSpinBox
 
 from gui.i18n import _
