@@ -116,3 +116,21 @@ def test_audit_with_tiny_transformer_classifier(tmp_path):
     again = run_audit(plan)
     assert again.manifest["scoring"][0]["cache_hits"] == n and again.manifest["scoring"][0]["scored"] == 0
     pd.testing.assert_frame_equal(first.scores["mini"], again.scores["mini"])
+
+
+def test_beta_regression_keeps_unit_columns_beside_a_star_scale(tmp_path):
+    """A 1–5 star column (a classifier's `expected`) is left out of the Beta regression with a note;
+    the [0, 1] column of the same system is still fitted (it used to sink the whole regression)."""
+    df = generate(load_corpus("en-kiritchenko2018"))
+    rng = np.random.default_rng(3)
+    unit = 0.4 + 0.2 * rng.random(len(df)) + np.where(df.Gender == "female", 0.05, 0.0)
+    path = tmp_path / "stars.csv"
+    pd.DataFrame({"Sentence": df.Sentence, "p": unit, "stars": 1 + 4 * unit}).to_csv(path, index=False)
+    plan = AuditPlan(["en-kiritchenko2018"], [f"predictions:{path}?key=sentence&name=clf"], stats=["beta"],
+                     cache_dir=tmp_path / "cache", settings={"n_resamples": 0})
+    result = run_audit(plan)
+    beta = result.tables["beta"]
+    assert set(beta.emotion) == {"p"}
+    g = beta[beta.term == "gender"].iloc[0]
+    assert g.p_value < 1e-6 and abs(g.ame - 0.05) < 0.01
+    assert any("clf:stars" in p and "outside [0, 1]" in p for p in result.problems)

@@ -204,9 +204,16 @@ def _statistics(plan: AuditPlan, corpus, df: pd.DataFrame, pairs: pd.DataFrame |
                                                       ignore_index=True)
 
     race = corpus.race_axis
+    beta_cols = unit_interval_columns(df, score_cols)
     if "beta" in plan.stats and race is not None:
+        for col in sorted(set(score_cols) - set(beta_cols)):
+            msg = (f"Beta regression on {corpus.id}: {col} lies outside [0, 1] (e.g. 1–5 stars) and is left out; "
+                   f"use its [0, 1] column (such as expected_01) for the regression")
+            result.problems.append(msg)
+            say(f"  note: {msg}")
+    if "beta" in plan.stats and race is not None and beta_cols:
         say(f"  Beta regression on {corpus.id}")
-        keep("beta", lambda: st.beta_regression(df, score_cols, corpus=corpus.id,
+        keep("beta", lambda: st.beta_regression(df, beta_cols, corpus=corpus.id,
                                                  minority=_minority(race), majority=race.reference,
                                                  noun_phrases=plan.setting("noun_phrases", "exclude"),
                                                  correction=correction))
@@ -227,6 +234,20 @@ def _statistics(plan: AuditPlan, corpus, df: pd.DataFrame, pairs: pd.DataFrame |
                 p, f"{col}:privileged", f"{col}:minoritised", model=sname, emotion=dim, corpus=corpus.id,
                 band_share=plan.setting("band_share", 0.03), correction=correction,
                 n_resamples=n_resamples, seed=seed))
+
+
+def unit_interval_columns(df: pd.DataFrame, score_cols: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+    """The score columns a Beta regression can take: every non-missing value within [0, 1].
+
+    Why: a classifier also reports its expected star rating (1–5) and argmax label; one such column
+    must not sink the regression of the [0, 1] columns beside it (its ``expected_01`` twin).
+    """
+    keep: dict[str, tuple[str, str]] = {}
+    for col, label in score_cols.items():
+        values = pd.to_numeric(df[col], errors="coerce").dropna()
+        if len(values) and values.between(0.0, 1.0).all():
+            keep[col] = label
+    return keep
 
 
 def scorer_record(spec: Any, scorer: Any) -> dict[str, Any]:
