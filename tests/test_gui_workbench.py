@@ -614,3 +614,22 @@ def test_unsaved_changes_are_not_lost_when_opening_another(qtbot, win, tmp_path)
     win.auto_answer = QMessageBox.Save
     assert win.open_path("en-kiritchenko2018") is not None
     assert len(load_corpus(path).templates) == 12  # saved before switching
+
+
+def test_arabic_interface_keeps_english_corpus_text_left_to_right(qtbot, win, tmp_path):
+    """In the Arabic UI an English template such as "{person} feels …" must not read mirrored."""
+    page = win.open_path(copy_corpus("en-kiritchenko2018", tmp_path))
+    wait_idle(qtbot, page)
+    page.jump_to("templates", "T01")
+    tab = page.entry_tabs["templates"]
+    fe = page.form_editor
+    for widget in (tab.view, fe.table):
+        widget.setLayoutDirection(Qt.RightToLeft)  # what switching the UI to Arabic does to every widget
+    option = QStyleOptionViewItem()
+    option.direction = Qt.RightToLeft
+    tab.view.itemDelegate().initStyleOption(option, tab.proxy.index(0, tab.model.column_index("id")))
+    assert option.direction == Qt.LeftToRight
+    option = QStyleOptionViewItem()
+    option.direction = Qt.RightToLeft
+    fe.table.itemDelegate().initStyleOption(option, fe.table.model().index(0, 0))
+    assert option.direction == Qt.LeftToRight

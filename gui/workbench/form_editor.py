@@ -52,6 +52,8 @@ class _TextDelegate(QStyledItemDelegate):
         super().initStyleOption(option, index)
         if self.owner.doc.rtl and self._is_text(index):
             rtl_style(option)
+        elif option.direction == Qt.RightToLeft and self._is_text(index):
+            option.direction = Qt.LeftToRight  # Arabic interface, left-to-right corpus: see CellDelegate
 
     def createEditor(self, parent: QWidget, option: Any, index: Any) -> QWidget:
         editor = QLineEdit(parent)

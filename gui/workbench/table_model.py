@@ -239,6 +239,11 @@ class CellDelegate(QStyledItemDelegate):
         super().initStyleOption(option, index)
         if self.model.is_rtl_column(index.column()):
             rtl_style(option)
+        elif option.direction == Qt.RightToLeft and self._column(index).choices is None:
+            # Arabic interface, left-to-right corpus text (English source, ids, templates that
+            # start with "<" or "{"): lay the cell out left to right, or the bidi algorithm
+            # moves the leading punctuation to the other end and the text reads mirrored.
+            option.direction = Qt.LeftToRight
 
     def createEditor(self, parent: QWidget, option: Any, index: QModelIndex) -> QWidget:
         col = self._column(index)
