@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QPush
 
 from engine.corpus import EmotionWord, PersonTerm, Template, Variant, Word
 
-from gui.i18n import _, connect_retranslate
+from gui.i18n import _, connect_retranslate, ngettext
 
 from .document import CorpusDocument
 from .table_model import CellDelegate, EntryTableModel, StatusFilterProxy
@@ -134,7 +134,8 @@ class EntryTab(QWidget):
         rows = self.selected_rows()
         if not rows:
             return
-        self.doc.undo_stack.beginMacro(_("Remove {n} entries").format(n=len(rows)))
+        self.doc.undo_stack.beginMacro(
+            ngettext("Remove {n} entry", "Remove {n} entries", len(rows)).format(n=len(rows)))
         for r in reversed(rows):
             self.doc.remove(self.list_name, r, _("Remove entry"))
         self.doc.undo_stack.endMacro()
@@ -144,7 +145,8 @@ class EntryTab(QWidget):
         rows = self.selected_rows()
         if not rows:
             return 0
-        self.doc.undo_stack.beginMacro(_("Mark {n} entries as {status}").format(n=len(rows), status=status))
+        self.doc.undo_stack.beginMacro(ngettext("Mark {n} entry as {status}", "Mark {n} entries as {status}",
+                                                len(rows)).format(n=len(rows), status=status))
         for r in rows:
             review = copy.deepcopy(getattr(self.doc.corpus, self.list_name)[r].review)
             review.status = status

@@ -11,7 +11,7 @@ from typing import Any
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from gui.common.frame_table import FrameTable
-from gui.i18n import N_, _, connect_retranslate
+from gui.i18n import N_, _, connect_retranslate, ngettext
 
 from .document import CorpusDocument
 
@@ -104,14 +104,17 @@ class PreviewPanel(QWidget):
             self.counts.setText(_("Generating…"))
             return
         total = len(self.frame)
-        text = _("The corpus produces {n} sentences").format(n=f"{total:,}")
+        text = ngettext("The corpus produces {n} sentence", "The corpus produces {n} sentences", total).format(
+            n=f"{total:,}")
         if self.pairs is not None:
-            text += " " + _("and {n} counterfactual pairs").format(n=f"{self.pairs:,}")
+            text += " " + ngettext("and {n} counterfactual pair", "and {n} counterfactual pairs", self.pairs).format(
+                n=f"{self.pairs:,}")
         text += ". "
         if len(df) == total:
             text += _("All are shown below; choose a template, person or emotion to narrow the list.")
         else:
-            text += _("Showing {n} of them.").format(n=f"{len(df):,}")
+            # TRANSLATORS: the same English text for one and many; {n} of the sentences above
+            text += ngettext("Showing {n} of them.", "Showing {n} of them.", len(df)).format(n=f"{len(df):,}")
         self.counts.setText(text)
         headers = {k: _(v) for k, v in HEADERS.items()}
         race = self.doc.corpus.race_axis
