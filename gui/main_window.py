@@ -435,8 +435,9 @@ class MainWindow(QMainWindow):
             # after the drop returns: a question (unsaved changes) must not run inside the drag
             QTimer.singleShot(0, lambda p=toml[0]: self.open_path(p))
             if len(toml) > 1:
-                self.statusBar().showMessage(_("Opened the first of {n} files; drop one file at a time.").format(
-                    n=len(toml)), 8000)
+                self.statusBar().showMessage(ngettext("Opened the first of {n} file; drop one file at a time.",
+                                                      "Opened the first of {n} files; drop one file at a time.",
+                                                      len(toml)).format(n=len(toml)), 8000)
         elif paths:
             event.ignore()
             self.statusBar().showMessage(

@@ -13,7 +13,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel
 
-from gui.i18n import _
+from gui.i18n import _, ngettext
 
 from .plots import GREY, PlotPanel, colour, connect, fmt_p, is_number, legend_html, stars, stars_legend, text_item
 from .widgets import fill_combo, relabel_combo
@@ -126,9 +126,13 @@ class AssocView(PlotPanel):
     def drill_test(self, r: Any) -> None:
         test = str(r["test"])
         words = self.data.table("assoc_words")
-        title = _("{test}: d = {d}, p = {p} ({n} permutations, {method})").format(
+        n_perm = int(r["n_evaluated"]) if is_number(r.get("n_evaluated")) else None
+        # an unknown count ("?") takes the general plural form (100: "other" in every language)
+        title = ngettext("{test}: d = {d}, p = {p} ({n} permutation, {method})",
+                         "{test}: d = {d}, p = {p} ({n} permutations, {method})",
+                         100 if n_perm is None else n_perm).format(
             test=test, d=f"{float(r['effect_size']):+.3f}", p=fmt_p(r.get("p_value")),
-            n=f"{int(r['n_evaluated']):,}" if is_number(r.get("n_evaluated")) else "?", method=r.get("p_method", ""))
+            n="?" if n_perm is None else f"{n_perm:,}", method=r.get("p_method", ""))
 
         def rows() -> Any:
             if words is None:

@@ -16,7 +16,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QGraphicsRectItem, QLabel, QSpinBox
 
-from gui.i18n import _
+from gui.i18n import _, ngettext
 
 from .data import label
 from .plots import PlotPanel, connect, text_item
@@ -115,7 +115,8 @@ class ConfusionView(PlotPanel):
         names = bin_labels(cm)
         g_priv, g_min = self._groups(pairs, variable)
         self.canvas.addLabel(
-            _("<b>{system}</b> · {corpus} · {n} pairs differing in {variable}").format(
+            ngettext("<b>{system}</b> · {corpus} · {n} pair differing in {variable}",
+                     "<b>{system}</b> · {corpus} · {n} pairs differing in {variable}", int(cm.n)).format(
                 system=system.replace(":", " · "), corpus=corpus, n=f"{cm.n:,}", variable=label(variable or "")),
             row=0, col=0)
         self.canvas.addLabel(
@@ -174,7 +175,9 @@ class ConfusionView(PlotPanel):
             self.variable.currentData()
         pairs = self.data.pairs.get(corpus)
         names = bin_labels(cm)
-        title = _("{system}: privileged {row}, minoritised {col} — {n} pairs").format(
-            system=system.replace(":", " · "), row=names[row], col=names[col], n=int(cm.matrix.iat[row, col]))
+        n_cell = int(cm.matrix.iat[row, col])
+        title = ngettext("{system}: privileged {row}, minoritised {col} — {n} pair",
+                         "{system}: privileged {row}, minoritised {col} — {n} pairs", n_cell).format(
+            system=system.replace(":", " · "), row=names[row], col=names[col], n=f"{n_cell:,}")
         self.drill(title, lambda: confusion_cell_pairs(pairs, system + PRIV, system + MINO, cm, row, col,
                                                        variable=variable))

@@ -16,7 +16,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel
 
-from gui.i18n import N_, _
+from gui.i18n import N_, _, ngettext
 
 from .data import label
 from .plots import GREY, PlotPanel, colour, connect, fmt_p, is_number, legend_html, stars, stars_legend, text_item
@@ -178,8 +178,10 @@ class KMView(PlotPanel):
         pp = self.pairs_table()
         scores = self.data.scores.get(corpus)
         self._pair_context = {"scores": scores, "column": f"{model}:{emotion}"}
-        title = _("{model} · {emotion}, {axis}: {n} pairs, mean Δ = {mean}, median {median}").format(
-            model=model, emotion=label(emotion), axis=_(AXES.get(axis, axis)), n=int(b["n"]),
+        n_box = int(b["n"])
+        title = ngettext("{model} · {emotion}, {axis}: {n} pair, mean Δ = {mean}, median {median}",
+                         "{model} · {emotion}, {axis}: {n} pairs, mean Δ = {mean}, median {median}", n_box).format(
+            model=model, emotion=label(emotion), axis=_(AXES.get(axis, axis)), n=f"{n_box:,}",
             mean=f"{b['mean']:+.4f}", median=f"{b['median']:+.4f}")
 
         def rows() -> Any:

@@ -225,8 +225,13 @@ class ResultsPage(QWidget):
         if man.get("created"):
             lines.append(_("Created: {when}").format(when=man["created"]))
         for cid, info in (man.get("corpora") or {}).items():
-            lines.append(_("Corpus {id}: {n} sentences, {p} pairs").format(
-                id=cid, n=f"{info.get('sentences', 0):,}", p=f"{info.get('pairs', 0):,}"))
+            n_sent, n_pairs = int(info.get("sentences", 0) or 0), int(info.get("pairs", 0) or 0)
+            # TRANSLATORS: {sentences} is "{n} sentences" and {pairs} is "{n} pairs" (translated below)
+            lines.append(_("Corpus {id}: {sentences}, {pairs}").format(
+                id=cid,
+                sentences=ngettext("{n} sentence", "{n} sentences", n_sent).format(n=f"{n_sent:,}"),
+                # TRANSLATORS: counterfactual sentence pairs of a corpus
+                pairs=ngettext("{n} pair", "{n} pairs", n_pairs).format(n=f"{n_pairs:,}")))
         for name, info in (man.get("scorers") or {}).items():
             lines.append(_("System {name}: {spec}; dimensions {dims}").format(
                 name=name, spec=info.get("spec", ""), dims=", ".join(info.get("dimensions", []))))

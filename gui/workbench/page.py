@@ -32,7 +32,7 @@ from gui import i18n, settings
 from gui.common.background import Latest
 from gui.engine_bridge import pair_count
 from gui.errors import _headless, friendly
-from gui.i18n import _, connect_retranslate
+from gui.i18n import _, connect_retranslate, ngettext
 
 from .checks_panel import ChecksPanel, target_of
 from .columns import LIST_TITLES, status_label
@@ -224,7 +224,10 @@ class WorkbenchPage(QWidget):
     def _update_progress(self) -> None:
         counts = self.review_counts()
         total = sum(counts.values())
-        parts = [_("{n} of {total} reviewed").format(n=counts.get("reviewed", 0), total=total)]
+        reviewed = counts.get("reviewed", 0)
+        # TRANSLATORS: {n} of the {total} entries (templates, persons, words) are reviewed; {n} picks the form
+        parts = [ngettext("{n} of {total} reviewed", "{n} of {total} reviewed", reviewed).format(
+            n=f"{reviewed:,}", total=f"{total:,}")]
         for status in ("translated", "machine-translated", "new", "untranslatable"):
             if counts.get(status):
                 parts.append(f"{counts[status]} {status_label(status)}")
