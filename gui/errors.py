@@ -39,7 +39,7 @@ class FriendlyError:
 
 
 def log_path() -> Path:
-    from gui.paths import user_home
+    from engine.corpus.registry import user_home
 
     return user_home() / "logs" / "eec-studio.log"
 

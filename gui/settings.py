@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from gui.paths import user_home
+from engine.corpus.registry import user_home
 
 MAX_RECENT = 10
 DEFAULTS: dict[str, Any] = {
@@ -43,7 +43,7 @@ def get(key: str) -> Any:
 def put(key: str, value: Any) -> None:
     data = load()
     data[key] = value
-    from engine.corpus.export import atomic_write_bytes  # lazy: see gui/paths.py
+    from engine.corpus.export import atomic_write_bytes
 
     try:
         atomic_write_bytes(settings_path(), json.dumps(data, ensure_ascii=False, indent=2).encode("utf-8"))

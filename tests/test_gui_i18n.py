@@ -8,6 +8,8 @@ import gettext
 import io
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -144,7 +146,7 @@ def test_catalogs_compile_in_memory_and_a_stale_mo_never_wins(tmp_path, monkeypa
     monkeypatch.setattr(i18n, "LOCALES_DIR", copy)
     assert i18n.available_languages() == ["en", "ar", "de", "es"]
     assert i18n.load_catalog("es").gettext("Preferences") == "Preferencias"  # no .mo: compiled from .po
-    from gui.paths import user_home
+    from engine.corpus.registry import user_home
 
     cached = list((user_home() / "cache" / "locales").glob("es-*.mo"))  # next start skips babel
     assert len(cached) == 1 and gettext.GNUTranslations(io.BytesIO(cached[0].read_bytes())).gettext("Preferences") == "Preferencias"
@@ -384,17 +386,10 @@ def test_no_hard_coded_user_visible_text_in_gui():
 
 
 # -- startup: the corpus list does not wait for the engine ----------------------------------------
-def test_gui_corpus_listing_agrees_with_the_engine(tmp_path, monkeypatch):
-    """gui.paths.corpus_files mirrors engine.corpus.list_corpora so that the first window does not
-    import the engine (pandas: about a second); bench/bench_startup.py measures the effect."""
-    from engine.corpus import list_corpora
-
-    from gui.paths import corpus_files
-
-    mine = tmp_path / "home" / "corpora" / "sub"
-    mine.mkdir(parents=True)
-    (mine / "my-corpus.toml").write_text("format = 1\n", "utf-8")
-    monkeypatch.setenv("EEC_STUDIO_HOME", str(tmp_path / "home"))
-    engine = [(e.id, e.path, e.builtin) for e in list_corpora()]
-    assert [(e.id, e.path, e.builtin) for e in corpus_files()] == engine
-    assert ("my-corpus", mine / "my-corpus.toml", False) in engine
+def test_corpus_listing_does_not_load_pandas():
+    """The first window lists the corpora through engine.corpus without waiting for pandas (about a
+    second): only the functions that build tables import it. bench/bench_startup.py measures the effect."""
+    code = ("import sys; from engine.corpus import list_corpora, user_corpus_dir; list_corpora(); "
+            "print('pandas' in sys.modules, 'numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]

@@ -9,7 +9,10 @@ import os
 import tempfile
 from pathlib import Path
 
-import pandas as pd
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pandas loads in about a second: only the functions that build tables import it
+    import pandas as pd
 
 FORMATS = ("csv", "jsonl", "parquet")
 

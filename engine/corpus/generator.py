@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import json
 
-import pandas as pd
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pandas loads in about a second: only the functions that build tables import it
+    import pandas as pd
 
 from .compiled import CompiledCorpus, Realisation
 from .model import CorpusDefinition
@@ -21,6 +24,8 @@ COLUMNS = PUBLISHED_COLUMNS + EXTRA_COLUMNS
 
 
 def generate(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -> pd.DataFrame:
+    import pandas as pd
+
     cc = compiled or CompiledCorpus(corpus)
     race = corpus.race_axis
     race_name = race.name if race else None

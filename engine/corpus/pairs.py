@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import json
 
-import pandas as pd
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pandas loads in about a second: only the functions that build tables import it
+    import pandas as pd
 
 from .compiled import CompiledCorpus
 from .model import CorpusDefinition
@@ -39,6 +42,8 @@ def generate_pairs(corpus: CorpusDefinition, compiled: CompiledCorpus | None = N
     ``features`` is a JSON object slot -> features both sides asked for with the same value
     (the variable's own feature, which differs, is left out).
     """
+    import pandas as pd
+
     cc = compiled or CompiledCorpus(corpus)
     cols: dict[str, list] = {c: [] for c in PAIR_COLUMNS + PAIR_EXTRA_COLUMNS}
     pairs, _ = usable_pairs(corpus)
@@ -124,6 +129,8 @@ def group_specs(corpus: CorpusDefinition) -> list[dict[str, str | list[str]]]:
 
 def generate_group_comparisons(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -> pd.DataFrame:
     """One row per name-group comparison × template × emotion word; ID lists are ';'-joined."""
+    import pandas as pd
+
     cc = compiled or CompiledCorpus(corpus)
     cols: dict[str, list] = {c: [] for c in GROUP_COLUMNS}
     specs = group_specs(corpus)

@@ -603,7 +603,7 @@ class AuditPage(QWidget):
 
     @staticmethod
     def _default_out_root() -> Path:
-        from gui.paths import user_home
+        from engine.corpus.registry import user_home
 
         return user_home() / "audits"
 

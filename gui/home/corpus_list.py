@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from gui import settings
 from gui.common.background import Each
 # the engine (and pandas, ~1 s) loads in the background checks, not before the first window
-from gui.paths import corpus_files
+from engine.corpus.registry import list_corpora
 from gui.i18n import _, connect_retranslate, list_separator, ngettext
 
 PATH_ROLE = Qt.UserRole + 30
@@ -118,7 +118,7 @@ class CorpusList(QWidget):
 
     def refresh(self) -> None:
         """List the corpora now; their size and checker status arrive from background checks."""
-        self.entries = corpus_files()
+        self.entries = list_corpora()
         self.table.setRowCount(len(self.entries))
         for row, entry in enumerate(self.entries):
             self._set_row(row, [entry.id, "", "…", _("checking…"), ""], entry)
