@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.problem_line import problem_line
+
 
 @dataclass
 class AssocError(Exception):
@@ -19,13 +21,7 @@ class AssocError(Exception):
     fix: str = ""
 
     def __str__(self) -> str:  # one line, as users see it
-        where = self.file
-        if self.field:
-            where = f"{where} [{self.field}]" if where else f"[{self.field}]"
-        text = f"{where}: {self.message}" if where else self.message
-        if self.fix:
-            text += f" — {self.fix}"
-        return text
+        return problem_line(self.message, self.file, field=self.field, fix=self.fix)
 
 
 class CoverageError(AssocError):

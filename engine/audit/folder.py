@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from engine.problem_line import problem_line
+
 from .run import AuditResult
 
 #: assoc/<file>.csv -> the table name it is read into
@@ -34,8 +36,7 @@ class AuditError(Exception):
     fix: str = ""
 
     def __str__(self) -> str:
-        text = f"{self.file}: {self.message}"
-        return text + (f" — {self.fix}" if self.fix else "")
+        return problem_line(self.message, self.file, fix=self.fix)
 
 
 def _csv(path: Path) -> pd.DataFrame:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.problem_line import problem_line
+
 
 @dataclass
 class DefinitionError(Exception):
@@ -19,12 +21,4 @@ class DefinitionError(Exception):
     fix: str = ""
 
     def __str__(self) -> str:  # one line, as users see it
-        where = self.file
-        if self.line is not None:
-            where += f":{self.line}"
-        if self.field:
-            where += f" [{self.field}]"
-        text = f"{where}: {self.message}"
-        if self.fix:
-            text += f" — {self.fix}"
-        return text
+        return problem_line(self.message, self.file, self.line, self.field, self.fix)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.problem_line import problem_line
+
 
 @dataclass
 class ExchangeError(ValueError):
@@ -17,8 +19,4 @@ class ExchangeError(ValueError):
     fix: str = ""
 
     def __str__(self) -> str:
-        where = f"{self.file} [{self.entry}]" if self.entry else self.file
-        text = f"{where}: {self.message}"
-        if self.fix:
-            text += f" — {self.fix}"
-        return text
+        return problem_line(self.message, self.file, field=self.entry, fix=self.fix)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.problem_line import problem_line
+
 
 @dataclass
 class ModelError(Exception):
@@ -20,15 +22,7 @@ class ModelError(Exception):
     fix: str = ""
 
     def __str__(self) -> str:  # one line, as users see it
-        where = self.file or "model"
-        if self.line is not None:
-            where += f":{self.line}"
-        if self.field:
-            where += f" [{self.field}]"
-        text = f"{where}: {self.message}"
-        if self.fix:
-            text += f" — {self.fix}"
-        return text
+        return problem_line(self.message, self.file or "model", self.line, self.field, self.fix)
 
 
 class UnsafeWeightsError(ModelError):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.problem_line import problem_line
+
 
 @dataclass
 class PackageError(ValueError):
@@ -20,8 +22,4 @@ class PackageError(ValueError):
     fix: str = ""
 
     def __str__(self) -> str:
-        where = f"{self.file} [{self.member}]" if self.member else self.file
-        text = f"{where}: {self.message}"
-        if self.fix:
-            text += f" — {self.fix}"
-        return text
+        return problem_line(self.message, self.file, field=self.member, fix=self.fix)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.problem_line import problem_line
+
 
 @dataclass
 class ReportError(ValueError):
@@ -16,7 +18,4 @@ class ReportError(ValueError):
     fix: str = ""
 
     def __str__(self) -> str:
-        text = f"{self.file}: {self.message}"
-        if self.fix:
-            text += f" — {self.fix}"
-        return text
+        return problem_line(self.message, self.file, fix=self.fix)
