@@ -311,7 +311,7 @@ def _check_combinations(cc: CompiledCorpus) -> tuple[int, list[Finding]]:
     out: list[Finding] = []
     n = 0
     for ct in cc.templates:
-        if not ct.usable or ct.first().person_slot is None:
+        if not ct.generates:
             continue
         persons = cc.persons_for(ct)
         emotions = cc.emotions_for(ct)

@@ -60,6 +60,11 @@ class CTemplate:
     def first(self) -> CVariant | None:
         return self.variants[0] if self.variants else None
 
+    @property
+    def generates(self) -> bool:
+        """Whether the template yields sentences: readable, and with a person slot to fill."""
+        return self.usable and self.first().person_slot is not None
+
 
 @dataclass
 class Realisation:

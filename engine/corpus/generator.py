@@ -39,7 +39,7 @@ def generate(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -
     sentence, template, person, emotion, word, eid, ekind, features = ([] for _ in range(8))
     tid, gender, race_col, pid, pkind = ([] for _ in range(5))
     for ct in cc.templates:
-        if not ct.usable or ct.first().person_slot is None:
+        if not ct.generates:
             continue
         persons = cc.persons_for(ct)
         emotions = cc.emotions_for(ct)

@@ -110,7 +110,7 @@ def pair_rows(cc: CompiledCorpus, pairs: list[PersonPair], index: dict) -> list[
     """(template, pair, privileged side, minoritised side) in table order: template, pair, emotion word."""
     rows = []
     for ct in cc.templates:
-        if not ct.usable or ct.first().person_slot is None:
+        if not ct.generates:
             continue
         emotions = cc.emotions_for(ct)
         for pp in pairs:

@@ -155,7 +155,7 @@ def realise_all(cc: CompiledCorpus, only: set[str] | None = None) -> dict[Key, R
     out: dict[Key, Realised] = {}
     n = 0
     for ct in cc.templates:
-        if not ct.usable or ct.first().person_slot is None:
+        if not ct.generates:
             continue
         persons = cc.persons_for(ct)
         emotions = cc.emotions_for(ct)

@@ -139,7 +139,7 @@ def generate_group_comparisons(corpus: CorpusDefinition, compiled: CompiledCorpu
     index = realise_all(cc)
     prefix = corpus.id_prefix or corpus.id
     for ct in cc.templates:
-        if not ct.usable or ct.first().person_slot is None:
+        if not ct.generates:
             continue
         for spec in specs:
             for e in cc.emotions_for(ct):
