@@ -73,6 +73,32 @@ def test_cancel_then_resume_from_cache(planted, tmp_path):
     pd.testing.assert_frame_equal(full.tables["paired"], fresh.tables["paired"])
 
 
+def test_cancel_during_statistics_writes_nothing_and_keeps_every_score(planted, tmp_path):
+    """Cancel after scoring (bootstraps and Beta fits take a while) stops before the next statistic."""
+    from engine.models.base import Cancelled
+
+    cancel = threading.Event()
+    out = tmp_path / "out"
+    plan = AuditPlan(["en-kiritchenko2018"], ["vader"], stats=["beta", "paired"], out_dir=out,
+                     cache_dir=tmp_path / "cache", settings={"n_resamples": 0})
+    said = []
+
+    def log(line):
+        said.append(line)
+        if "Beta regression on" in line:  # the first statistic has started: press Cancel
+            cancel.set()
+
+    with pytest.raises(Cancelled) as info:
+        run_audit(plan, cancel=cancel, log=log)
+    assert info.value.stage == "statistics" and info.value.done == info.value.total == 8640
+    assert not any("paired analysis" in line for line in said)  # stopped before the next statistic
+    assert not (out / "manifest.json").exists() and not (out / "stats").exists()
+    logs = []
+    run_audit(plan, log=logs.append)
+    assert any("0 scored, 8,640 from cache" in line for line in logs), logs
+    assert (out / "manifest.json").is_file()
+
+
 def test_cli_audit_prints_tables(planted, tmp_path):
     proc = subprocess.run([sys.executable, str(ROOT / "main.py"), "audit", "--corpus", "en-kiritchenko2018",
                            "--model", f"predictions:{planted}?key=id&name=sys", "--stats", "paired",

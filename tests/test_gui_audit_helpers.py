@@ -148,3 +148,37 @@ def make_tiny_classifier(folder: str | Path) -> Path:
     from engine.models.tiny import make_tiny_bert
 
     return make_tiny_bert(folder, labels=["negative", "positive"], seed=3)
+
+
+class PacedScorer:
+    """A scorer that takes `delay` seconds per batch of 4 texts (deterministic scores from a hash).
+
+    Why: a tiny BERT scores the 462-sentence corpus in a fraction of a second on a fast machine, so
+    a test that cancels "half-way" from the UI would race the end of scoring; with a known pace the
+    cancel request always arrives while batches are still to come. Module-level (picklable by
+    reference), so it also runs inside the audit's own process."""
+
+    name = "paced"
+    dimensions = ["valence"]
+
+    def __init__(self, delay: float = 0.03, batch: int = 4) -> None:
+        self.delay, self.batch = delay, batch
+
+    def fingerprint(self) -> str:
+        return f"paced-test-scorer/{self.batch}"
+
+    def score(self, texts, *, progress=None, cancel=None):
+        import hashlib
+        import time
+
+        from engine.models.base import ProgressTracker, check_cancel, make_frame
+
+        tracker = ProgressTracker(len(texts), progress)
+        values = []
+        for i in range(0, len(texts), self.batch):
+            check_cancel(cancel, tracker.done, len(texts))
+            time.sleep(self.delay)
+            chunk = texts[i:i + self.batch]
+            values += [int(hashlib.sha256(t.encode()).hexdigest()[:8], 16) / 0xFFFFFFFF for t in chunk]
+            tracker.advance(len(chunk))
+        return make_frame(values, self.dimensions)

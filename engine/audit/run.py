@@ -24,6 +24,7 @@ import pandas as pd
 from engine.corpus import CompiledCorpus, generate, load_corpus
 from engine.corpus.export import atomic_write_bytes
 from engine.corpus.registry import resolve_path
+from engine.models.base import Cancelled, is_cancelled
 
 from .manifest import device_info, now_iso, package_versions, sha256_file, sha256_text
 from .plan import AuditPlan
@@ -148,7 +149,13 @@ def _run(plan: AuditPlan, cache: Any, progress: Any, cancel: Any, say: LogFn) ->
     if progress is not None:
         progress(total, total, 0.0)
 
-    # 3. tables with score columns
+    # 3. tables with score columns; Cancel still works here (bootstraps and Beta fits take a while):
+    # checked before every statistic and before anything is written, so a cancelled run leaves no
+    # half-written results folder and its scores are all in the cache
+    def stop_here() -> None:
+        if is_cancelled(cancel):
+            raise Cancelled(total, total, stage="statistics")
+
     for corpus, df, pairs in corpora:
         df = df.copy()
         score_cols: dict[str, tuple[str, str]] = {}
@@ -167,8 +174,9 @@ def _run(plan: AuditPlan, cache: Any, progress: Any, cancel: Any, say: LogFn) ->
                 pairs[f"{col}:privileged"] = pairs.privileged.map(series).to_numpy()
                 pairs[f"{col}:minoritised"] = pairs.minoritised.map(series).to_numpy()
             result.pairs[corpus.id] = pairs
-        _statistics(plan, corpus, df, pairs, score_cols, result, say)
+        _statistics(plan, corpus, df, pairs, score_cols, result, say, stop_here)
 
+    stop_here()
     manifest["device"] = device_info()
     manifest["seconds"] = round(time.perf_counter() - started, 3)
     manifest["problems"] = result.problems
@@ -181,7 +189,8 @@ def _run(plan: AuditPlan, cache: Any, progress: Any, cancel: Any, say: LogFn) ->
 
 
 def _statistics(plan: AuditPlan, corpus, df: pd.DataFrame, pairs: pd.DataFrame | None,
-                score_cols: dict[str, tuple[str, str]], result: AuditResult, say: LogFn) -> None:
+                score_cols: dict[str, tuple[str, str]], result: AuditResult, say: LogFn,
+                stop_here: Callable[[], None] = lambda: None) -> None:
     import engine.stats as st
 
     correction = plan.setting("correction", None)
@@ -189,6 +198,7 @@ def _statistics(plan: AuditPlan, corpus, df: pd.DataFrame, pairs: pd.DataFrame |
     n_resamples = plan.setting("n_resamples", 1000)
 
     def keep(name: str, fn: Callable[[], Any]) -> None:
+        stop_here()
         try:
             res = fn()
         except (ValueError, KeyError) as exc:  # one degenerate input must not sink the audit

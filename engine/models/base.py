@@ -43,12 +43,21 @@ class Scorer(Protocol):
 
 
 class Cancelled(Exception):
-    """Raised when a cancel callback asked to stop; work finished before it is kept (cached)."""
+    """Raised when a cancel callback asked to stop; work finished before it is kept (cached).
 
-    def __init__(self, done: int = 0, total: int = 0):
-        super().__init__(f"cancelled after {done} of {total}")
+    `stage` says where the run stopped ("scoring", or "statistics" once every score was in),
+    so a user is told the right thing: a run cancelled in its statistics has all its scores cached.
+    """
+
+    def __init__(self, done: int = 0, total: int = 0, stage: str = "scoring"):
+        super().__init__(f"cancelled after {done} of {total}" if stage == "scoring"
+                         else f"cancelled during the {stage} (all {total} scored)")
         self.done = done
         self.total = total
+        self.stage = stage
+
+    def __reduce__(self) -> Any:  # keeps `stage` across the audit process's pipe
+        return (Cancelled, (self.done, self.total, self.stage))
 
 
 def is_cancelled(cancel: CancelFn | Any | None) -> bool:

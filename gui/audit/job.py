@@ -143,7 +143,7 @@ def child_main(job: AuditJob, conn: Any, stop: Any) -> None:
     anything arriving on ``stop`` cancels the run at the next batch.
 
     Messages: ("progress", phase, done, total, eta), ("log", line), then exactly one of
-    ("done", AuditResult), ("cancelled", done, total), ("failed", exception)."""
+    ("done", AuditResult), ("cancelled", done, total, stage), ("failed", exception)."""
     from engine.models.base import Cancelled
 
     cancel = PipeFlag(stop)
@@ -159,7 +159,7 @@ def child_main(job: AuditJob, conn: Any, stop: Any) -> None:
         result.results = {}  # result objects may hold fitted models; the tables and files carry everything
         send("done", result)
     except Cancelled as exc:
-        send("cancelled", exc.done, exc.total)
+        send("cancelled", exc.done, exc.total, getattr(exc, "stage", "scoring"))
     except SystemExit:
         raise
     except BaseException as exc:  # reported to the app as a readable message

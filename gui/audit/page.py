@@ -642,7 +642,12 @@ class AuditPage(QWidget):
 
     @property
     def running(self) -> bool:
-        return self.thread is not None and self.thread.isRunning()
+        """True from start() until the UI has handled the worker's end (buttons re-enabled).
+
+        Why not QThread.isRunning(): the thread stops running before its queued `finished`
+        signal reaches the UI thread; in between, the page would claim to be idle while its
+        Run button is still disabled."""
+        return self.thread is not None
 
     def start(self) -> bool:
         """Start the audit in the worker thread; False (with a message) when it cannot start."""
@@ -760,8 +765,12 @@ class AuditPage(QWidget):
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(done)
         self.eta_label.setText("")
-        self._append(_("Cancelled after {done:,} of {total:,}. Scores computed so far are cached: "
-                       "run again to continue from there.").format(done=done, total=total))
+        if getattr(exc, "stage", "scoring") == "statistics":
+            self._append(_("Cancelled during the statistics. Every score is cached: "
+                           "run again to compute the statistics without scoring again."))
+        else:
+            self._append(_("Cancelled after {done:,} of {total:,}. Scores computed so far are cached: "
+                           "run again to continue from there.").format(done=done, total=total))
         self._show_state_text()
 
     def _on_thread_finished(self) -> None:

@@ -136,7 +136,7 @@ class AuditThread(QThread):
         if kind == "done":
             self.succeeded.emit(final[1])
         elif kind == "cancelled":
-            raise Cancelled(final[1], final[2])
+            raise Cancelled(*final[1:])
         else:
             exc = final[1]
             raise exc.restore() if isinstance(exc, RemoteError) else exc
