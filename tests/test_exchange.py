@@ -222,8 +222,13 @@ def test_po_edit_equals_direct_edit(tmp_path, mini):
         'msgstr ""\n"{person} se siente "\n"{emotion kind=state gender=person.gender}."'))
     po.write_text(text, encoding="utf-8")
 
+    # a maintainer's note in the definition goes into the merged file too
+    mini.write_text(mini.read_text("utf-8").replace('[[emotion_words]]\nid = "angry"',
+                                                    '# dialect chosen with the client\n[[emotion_words]]\nid = "angry"'),
+                    encoding="utf-8")
     out = tmp_path / "out.toml"
     res = import_exchange(po, mini, out)
+    assert '# dialect chosen with the client\n[[emotion_words]]\nid = "angry"' in out.read_text("utf-8")
 
     expected = load_corpus(str(mini))
     angry = item(expected, "emotion_words", "angry")

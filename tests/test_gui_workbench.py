@@ -20,7 +20,7 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl  # noqa: E402
 from PySide6.QtGui import QDragEnterEvent, QDropEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication, QMessageBox, QStyleOptionViewItem  # noqa: E402
 
-from engine.corpus import load_corpus  # noqa: E402
+from engine.corpus import load_corpus, parse_definition  # noqa: E402
 from engine.corpus.writer import to_toml  # noqa: E402
 from test_gui_workbench_support import (  # noqa: E402
     click_finding,
@@ -589,7 +589,11 @@ def test_save_is_atomic_and_reopen_gives_what_was_saved(qtbot, win, tmp_path, mo
     assert not page.doc.modified and "*" not in win.windowTitle()
     assert not list(recovery_dir().glob("*.toml"))  # a saved document needs no recovery file
     saved = to_toml(page.doc.corpus)
-    assert path.read_text("utf-8") == saved
+    text = path.read_text("utf-8")
+    assert parse_definition(text, str(path)) == parse_definition(saved, str(path))
+    # the file's own notes survive the save (a TOML writer alone would drop every comment)
+    notes = [l for l in on_disk.decode("utf-8").splitlines() if l.startswith("#")]
+    assert len(notes) >= 3 and all(n in text.splitlines() for n in notes)
 
     win.open_path(path)
     reopened = win.doc.corpus

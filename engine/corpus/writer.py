@@ -2,7 +2,8 @@
 
 Why our own formatter rather than tomli_w's default: translators read these files, so
 forms stay as one-line inline tables and sections keep the order of the built-in files.
-Round trip: ``parse_definition(to_toml(c))`` gives back an equal definition (tested).
+Round trip: ``parse_definition(to_toml(c))`` gives back an equal definition (tested); saving
+over a file keeps its `#` comments (engine.corpus.comments).
 """
 from __future__ import annotations
 
@@ -140,8 +141,31 @@ def to_toml(c: CorpusDefinition) -> str:
     return text
 
 
-def save_definition(c: CorpusDefinition, path: str | os.PathLike) -> Path:
-    """Atomic save: a crash mid-save never leaves a truncated definition behind."""
+_SAME = object()
+
+
+def save_definition(c: CorpusDefinition, path: str | os.PathLike, *,
+                    comments_from: str | os.PathLike | None | object = _SAME) -> Path:
+    """Atomic save: a crash mid-save never leaves a truncated definition behind.
+
+    The `#` comments of `comments_from` (by default the file being replaced) are carried over
+    (engine.corpus.comments): a save never deletes a translator's notes. Pass the file a
+    document was opened from when saving it under another name; None writes no old comments."""
     path = Path(path)
-    atomic_write_bytes(path, to_toml(c).encode("utf-8"))
+    atomic_write_bytes(path, to_toml_keeping_comments(c, path if comments_from is _SAME else comments_from))
     return path
+
+
+def to_toml_keeping_comments(c: CorpusDefinition, comments_from: str | os.PathLike | None) -> bytes:
+    """`to_toml(c)` as UTF-8, with the comments of the file `comments_from` when it can be read."""
+    text = to_toml(c)
+    if comments_from is not None:
+        try:
+            old = Path(comments_from).read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError):  # no old file (a new one) or unreadable: nothing to carry
+            old = None
+        if old is not None:
+            from .comments import carry_comments
+
+            text = carry_comments(old, text)
+    return text.encode("utf-8")

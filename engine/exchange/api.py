@@ -17,7 +17,7 @@ from pathlib import Path
 from engine.corpus import CheckReport, CorpusDefinition, check_corpus
 from engine.corpus.export import atomic_write_bytes
 from engine.corpus.registry import load_corpus
-from engine.corpus.writer import to_toml
+from engine.corpus.writer import to_toml_keeping_comments
 from engine.package.overwrite import Confirm, may_replace
 
 from .apply import Change, apply_returned
@@ -131,6 +131,18 @@ def merge_exchange(path: str | os.PathLike, into: CorpusDefinition | str | os.Pa
     return ExchangeImport(Path(""), corpus, changes, report, new_errors, warnings)
 
 
+def _definition_file(into: CorpusDefinition | str | os.PathLike) -> Path | None:
+    """The definition file behind ``into`` (its comments go into the merged file), if there is one."""
+    if isinstance(into, CorpusDefinition):
+        return None
+    try:
+        from engine.corpus.registry import resolve_path
+
+        return Path(resolve_path(str(into)))
+    except Exception:  # an unknown id was already reported by merge_exchange; nothing to carry
+        return None
+
+
 def import_exchange(path: str | os.PathLike, into: CorpusDefinition | str | os.PathLike, out: str | os.PathLike, *,
                     fmt: str | None = None, translator: str = "", allow_errors: bool = False,
                     overwrite: bool = False, confirm: Confirm = None) -> ExchangeImport:
@@ -138,6 +150,6 @@ def import_exchange(path: str | os.PathLike, into: CorpusDefinition | str | os.P
     result = merge_exchange(path, into, fmt=fmt, translator=translator, allow_errors=allow_errors)
     out = Path(out)
     may_replace(out, overwrite=overwrite, confirm=confirm)
-    atomic_write_bytes(out, to_toml(result.corpus).encode("utf-8"))
+    atomic_write_bytes(out, to_toml_keeping_comments(result.corpus, _definition_file(into)))
     result.path = out
     return result

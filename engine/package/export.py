@@ -20,7 +20,7 @@ from pathlib import Path
 from engine.corpus import CompiledCorpus, CorpusDefinition, DefinitionError, check_corpus, generate, parse_definition
 from engine.corpus.export import atomic_write_bytes, to_bytes
 from engine.corpus.registry import load_corpus
-from engine.corpus.writer import to_toml
+from engine.corpus.writer import to_toml_keeping_comments
 
 from .checker_json import report_to_bytes
 from .datasheet import build_datasheet
@@ -40,7 +40,8 @@ class ExportResult:
 
 
 def definition_bytes(corpus: CorpusDefinition) -> bytes:
-    """The file the corpus was read from, if it still says the same; else the corpus as TOML."""
+    """The file the corpus was read from, if it still says the same; else the corpus as TOML
+    (with that file's comments carried over)."""
     if corpus.path:
         try:
             raw = Path(corpus.path).read_bytes()
@@ -48,7 +49,7 @@ def definition_bytes(corpus: CorpusDefinition) -> bytes:
                 return raw
         except (OSError, DefinitionError):
             pass
-    return to_toml(corpus).encode("utf-8")
+    return to_toml_keeping_comments(corpus, corpus.path or None)
 
 
 def build_package(corpus: CorpusDefinition) -> tuple[bytes, Manifest]:

@@ -125,7 +125,8 @@ class CorpusDocument(QObject):
         target = Path(path) if path else self.path
         if target is None:
             raise ValueError("no file name: use Save As")
-        save_definition(self.corpus, target)
+        # the file it was opened from lends its # comments (also to a Save As under a new name)
+        save_definition(self.corpus, target, comments_from=self.path)
         if target != self.path:
             self.path = target
             self.path_changed.emit()
