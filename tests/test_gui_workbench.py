@@ -482,6 +482,30 @@ def test_review_status_translator_note_and_filter(qtbot, win, tmp_path):
     assert not page.doc.modified
 
 
+def test_renaming_an_id_updates_its_references_in_one_undo_step(qtbot, win, tmp_path):
+    page = win.open_path(copy_corpus("en-kiritchenko2018", tmp_path))
+    wait_idle(qtbot, page)
+    tab = page.entry_tabs["persons"]
+    row = tab.model.row_of("np_he")
+    index = tab.proxy.mapFromSource(tab.model.index(row, tab.model.column_index("id")))
+    steps = page.doc.undo_stack.count()
+    page.tabs.setCurrentWidget(tab)
+    tab.view.scrollTo(index)
+    cell = open_view_editor(qtbot, tab.view, index)
+    type_replace(qtbot, cell, "np_him")
+    close_editor(qtbot, tab.view, cell)
+    persons = {p.id: p for p in page.doc.corpus.persons}
+    assert "np_him" in persons and "np_he" not in persons
+    assert persons["np_she"].pair == "np_him"  # her partner follows the rename
+    assert "updated 1 reference" in win.statusBar().currentMessage()
+    wait_idle(qtbot, page)
+    assert not [r for r in finding_rows(page) if r[0].lower().startswith("e")]  # nothing dangles
+    assert page.doc.undo_stack.count() == steps + 1  # one step: the id and its references
+    win.undo()
+    persons = {p.id: p for p in page.doc.corpus.persons}
+    assert "np_he" in persons and persons["np_she"].pair == "np_he"
+
+
 # -- undo/redo, save, reopen ----------------------------------------------------------------------
 
 def test_every_kind_of_edit_undoes_and_redoes(qtbot, win, tmp_path):

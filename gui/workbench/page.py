@@ -114,7 +114,7 @@ class WorkbenchPage(QWidget):
         for name in LISTS:
             tab = EntryTab(doc, name)
             tab.current.connect(self._entry_selected)
-            tab.model.rejected.connect(self.message)
+            tab.model.notice.connect(self.message)
             self.entry_tabs[name] = tab
             self.tabs.addTab(tab, "")
         self.settings_tab = CorpusSettings(doc)

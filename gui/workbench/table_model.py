@@ -12,7 +12,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QStyle, QStyledItemDelegate, QWidget
 
-from gui.i18n import _
+from gui.i18n import _, ngettext
 
 from .columns import COLUMNS_FOR, Column, status_label
 from .document import CorpusDocument
@@ -27,7 +27,7 @@ _STATUS_COLOURS = {"new": "#fde2e1", "machine-translated": "#fff1cc", "translate
 
 class EntryTableModel(QAbstractTableModel):
     #: an edit that cannot be taken, with the reason in words (shown in the status bar)
-    rejected = Signal(str)
+    notice = Signal(str)  # for the status bar: an edit refused, or what a rename also changed
 
     def __init__(self, doc: CorpusDocument, list_name: str) -> None:
         super().__init__(doc)
@@ -119,13 +119,37 @@ class EntryTableModel(QAbstractTableModel):
         if col.key == "id":
             problem = self._id_problem(str(value).strip(), index.row())
             if problem:
-                self.rejected.emit(problem)
+                self.notice.emit(problem)
                 return False
             value = str(value).strip()
         new = col.convert(str(value), entry)
         path = (self.list_name, index.row()) + tuple(col.path(entry))
+        if col.key == "id":
+            return self._rename(index.row(), entry.id, new, path)
         label = _("Edit {column} of {item}").format(column=_(col.header), item=entry.id)
         self.doc.set(path, new, label, merge_key=key)
+        return True
+
+    def _rename(self, row: int, old: str, new: str, path: tuple) -> bool:
+        """Rename an entry and every reference to it (pair partners, declared pairs, template
+        slots that take a small word) as one undo step."""
+        from engine.corpus.rename import reference_edits
+
+        if old == new:
+            return True
+        edits = reference_edits(self.doc.corpus, self.list_name, old, new)
+        stack = self.doc.undo_stack
+        stack.beginMacro(_("Rename {old} to {new}").format(old=old, new=new))
+        try:
+            self.doc.set(path, new, _("Rename {old} to {new}").format(old=old, new=new))
+            for e in edits:
+                self.doc.set(e.path, e.value, e.where)
+        finally:
+            stack.endMacro()
+        if edits:
+            self.notice.emit(ngettext("Renamed {old} to {new} and updated {n} reference to it.",
+                                        "Renamed {old} to {new} and updated {n} references to it.",
+                                        len(edits)).format(old=old, new=new, n=len(edits)))
         return True
 
     def _id_problem(self, new_id: str, row: int) -> str:
