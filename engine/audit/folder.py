@@ -1,9 +1,13 @@
 """Read a finished audit folder back into an ``AuditResult`` (tables, scores, pairs, manifest).
 
 Why: results outlive the process (engine/audit/run.py writes them); the GUI's "Open audit
-folder", the HTML report and a notebook all need them back as the same tidy tables that
-``run_audit`` returned, without re-running anything. Result *objects* (``results``) are not
-stored, only their tables and ``summary.txt``.
+folder", the HTML report (engine/report/audit_folder.py) and a notebook all need them back as
+the same tidy tables that ``run_audit`` returned, without re-running anything. Result *objects*
+(``results``) are not stored, only their tables and ``summary.txt``.
+
+Why strict: the folder is often read later, on another machine, after someone copied or edited
+it. Every file is checked (size, UTF-8, JSON or CSV that parses, the columns readers rely on),
+and each problem is one AuditError naming the file and the fix — never a pandas traceback.
 
 Layout read (see engine/audit/run.py): ``manifest.json``, ``scores/<corpus>.csv``,
 ``pairs/<corpus>.csv``, ``stats/<table>.csv`` and the association tests' ``assoc/*.csv``
@@ -15,6 +19,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -25,6 +30,13 @@ from .run import AuditResult
 #: assoc/<file>.csv -> the table name it is read into
 ASSOC_FILES = {"tests": "assoc", "word_scores": "assoc_words", "fise_quadrants": "fise_quadrants",
                "fise_words": "fise_words"}
+MAX_MANIFEST = 16 * 1024 * 1024
+MAX_TABLE = 256 * 1024 * 1024
+#: columns every reader of these tables relies on (plots, report, summaries)
+NEEDED = {"beta": ["corpus", "model", "emotion", "test", "subset", "term", "p_value"],
+          "paired": ["corpus", "model", "emotion", "test", "axis", "subset", "mean_delta", "p_value"],
+          "counterfactual": ["corpus", "model", "emotion", "test", "mean_diff", "t_p_value"],
+          "assoc": ["test", "effect_size", "p_value"]}
 
 
 @dataclass
@@ -39,14 +51,55 @@ class AuditError(Exception):
         return problem_line(self.message, self.file, fix=self.fix)
 
 
-def _csv(path: Path) -> pd.DataFrame:
+def read_text_file(path: Path, limit: int = MAX_TABLE) -> str:
+    """A UTF-8 file of at most `limit` bytes, or an AuditError that says what is wrong with it."""
     try:
-        return pd.read_csv(path, keep_default_na=True, low_memory=False)
+        size = path.stat().st_size
+        if size > limit:
+            raise AuditError(str(path), f"file is {size:,} bytes, over the {limit:,}-byte limit",
+                             "is this really an audit output folder?")
+        return path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise AuditError(str(path), f"not UTF-8 text (byte {exc.start})", "run the audit again") from None
+    except OSError as exc:
+        raise AuditError(str(path), f"cannot read file ({exc.strerror or exc})") from None
+
+
+def read_table(path: Path, needed: list[str] | None = None, usecols: Any = None) -> pd.DataFrame:
+    """A CSV table of an audit folder; an empty file is an empty table, a broken one an AuditError."""
+    try:
+        if path.stat().st_size > MAX_TABLE:
+            raise AuditError(str(path), "table is too large to read", "is this an audit output folder?")
+        frame = pd.read_csv(path, usecols=usecols, keep_default_na=True, low_memory=False)
+    except AuditError:
+        raise
     except pd.errors.EmptyDataError:
-        return pd.DataFrame()
-    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
-        raise AuditError(str(path), f"not a readable CSV table ({exc})".replace("\n", " "),
-                         "re-run the audit, or restore the file from a backup") from None
+        frame = pd.DataFrame()
+    except (pd.errors.ParserError, UnicodeDecodeError, ValueError, OSError) as exc:
+        raise AuditError(str(path), f"not a readable CSV table ({type(exc).__name__}: {str(exc)[:160]})"
+                         .replace("\n", " "), "run the audit again, or restore the file from a backup") from None
+    missing = [c for c in needed or [] if c not in frame.columns]
+    if missing and len(frame.columns):
+        raise AuditError(str(path), f"the table lacks column {missing[0]!r}",
+                         "it was not written by this version's audit; run the audit again")
+    return frame
+
+
+def read_manifest(path: Path) -> dict[str, Any]:
+    """manifest.json as a dict, checked for the fields readers index into."""
+    try:
+        manifest = json.loads(read_text_file(path, MAX_MANIFEST))
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise AuditError(str(path), f"not valid JSON ({getattr(exc, 'msg', exc)})",
+                         "run the audit again; do not edit manifest.json by hand") from None
+    if not isinstance(manifest, dict):
+        raise AuditError(str(path), "expected a JSON object", "run the audit again")
+    for key in ("corpora", "scorers", "plan"):
+        if key in manifest and not isinstance(manifest[key], dict):
+            raise AuditError(str(path), f"field {key!r} should be an object", "run the audit again")
+    if "problems" in manifest and not isinstance(manifest["problems"], list):
+        raise AuditError(str(path), "field 'problems' should be a list", "run the audit again")
+    return manifest
 
 
 def is_audit_folder(folder: str | Path) -> bool:
@@ -54,8 +107,8 @@ def is_audit_folder(folder: str | Path) -> bool:
     return p.is_dir() and ((p / "manifest.json").is_file() or (p / "stats").is_dir() or (p / "assoc").is_dir())
 
 
-def read_audit(folder: str | Path) -> AuditResult:
-    """The tables of an audit folder (``stats/*.csv`` and ``assoc/*.csv``), scores, pairs and manifest."""
+def audit_folder_path(folder: str | Path) -> Path:
+    """The folder itself (or the folder of a manifest.json given instead), checked to be an audit's."""
     out = Path(folder).expanduser()
     if not out.exists():
         raise AuditError(str(out), "folder not found", "choose the folder an audit wrote its results to")
@@ -68,22 +121,35 @@ def read_audit(folder: str | Path) -> AuditResult:
     if not is_audit_folder(out):
         raise AuditError(str(out), "no audit results here (no manifest.json, stats/ or assoc/)",
                          "choose the folder an audit wrote (it holds manifest.json, scores/, stats/ …)")
+    return out
+
+
+def csv_files(folder: Path) -> list[Path]:
+    """The CSV tables directly in `folder` (none when it does not exist), in name order."""
+    return sorted(p for p in folder.glob("*.csv") if p.is_file()) if folder.is_dir() else []
+
+
+def read_audit(folder: str | Path, *, load_scores: bool = True) -> AuditResult:
+    """The tables of an audit folder (``stats/*.csv`` and ``assoc/*.csv``), scores, pairs and manifest.
+
+    ``load_scores=False`` skips the per-sentence score and pair tables (the largest files) for
+    readers that need only the statistics."""
+    out = audit_folder_path(folder)
     result = AuditResult(out)
     man = out / "manifest.json"
     if man.is_file():
-        try:
-            result.manifest = json.loads(man.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise AuditError(str(man), f"cannot be read ({exc})", "re-run the audit to write it again") from None
-    result.problems = list(result.manifest.get("problems", []) or [])
-    for sub, target in (("scores", result.scores), ("pairs", result.pairs)):
-        for path in sorted((out / sub).glob("*.csv")):
-            target[path.stem] = _csv(path)
-    for path in sorted((out / "stats").glob("*.csv")):
-        result.tables[path.stem] = _csv(path)
-    for path in sorted((out / "assoc").glob("*.csv")):
-        result.tables[ASSOC_FILES.get(path.stem, f"assoc_{path.stem}")] = _csv(path)
-    if not (result.tables or result.scores):
+        result.manifest = read_manifest(man)
+    result.problems = [str(p) for p in result.manifest.get("problems", []) or []]
+    if load_scores:
+        for sub, target in (("scores", result.scores), ("pairs", result.pairs)):
+            for path in csv_files(out / sub):
+                target[path.stem] = read_table(path)
+    for path in csv_files(out / "stats"):
+        result.tables[path.stem] = read_table(path, NEEDED.get(path.stem))
+    for path in csv_files(out / "assoc"):
+        name = ASSOC_FILES.get(path.stem, f"assoc_{path.stem}")
+        result.tables[name] = read_table(path, NEEDED.get(name))
+    if not (result.tables or result.scores or csv_files(out / "scores")):
         raise AuditError(str(out), "the audit folder holds no result tables",
                          "the audit may have been cancelled before it finished; run it again")
     return result

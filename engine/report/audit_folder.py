@@ -1,29 +1,27 @@
-"""Read an audit output folder (engine.audit.run's contract) without trusting it.
+"""The report's view of an audit folder: engine.audit.folder's checked tables plus the files a
+report reuses as they are (LaTeX and Markdown tables, summary.txt, the score files' paths).
 
-Why a reader of its own: the report is often built later, on another machine, from a
-folder someone copied or edited. Every file it uses is checked (present, size, UTF-8, JSON
-or CSV that parses, the columns the report needs) and each problem is one ReportError
-naming the file. Optional parts (a statistic that was not run, scores, LaTeX tables) are
-simply absent from the result.
+Why no reader of its own: the report, the GUI and notebooks must agree on what a valid audit
+folder is; engine.audit.folder does every check (sizes, UTF-8, JSON, needed columns). This
+module only adds what a report needs on top, and turns the reader's AuditError into the
+report's ReportError (same file, message and fix). A report also insists on manifest.json: it
+is where the corpora, models and versions of the datasheet come from.
 """
 from __future__ import annotations
 
-import json
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pandas as pd
+
+from engine.audit import folder as core
 
 from .errors import ReportError
 
 MANIFEST = "manifest.json"
 STATS = ("beta", "paired", "counterfactual")
-MAX_MANIFEST = 16 * 1024 * 1024
-MAX_TABLE = 256 * 1024 * 1024
-NEEDED = {"beta": ["corpus", "model", "emotion", "test", "subset", "term", "p_value"],
-          "paired": ["corpus", "model", "emotion", "test", "axis", "subset", "mean_delta", "p_value"],
-          "counterfactual": ["corpus", "model", "emotion", "test", "mean_diff", "t_p_value"]}
 
 
 @dataclass
@@ -49,84 +47,41 @@ class AuditFolder:
         return s if isinstance(s, dict) else {}
 
 
-def _read_text(path: Path, limit: int) -> str:
+@contextmanager
+def _as_report_error() -> Iterator[None]:
     try:
-        size = path.stat().st_size
-        if size > limit:
-            raise ReportError(str(path), f"file is {size:,} bytes, over the {limit:,}-byte limit",
-                              fix="is this really an audit output folder?")
-        return path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ReportError(str(path), f"not UTF-8 text (byte {exc.start})", fix="run the audit again") from None
-    except OSError as exc:
-        raise ReportError(str(path), f"cannot read file ({exc.strerror or exc})") from None
+        yield
+    except core.AuditError as exc:
+        raise ReportError(exc.file, exc.message, fix=exc.fix) from None
 
 
 def read_audit(audit_dir: str | Path) -> AuditFolder:
     root = Path(audit_dir)
-    if not root.exists():
-        raise ReportError(str(root), "folder not found", fix="give the --out folder of `main.py audit`")
-    if not root.is_dir():
-        raise ReportError(str(root), "is not a folder", fix="give the --out folder of `main.py audit`")
-    mpath = root / MANIFEST
-    if not mpath.is_file():
+    if root.is_dir() and not (root / MANIFEST).is_file():
         raise ReportError(str(root), "no manifest.json: this is not an audit output folder",
                           fix="give the --out folder of `main.py audit` (or `main.py demo`'s audit/ folder)")
-    try:
-        manifest = json.loads(_read_text(mpath, MAX_MANIFEST))
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise ReportError(str(mpath), f"not valid JSON ({getattr(exc, 'msg', exc)})",
-                          fix="run the audit again; do not edit manifest.json by hand") from None
-    if not isinstance(manifest, dict):
-        raise ReportError(str(mpath), "expected a JSON object", fix="run the audit again")
-    for key, kind in (("corpora", dict), ("scorers", dict)):
-        if key in manifest and not isinstance(manifest[key], kind):
-            raise ReportError(str(mpath), f"field {key!r} should be an object", fix="run the audit again")
-    folder = AuditFolder(root, manifest)
-    stats_dir = root / "stats"
-    if stats_dir.is_dir():
-        for p in sorted(stats_dir.glob("*.csv")):
-            if p.is_file():
-                folder.data_files.append(p)
+    with _as_report_error():
+        if not root.exists():
+            raise core.AuditError(str(root), "folder not found", "give the --out folder of `main.py audit`")
+        if not root.is_dir():
+            raise core.AuditError(str(root), "is not a folder", "give the --out folder of `main.py audit`")
+        result = core.read_audit(root, load_scores=False)
+        folder = AuditFolder(root, result.manifest)
+        folder.stats = {name: result.tables[name] for name in STATS if name in result.tables}
+        folder.assoc = result.tables.get("assoc")
+        folder.data_files = core.csv_files(root / "stats") + core.csv_files(root / "assoc")
+        folder.scores = {p.stem: p for p in core.csv_files(root / "scores")}
         for name in STATS:
-            p = stats_dir / f"{name}.csv"
-            if p.is_file():
-                folder.stats[name] = read_table(p, NEEDED[name])
-    tables_dir = root / "tables"
-    for name in STATS:
-        for suffix, store in ((".tex", folder.latex), (".md", folder.markdown)):
-            p = tables_dir / f"{name}{suffix}"
-            if p.is_file():
-                store[name] = _read_text(p, MAX_TABLE)
-    assoc_dir = root / "assoc"
-    if assoc_dir.is_dir():
-        for p in sorted(assoc_dir.glob("*.csv")):
-            if p.is_file():
-                folder.data_files.append(p)
-        if (assoc_dir / "tests.csv").is_file():
-            folder.assoc = read_table(assoc_dir / "tests.csv", ["test", "effect_size", "p_value"])
-    scores_dir = root / "scores"
-    if scores_dir.is_dir():
-        for p in sorted(scores_dir.glob("*.csv")):
-            if p.is_file():
-                folder.scores[p.stem] = p
-    if (root / "summary.txt").is_file():
-        folder.summary = _read_text(root / "summary.txt", MAX_TABLE)
+            for suffix, store in ((".tex", folder.latex), (".md", folder.markdown)):
+                p = root / "tables" / f"{name}{suffix}"
+                if p.is_file():
+                    store[name] = core.read_text_file(p)
+        if (root / "summary.txt").is_file():
+            folder.summary = core.read_text_file(root / "summary.txt")
     return folder
 
 
-def read_table(path: Path, needed: list[str] | None = None, usecols=None) -> pd.DataFrame:
-    try:
-        if path.stat().st_size > MAX_TABLE:
-            raise ReportError(str(path), "table is too large for a report", fix="is this an audit output folder?")
-        frame = pd.read_csv(path, usecols=usecols, keep_default_na=True)
-    except ReportError:
-        raise
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError, OSError) as exc:
-        raise ReportError(str(path), f"not a readable CSV table ({type(exc).__name__}: {str(exc)[:160]})",
-                          fix="run the audit again") from None
-    missing = [c for c in needed or [] if c not in frame.columns]
-    if missing:
-        raise ReportError(str(path), f"the table lacks column {missing[0]!r}",
-                          fix="it was not written by this version's audit; run the audit again")
-    return frame
+def read_table(path: Path, needed: list[str] | None = None, usecols: Any = None) -> pd.DataFrame:
+    """engine.audit.folder.read_table, with its errors as ReportError."""
+    with _as_report_error():
+        return core.read_table(path, needed, usecols)
