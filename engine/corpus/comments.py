@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Iterator
 
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 _KEY = re.compile(r"^\s*([A-Za-z0-9_-]+|\"[^\"]*\")\s*=")
@@ -39,8 +40,8 @@ class _Parsed:
     lines: list[_Line] = field(default_factory=list)
 
 
-def _split_inline(line: str) -> tuple[str, str]:
-    """(code, comment) of one line: `#` outside a quoted string starts a comment."""
+def _outside_strings(line: str) -> Iterator[tuple[int, str]]:
+    """(index, character) of every character of `line` that is not inside a quoted string."""
     quote = ""
     i = 0
     while i < len(line):
@@ -53,10 +54,17 @@ def _split_inline(line: str) -> tuple[str, str]:
                 quote = ""
         elif ch in "\"'":
             quote = ch
-        elif ch == "#":
+        else:
+            yield i, ch
+        i += 1
+
+
+def _split_inline(line: str) -> tuple[str, str]:
+    """(code, comment) of one line: `#` outside a quoted string starts a comment."""
+    for i, ch in _outside_strings(line):
+        if ch == "#":
             code = line[:i].rstrip()
             return code, line[len(code):]
-        i += 1
     return line, ""
 
 
@@ -104,23 +112,7 @@ def _parse(text: str) -> _Parsed:
 
 def _bracket_balance(code: str) -> int:
     """Open minus closed brackets outside strings (multi-line arrays span several lines)."""
-    quote, bal, i = "", 0, 0
-    while i < len(code):
-        ch = code[i]
-        if quote:
-            if ch == "\\" and quote == '"':
-                i += 2
-                continue
-            if ch == quote:
-                quote = ""
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "[{":
-            bal += 1
-        elif ch in "]}":
-            bal -= 1
-        i += 1
-    return bal
+    return sum((ch in "[{") - (ch in "]}") for _, ch in _outside_strings(code))
 
 
 def _entry_id(raw: list[str], start: int) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QLabel
+from PySide6.QtWidgets import QComboBox
 
 from gui.i18n import _, ngettext
 
@@ -30,15 +30,10 @@ class AssocView(PlotPanel):
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self.kind_label, self.effect_label = QLabel(), QLabel()
         self.kind, self.effect = QComboBox(), QComboBox()
         self.effect.addItem("", "effect_size")
         self.effect.addItem("", "effect_size_ddof0")
-        for w in (self.kind_label, self.kind, self.effect_label, self.effect):
-            self.controls.addWidget(w)
-        self.controls.addStretch(1)
-        self.kind.currentIndexChanged.connect(lambda _i: self.redraw())
-        self.effect.currentIndexChanged.connect(lambda _i: self.redraw())
+        self.kind_label, self.effect_label = self.add_control(self.kind), self.add_control(self.effect)
         self.bars: list[dict[str, Any]] = []
         connect(self)
 

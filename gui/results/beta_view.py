@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QLabel
+from PySide6.QtWidgets import QComboBox
 
 from gui.i18n import _
 
@@ -31,16 +31,10 @@ class BetaView(PlotPanel):
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self.corpus_label, self.value_label = QLabel(), QLabel()
-        self.corpus = QComboBox()
-        self.value = QComboBox()
+        self.corpus, self.value = QComboBox(), QComboBox()
         self.value.addItem("", "estimate")
         self.value.addItem("", "ame")
-        for w in (self.corpus_label, self.corpus, self.value_label, self.value):
-            self.controls.addWidget(w)
-        self.controls.addStretch(1)
-        self.corpus.currentIndexChanged.connect(lambda _i: self.redraw())
-        self.value.currentIndexChanged.connect(lambda _i: self.redraw())
+        self.corpus_label, self.value_label = self.add_control(self.corpus), self.add_control(self.value)
         self.marks: list[dict[str, Any]] = []  # every drawn point: plot index, x, y, row
         connect(self)
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QGraphicsRectItem, QLabel, QSpinBox
+from PySide6.QtWidgets import QComboBox, QGraphicsRectItem, QSpinBox
 
 from gui.i18n import _, ngettext
 
@@ -38,20 +38,15 @@ class ConfusionView(PlotPanel):
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self.corpus_label, self.system_label, self.variable_label, self.bins_label = (QLabel() for _i in range(4))
         self.corpus, self.system, self.variable = QComboBox(), QComboBox(), QComboBox()
         self.system.setMinimumContentsLength(16)
         self.bins = QSpinBox()
         self.bins.setRange(2, 10)
         self.bins.setValue(5)
-        for w in (self.corpus_label, self.corpus, self.system_label, self.system, self.variable_label, self.variable,
-                  self.bins_label, self.bins):
-            self.controls.addWidget(w)
-        self.controls.addStretch(1)
+        self.corpus_label = self.add_control(self.corpus, redraw=False)
         self.corpus.currentIndexChanged.connect(self._corpus_changed)
-        for c in (self.system, self.variable):
-            c.currentIndexChanged.connect(lambda _i: self.redraw())
-        self.bins.valueChanged.connect(lambda _v: self.redraw())
+        self.system_label, self.variable_label = self.add_control(self.system), self.add_control(self.variable)
+        self.bins_label = self.add_control(self.bins)
         self.cm: Any = None
         connect(self)
 

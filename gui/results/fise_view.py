@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtWidgets import QComboBox, QLabel, QSpinBox
+from PySide6.QtWidgets import QComboBox, QSpinBox
 
 from gui.i18n import _, ngettext
 
@@ -40,17 +40,12 @@ class FiseView(PlotPanel):
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self.test_label, self.top_label = QLabel(), QLabel()
         self.test = QComboBox()
         self.test.setMinimumContentsLength(24)
         self.top = QSpinBox()
         self.top.setRange(0, 30)
         self.top.setValue(5)
-        for w in (self.test_label, self.test, self.top_label, self.top):
-            self.controls.addWidget(w)
-        self.controls.addStretch(1)
-        self.test.currentIndexChanged.connect(lambda _i: self.redraw())
-        self.top.valueChanged.connect(lambda _v: self.redraw())
+        self.test_label, self.top_label = self.add_control(self.test), self.add_control(self.top)
         self.points: Any = None
         self.words: Any = None
         connect(self)

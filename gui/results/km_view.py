@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QLabel
+from PySide6.QtWidgets import QComboBox
 
 from gui.i18n import N_, _, ngettext
 
@@ -41,15 +41,11 @@ class KMView(PlotPanel):
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self.corpus_label, self.axis_label, self.subset_label = QLabel(), QLabel(), QLabel()
         self.corpus, self.axis, self.subset = QComboBox(), QComboBox(), QComboBox()
         for k in SUBSETS:
             self.subset.addItem("", k)
-        for w in (self.corpus_label, self.corpus, self.axis_label, self.axis, self.subset_label, self.subset):
-            self.controls.addWidget(w)
-        self.controls.addStretch(1)
-        for c in (self.corpus, self.axis, self.subset):
-            c.currentIndexChanged.connect(lambda _i: self.redraw())
+        self.corpus_label, self.axis_label, self.subset_label = (self.add_control(c) for c in
+                                                                 (self.corpus, self.axis, self.subset))
         self.boxes: list[dict[str, Any]] = []
         self.detail.view.doubleClicked.connect(self._pair_members)
         self._pair_context: dict[str, Any] = {}

@@ -18,6 +18,7 @@ import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401 - registers ImageExporter / SVGExporter
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QComboBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -127,6 +128,7 @@ class PlotPanel(QWidget):
         self.plots: list[pg.PlotItem] = []
         self._dirty = True
         self.controls = QHBoxLayout()
+        self.controls.addStretch(1)  # add_control() puts selectors before it
         self.png_button = QPushButton()
         self.png_button.clicked.connect(lambda: self.ask_export("png"))
         self.svg_button = QPushButton()
@@ -174,6 +176,18 @@ class PlotPanel(QWidget):
         self._highlight: Any = None
 
     # -- data -------------------------------------------------------------------------------
+
+    def add_control(self, widget: QWidget, *, redraw: bool = True) -> QLabel:
+        """Put a selector (and a label for it, returned for retranslate()) in the controls row;
+        changing it redraws the plot unless ``redraw`` is False (the view connects it itself)."""
+        label = QLabel()
+        at = self.controls.count() - 1  # before the closing stretch
+        self.controls.insertWidget(at, label)
+        self.controls.insertWidget(at + 1, widget)
+        if redraw:
+            changed = widget.currentIndexChanged if isinstance(widget, QComboBox) else widget.valueChanged
+            changed.connect(lambda *_a: self.redraw())
+        return label
     def set_data(self, data: Any) -> None:
         self.data = data
         self.detail.set_frame(None)
