@@ -66,7 +66,9 @@ def run_audit(plan: AuditPlan, *, progress: Callable[[int, int, float | None], N
     """Headless audit; raises engine.models.base.Cancelled when `cancel` is set (scores so far stay cached).
 
     `progress(done, total, eta_seconds)` counts texts over the whole plan (cache hits included);
-    `cancel` is a callable or a `threading.Event`, checked between batches.
+    `cancel` is a callable or a `threading.Event`, checked between batches and before each
+    statistic; `Cancelled.stage` says which ("scoring" or "statistics"). Nothing is written
+    to `out_dir` unless the run completes.
     """
     from engine.runner.cache import ScoreCache
 
