@@ -7,34 +7,14 @@ engine stays cheap and Qt-free.
 """
 from __future__ import annotations
 
-import os
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+
+# one place for "never download" and "no load chatter", shared with the scorers
+from engine.models.hf_loading import offline
+from engine.models.hf_loading import quiet_transformers as quiet  # noqa: F401 - used by the providers
 
 from ..errors import AssocError
-
-
-def offline() -> None:
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-
-
-@contextmanager
-def quiet() -> Iterator[None]:
-    """Silence transformers' load reports and progress bars; we report problems ourselves."""
-    from transformers.utils import logging as hf_logging
-
-    level = hf_logging.get_verbosity()
-    bars = hf_logging.is_progress_bar_enabled()
-    hf_logging.set_verbosity_error()
-    hf_logging.disable_progress_bar()
-    try:
-        yield
-    finally:
-        hf_logging.set_verbosity(level)
-        if bars:
-            hf_logging.enable_progress_bar()
 
 
 def check_folder(path: str | Path) -> Path:
