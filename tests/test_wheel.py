@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
-    pytest.importorskip("setuptools")
+    pytest.importorskip("setuptools", minversion="77", reason="building the wheel needs setuptools >= 77 (PEP 639 licence field)")
     out = tmp_path_factory.mktemp("wheel")
     proc = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
                            "--no-index", "-q", "-w", str(out)], capture_output=True, text=True, cwd=out)
