@@ -29,9 +29,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
 def run_once(app, mode: str, assets: dict, corpus: str, tiny: bool, tmp: Path, k: int) -> dict:
-    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtCore import QEventLoop
 
     from gui.audit.page import AuditPage
+    from test_gui_audit_helpers import TickGaps
 
     page = AuditPage()
     page.resize(1100, 760)
@@ -45,25 +46,16 @@ def run_once(app, mode: str, assets: dict, corpus: str, tiny: bool, tmp: Path, k
     if tiny:
         page.add_model_folder(assets["tiny"])
     page.bootstrap.setValue(200)
-    gaps: list[float] = []
-    last = [0.0]
-
-    def tick() -> None:
-        now = time.perf_counter()
-        gaps.append(now - last[0])
-        last[0] = now
-
-    timer = QTimer()
-    timer.setInterval(10)
-    timer.timeout.connect(tick)
+    ticks = TickGaps()
     loop = QEventLoop()
     page.state_changed.connect(lambda: (not page.running) and loop.quit())
-    timer.start()
-    last[0] = started = time.perf_counter()
+    ticks.start()
+    started = time.perf_counter()
     page.start()
     loop.exec()
     took = time.perf_counter() - started
-    timer.stop()
+    ticks.stop()
+    gaps = ticks.gaps
     result = page.result
     draw = float("nan")
     if result is not None:

@@ -1,6 +1,7 @@
 import os
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -18,6 +19,19 @@ def _isolated_user_home(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("eec_home")
     monkeypatch.setenv("EEC_STUDIO_HOME", str(home))
     yield
+
+
+@pytest.fixture
+def run(capsys):
+    """`run(*argv)`: main.main in this process, returning returncode/stdout/stderr like subprocess."""
+    import main
+
+    def _run(*args):
+        capsys.readouterr()
+        code = main.main(list(args))
+        out = capsys.readouterr()
+        return SimpleNamespace(returncode=code, stdout=out.out, stderr=out.err)
+    return _run
 
 
 def shared_path(*parts: str) -> Path:

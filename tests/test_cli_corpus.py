@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-from types import SimpleNamespace
 
 import pandas as pd
 import pytest
@@ -20,18 +19,6 @@ from corpus_fixtures import mini
 def subprocess_run(*args, env=None):
     return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True,
                           env=env, cwd=ROOT)
-
-
-@pytest.fixture
-def run(capsys):
-    import main
-
-    def _run(*args):
-        capsys.readouterr()
-        code = main.main(list(args))
-        out = capsys.readouterr()
-        return SimpleNamespace(returncode=code, stdout=out.out, stderr=out.err)
-    return _run
 
 
 def test_list_shows_builtins_and_user_corpora(run, tmp_path, monkeypatch):

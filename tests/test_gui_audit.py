@@ -12,7 +12,7 @@ import time
 import pandas as pd
 import pytest
 
-from test_gui_audit_helpers import PacedScorer, make_tiny_classifier, write_mini_corpus, write_predictions
+from test_gui_audit_helpers import PacedScorer, TickGaps, make_tiny_classifier, write_mini_corpus, write_predictions
 
 pytest.importorskip("pytestqt")
 
@@ -172,25 +172,12 @@ def test_out_of_memory_is_explained(qtbot, page, assets, monkeypatch):
 
 def max_stall_during(qtbot, page, timeout=120_000) -> tuple[float, int]:
     """Worst gap between 10 ms timer ticks (seconds) while the page runs an audit, and the tick count."""
-    from PySide6.QtCore import QTimer
-
-    gaps = []
-    last = [time.perf_counter()]
-
-    def tick():
-        now = time.perf_counter()
-        gaps.append(now - last[0])
-        last[0] = now
-
-    timer = QTimer()
-    timer.setInterval(10)
-    timer.timeout.connect(tick)
-    timer.start()
-    last[0] = time.perf_counter()
+    ticks = TickGaps()
+    ticks.start()
     assert page.start()
     _wait_done(qtbot, page, timeout)
-    timer.stop()
-    return max(gaps), len(gaps)
+    ticks.stop()
+    return max(ticks.gaps), len(ticks.gaps)
 
 
 def test_audit_runs_outside_the_ui_process_and_the_event_loop_keeps_ticking(qtbot, page, assets):

@@ -182,3 +182,32 @@ class PacedScorer:
             values += [int(hashlib.sha256(t.encode()).hexdigest()[:8], 16) / 0xFFFFFFFF for t in chunk]
             tracker.advance(len(chunk))
         return make_frame(values, self.dimensions)
+
+
+class TickGaps:
+    """Gaps between the ticks of a 10 ms QTimer on the UI thread: how long, each time, the event
+    loop could not respond (a click, a repaint). Shared by the audit GUI test and the stall bench."""
+
+    def __init__(self, interval_ms: int = 10) -> None:
+        import time
+
+        from PySide6.QtCore import QTimer
+
+        self.gaps: list[float] = []
+        self._clock = time.perf_counter
+        self._last = 0.0
+        self.timer = QTimer()
+        self.timer.setInterval(interval_ms)
+        self.timer.timeout.connect(self._tick)
+
+    def _tick(self) -> None:
+        now = self._clock()
+        self.gaps.append(now - self._last)
+        self._last = now
+
+    def start(self) -> None:
+        self._last = self._clock()
+        self.timer.start()
+
+    def stop(self) -> None:
+        self.timer.stop()

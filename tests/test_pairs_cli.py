@@ -2,7 +2,6 @@
 import json
 import subprocess
 import sys
-from types import SimpleNamespace
 
 import pandas as pd
 import pytest
@@ -10,18 +9,6 @@ import pytest
 from conftest import ROOT
 from corpus_fixtures import mini, mini_pairs
 from engine.corpus import PAIR_COLUMNS
-
-
-@pytest.fixture
-def run(capsys):
-    import main
-
-    def _run(*args):
-        capsys.readouterr()
-        code = main.main(list(args))
-        out = capsys.readouterr()
-        return SimpleNamespace(returncode=code, stdout=out.out, stderr=out.err)
-    return _run
 
 
 def test_pairs_csv_default(run, tmp_path):
