@@ -93,3 +93,12 @@ def test_builtin_corpora_load_unchanged_after_carrying(tmp_path):
         corpus = load_corpus(name)
         text = carry_comments(resolve_path(name).read_text("utf-8"), to_toml(corpus))
         assert parse_definition(text, name) == parse_definition(to_toml(corpus), name)
+
+
+def test_comments_inside_a_multi_line_value_are_kept_before_the_next_key():
+    old = ('format = 1\nid = "x"\nprivileged = [\n    # the unmarked side first\n    "a",  # pronoun\n    "b",\n]\n'
+           'shared = ["case"]\n')
+    new = 'format = 1\nid = "x"\nprivileged = ["a", "b"]\nshared = ["case"]\n'
+    out = carry_comments(old, new).splitlines()
+    assert out == ['format = 1', 'id = "x"', 'privileged = ["a", "b"]', '# the unmarked side first', '',
+                   '# pronoun', 'shared = ["case"]']

@@ -13,7 +13,7 @@ to the next anchor that still exists, so a section heading survives deleting its
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterator
 
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
@@ -33,11 +33,6 @@ class _Line:
     table: Anchor = ("top",)
     key: str = ""
     inline: str = ""  # a trailing comment, with its leading spaces
-
-
-@dataclass
-class _Parsed:
-    lines: list[_Line] = field(default_factory=list)
 
 
 def _outside_strings(line: str) -> Iterator[tuple[int, str]]:
@@ -68,25 +63,25 @@ def _split_inline(line: str) -> tuple[str, str]:
     return line, ""
 
 
-def _parse(text: str) -> _Parsed:
+def _parse(text: str) -> list[_Line]:
     raw = text.splitlines()
-    out = _Parsed()
+    out: list[_Line] = []
     table: Anchor = ("top",)
     counts: dict[str, int] = {}
     in_multiline = False
     depth = 0  # open brackets of a multi-line array or inline table
     for n, line in enumerate(raw):
         if in_multiline:
-            out.lines.append(_Line(line, "other", table))
+            out.append(_Line(line, "other", table))
             if line.count('"""') % 2 or line.count("'''") % 2:
                 in_multiline = False
             continue
         stripped = line.strip()
-        if depth == 0 and stripped.startswith("#"):
-            out.lines.append(_Line(line, "comment", table))
+        if stripped.startswith("#"):  # inside a multi-line value too: it moves out, before the next anchor
+            out.append(_Line(stripped if depth else line, "comment", table))
             continue
         if not stripped:
-            out.lines.append(_Line(line, "blank", table))
+            out.append(_Line(line, "blank", table))
             continue
         code, inline = _split_inline(line)
         m = _HEADER.match(code) if depth == 0 else None
@@ -97,13 +92,13 @@ def _parse(text: str) -> _Parsed:
                 table = ("table", name, _entry_id(raw, n + 1) or f"#{counts[name]}")
             else:
                 table = ("table", name, "")
-            out.lines.append(_Line(line, "header", table, inline=inline))
+            out.append(_Line(line, "header", table, inline=inline))
             continue
         k = _KEY.match(code) if depth == 0 else None
         if k:
-            out.lines.append(_Line(line, "key", table, key=k.group(1).strip('"'), inline=inline))
+            out.append(_Line(line, "key", table, key=k.group(1).strip('"'), inline=inline))
         else:
-            out.lines.append(_Line(line, "other", table, inline=inline))
+            out.append(_Line(line, "other", table, inline=inline))
         if code.count('"""') % 2 or code.count("'''") % 2:
             in_multiline = True
         depth = max(0, depth + _bracket_balance(code))
@@ -139,13 +134,13 @@ def carry_comments(old_text: str, new_text: str) -> str:
     writer's standard first line), so nothing is doubled when a file is saved again and again."""
     old = _parse(old_text)
     new = _parse(new_text)
-    present = {_anchor(l) for l in new.lines if l.kind in ("header", "key")}
-    order = [(_anchor(l), i) for i, l in enumerate(old.lines) if l.kind in ("header", "key")]
+    present = {_anchor(l) for l in new if l.kind in ("header", "key")}
+    order = [(_anchor(l), i) for i, l in enumerate(old) if l.kind in ("header", "key")]
 
     before: dict[Anchor, list[str]] = {}
     inline: dict[Anchor, str] = {}
     pending: list[str] = []
-    for i, line in enumerate(old.lines):
+    for i, line in enumerate(old):
         if line.kind == "comment":
             pending.append(line.text)
             continue
@@ -160,10 +155,12 @@ def carry_comments(old_text: str, new_text: str) -> str:
             pending = []
         if line.kind in ("header", "key") and line.inline:
             inline[_anchor(line)] = line.inline
+        elif line.inline:  # the end of a line inside a multi-line value: before the next anchor
+            pending.append(line.inline.strip())
     trailing = _trim(pending)
 
     out: list[str] = []
-    for line in new.lines:
+    for line in new:
         if line.kind in ("header", "key"):
             a = _anchor(line)
             block = before.pop(a, [])
