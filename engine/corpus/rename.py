@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .model import CorpusDefinition
+from .paths import Path, assign
 from .template_syntax import TemplateSyntaxError, parse_template
-
-Path = tuple  # attribute names and list indices from the CorpusDefinition down
 
 
 @dataclass(frozen=True)
@@ -57,14 +56,7 @@ def reference_edits(corpus: CorpusDefinition, list_name: str, old: str, new: str
 def apply_edits(corpus: CorpusDefinition, edits: list[ReferenceEdit]) -> None:
     """Apply `edits` in place (the workbench applies them through its undo stack instead)."""
     for e in edits:
-        parent: Any = corpus
-        for step in e.path[:-1]:
-            parent = parent[step] if isinstance(step, int) else getattr(parent, step)
-        last = e.path[-1]
-        if isinstance(last, int):
-            parent[last] = e.value
-        else:
-            setattr(parent, last, e.value)
+        assign(corpus, e.path, e.value)
 
 
 def rename_slot_source(text: str, old: str, new: str) -> str:

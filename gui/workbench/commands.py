@@ -8,27 +8,11 @@ edit — a cell, a form list, a status, a new row — goes through the same two 
 from __future__ import annotations
 
 import copy
-from typing import Any, Sequence
+from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
-Path = Sequence[Any]  # attribute names and list indices from the CorpusDefinition down
-
-
-def resolve(root: Any, path: Path) -> Any:
-    obj = root
-    for step in path:
-        obj = obj[step] if isinstance(step, int) or isinstance(obj, dict) else getattr(obj, step)
-    return obj
-
-
-def assign(root: Any, path: Path, value: Any) -> None:
-    parent = resolve(root, path[:-1])
-    last = path[-1]
-    if isinstance(last, int) or isinstance(parent, dict):
-        parent[last] = value
-    else:
-        setattr(parent, last, value)
+from engine.corpus.paths import Path, assign, resolve
 
 
 class SetValue(QUndoCommand):

@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from engine.corpus import CorpusDefinition, load_corpus
+from engine.corpus.paths import resolve
 from engine.corpus.registry import BUILTIN_DIR, user_corpus_dir
 from engine.corpus.writer import save_definition
 
@@ -88,8 +89,6 @@ class CorpusDocument(QObject):
         self.changed.emit(tuple(path))
 
     def get(self, path: Sequence[Any]) -> Any:
-        from .commands import resolve
-
         return resolve(self.corpus, path)
 
     def set(self, path: Sequence[Any], value: Any, text: str, merge_key: Any = None) -> bool:
