@@ -56,15 +56,12 @@ def _as_report_error() -> Iterator[None]:
 
 
 def read_audit(audit_dir: str | Path) -> AuditFolder:
-    root = Path(audit_dir)
+    root = Path(audit_dir).expanduser()
     if root.is_dir() and not (root / MANIFEST).is_file():
         raise ReportError(str(root), "no manifest.json: this is not an audit output folder",
                           fix="give the --out folder of `main.py audit` (or `main.py demo`'s audit/ folder)")
     with _as_report_error():
-        if not root.exists():
-            raise core.AuditError(str(root), "folder not found", "give the --out folder of `main.py audit`")
-        if not root.is_dir():
-            raise core.AuditError(str(root), "is not a folder", "give the --out folder of `main.py audit`")
+        root = core.audit_folder_path(root)  # missing, or a file: the reader's own messages
         result = core.read_audit(root, load_scores=False)
         folder = AuditFolder(root, result.manifest)
         folder.stats = {name: result.tables[name] for name in STATS if name in result.tables}
