@@ -53,7 +53,9 @@ def test_audit_killed_half_way_resumes_without_rescoring(tmp_path):
 
     with ScoreCache(cache_dir) as cache:
         kept = cache.count()
-    assert done <= kept < N  # everything reported as done had been committed
+    # writes are committed in batches of about a second (tests/test_models_cache.py bounds the loss):
+    # something was committed, nothing that was not scored, and the run was not complete
+    assert 0 < kept < N and kept <= done + 200
 
     resumed = run_audit(AuditPlan(["en-kiritchenko2018"], ["vader"], stats=["paired"], out_dir=out,
                                   cache_dir=cache_dir, settings={"n_resamples": 0}))
