@@ -16,7 +16,9 @@ class AuditPlan:
     folder …) or ready scorer objects (anything with name, dimensions, fingerprint(), score()).
 
     `settings` go to the statistics unchanged and are recorded in the manifest:
-    alpha, correction (None/"holm"/"bh"), n_resamples, seed, band_share, noun_phrases.
+    alpha, correction (None/"holm"/"bh"), n_resamples, seed, band_share, noun_phrases;
+    and `jobs`: processes scoring a CPU-bound scorer at once (None or 0: one per core; 1: this
+    process only; see engine.audit.parallel — the scores are the same for any value).
     """
 
     corpora: list[str]
@@ -32,6 +34,9 @@ class AuditPlan:
             raise ValueError("audit: name at least one corpus (--corpus NAME)")
         if not self.scorers:
             raise ValueError("audit: name at least one model (--model SPEC, e.g. vader)")
+        jobs = self.settings.get("jobs")
+        if jobs is not None and (not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0):
+            raise ValueError(f"audit: jobs must be a whole number of processes (0: every core), not {jobs!r}")
         bad = [s for s in self.stats if s not in STATISTICS]
         if bad:
             raise ValueError(f"audit: unknown statistic {bad[0]!r}; choose from {', '.join(STATISTICS)}")

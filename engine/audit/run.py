@@ -138,14 +138,15 @@ def _run(plan: AuditPlan, cache: Any, progress: Any, cancel: Any, say: LogFn) ->
             if progress is not None:
                 progress(_off + done, total, eta.estimate(_j, done, job_eta))
 
-        frame = score_texts(scorer, texts, cache=cache, progress=relay, cancel=cancel)
+        frame = score_texts(scorer, texts, cache=cache, progress=relay, cancel=cancel,
+                            jobs=plan.setting("jobs", None))
         eta.end_job(j)
         stats = frame.attrs.get("scoring")
         if stats is not None:
             say(f"  {stats.scored:,} scored, {stats.cache_hits:,} from cache, {stats.seconds:.1f} s")
             manifest["scoring"].append({"corpus": corpus.id, "scorer": scorer.name, "texts": stats.unique,
                                         "scored": stats.scored, "cache_hits": stats.cache_hits,
-                                        "seconds": round(stats.seconds, 3)})
+                                        "seconds": round(stats.seconds, 3), "jobs": stats.jobs})
         scored[(corpus.id, scorer.name)] = {dim: pd.Series(frame[dim].to_numpy(), index=texts) for dim in scorer.dimensions}
         offset += len(texts)
     if progress is not None:

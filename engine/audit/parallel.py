@@ -1,0 +1,74 @@
+"""Chunks of CPU-bound scorers scored by worker processes too (`score_texts(..., jobs=N)`).
+
+Why processes: VADER, TextBlob and the scikit-learn systems are Python code that holds the GIL,
+so one audit used one core. A scorer takes part by offering a `WorkerSpec` (its spec string):
+each worker loads its own copy once and checks that its fingerprint matches, so no model is
+pickled per chunk. Torch scorers offer none and stay in the calling process (they already use
+every core through their own threads).
+
+Why joblib's loky executor: it is a `concurrent.futures` executor that does not re-run the
+caller's `__main__` in its workers (a notebook or a script without a `__main__` guard works),
+and it is reused between calls, so an audit pays the workers' start-up once.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from engine.models.base import WorkerSpec
+from engine.models.errors import ModelError
+
+# in a worker: (spec, allow_pickle, fingerprint) -> the scorer loaded from it
+_loaded: dict[tuple[str, bool, str], Any] = {}
+
+
+def default_jobs() -> int:
+    """The number of cores this process may use (the default of `jobs`)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def resolve_jobs(jobs: int | None) -> int:
+    """None or 0 -> every usable core; otherwise at least 1."""
+    if not jobs:
+        return default_jobs()
+    return max(1, int(jobs))
+
+
+def worker_spec_of(scorer: Any) -> WorkerSpec | None:
+    """The scorer's recipe for worker processes, or None when it must score in this process."""
+    fn = getattr(scorer, "worker_spec", None)
+    if not callable(fn):
+        return None
+    spec = fn()
+    return spec if isinstance(spec, WorkerSpec) else None
+
+
+def executor(workers: int) -> Any:
+    """A (reused) pool of `workers` processes; idle workers exit after two minutes."""
+    from joblib.externals.loky import get_reusable_executor
+
+    return get_reusable_executor(max_workers=workers, timeout=120)
+
+
+def score_chunk(spec: WorkerSpec, fingerprint: str, texts: list[str]) -> Any:
+    """Run in a worker: score `texts` with the scorer `spec` names (loaded once per worker)."""
+    key = (spec.spec, spec.allow_pickle, fingerprint)
+    scorer = _loaded.get(key)
+    if scorer is None:
+        from engine.models.specs import load_scorer
+
+        scorer = load_scorer(spec.spec, allow_pickle=spec.allow_pickle)
+        if scorer.fingerprint() != fingerprint:
+            raise ModelError(spec.spec, "a worker process loaded a different model than the audit's",
+                             fix="run with jobs=1 (--jobs 1); the model files may have changed during the run")
+        _loaded[key] = scorer
+    return scorer.score(list(texts))
+
+
+def parallel_chunk(size: int, n: int, jobs: int) -> int:
+    """Chunk size for a pool: at least the scorer's, large enough that the per-chunk overhead
+    (pickling texts and scores) stays small, small enough for progress and cancel (~4 per worker)."""
+    return max(size, min(2048, -(-n // (4 * jobs))))
