@@ -19,7 +19,6 @@ Keys are sha256(text) so the file holds no corpus text. Values are the raw bytes
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
 import threading
 import time
@@ -27,7 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from engine.common.cache_dir import default_cache_dir
 from engine.models.errors import ModelError
+
+__all__ = ["CacheStats", "ScoreCache", "default_cache_dir", "text_key"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS vectors (
@@ -42,15 +44,6 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 _BATCH = 500  # SQLite's variable limit is 999+; stay well under it
 FLUSH_SECONDS = 1.0  # commit buffered rows at least this often
 FLUSH_ROWS = 20_000  # ... or as soon as this many are waiting (bounds memory and loss)
-
-
-def default_cache_dir() -> Path:
-    """$EEC_STUDIO_CACHE, else $XDG_CACHE_HOME/eec-studio, else ~/.cache/eec-studio."""
-    env = os.environ.get("EEC_STUDIO_CACHE")
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "eec-studio"
 
 
 def text_key(text: str) -> bytes:
