@@ -90,6 +90,8 @@ def _p_column(frame: pd.DataFrame, base: str) -> str:
 
 
 def key_results(folder: AuditFolder) -> list[KeyResult]:
+    from engine.stats.verdicts import band_verdict
+
     out: list[KeyResult] = []
     beta = folder.stats.get("beta")
     if beta is not None:
@@ -122,8 +124,7 @@ def key_results(folder: AuditFolder) -> list[KeyResult]:
         by = [c for c in cf.columns if c not in std and cf[c].dtype == object and not c.startswith(("t_p_", "wilcoxon_p_"))]
         for r in cf.to_dict("records"):
             group = ", ".join(str(r[c]) for c in by if isinstance(r.get(c), str))
-            beyond = r.get("exceeds_band")
-            verdict = ("beyond band" if beyond in (True, "True") else "within band") if _finite(r.get("band")) else ""
+            verdict = band_verdict(r.get("mean_diff"), r.get(pc), r.get("band"))
             out.append(KeyResult("counterfactual", str(r["corpus"]), str(r["model"]), str(r["emotion"]),
                                  "privileged − minoritised" + (f" ({group})" if group else ""),
                                  _f(r["mean_diff"]), _f(r.get("ci_low")), _f(r.get("ci_high")), _f(r.get(pc)), verdict))

@@ -1,0 +1,49 @@
+"""One wording for "is it significant?" versus "is it big enough to matter?".
+
+Why one place: a counterfactual row ``-0.011***, p<0.001`` next to the bare verdict
+"within band" reads as a contradiction. Significance (the test) and practical size (the
+negligible band of Goldfarb-Tarrant et al.: |mean| ≤ band, default 3% of the score range)
+answer different questions, so a verdict names both, in the same words in the report, the
+LaTeX/Markdown tables and the GUI (which translates these exact strings; see
+``gui/results``).
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+#: Significance level of the verdict (two-sided tests), as in the papers' bias groups.
+ALPHA = 0.05
+
+SIGNIFICANT_BEYOND = "significant, beyond the negligible band"
+SIGNIFICANT_WITHIN = "significant but within the negligible band"
+NOT_SIGNIFICANT_BEYOND = "not significant, though beyond the negligible band"
+NOT_SIGNIFICANT_WITHIN = "not significant, within the negligible band"
+NOT_TESTED = "not tested"
+#: Every verdict this module can return (the GUI marks them for translation).
+VERDICTS = (SIGNIFICANT_BEYOND, SIGNIFICANT_WITHIN, NOT_SIGNIFICANT_BEYOND, NOT_SIGNIFICANT_WITHIN, NOT_TESTED)
+
+
+def _number(x: Any) -> float:
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+def band_verdict(estimate: Any, p: Any, band: Any, alpha: float = ALPHA) -> str:
+    """The verdict for an effect ``estimate`` with p-value ``p`` and negligible band ``band``.
+
+    A missing p-value or estimate gives "not tested"; a missing band gives only the
+    significance ("significant" / "not significant").
+    """
+    est, pv, b = _number(estimate), _number(p), _number(band)
+    if math.isnan(est) or math.isnan(pv):
+        return NOT_TESTED
+    significant = pv < alpha
+    if math.isnan(b):
+        return "significant" if significant else "not significant"
+    beyond = abs(est) > b
+    if significant:
+        return SIGNIFICANT_BEYOND if beyond else SIGNIFICANT_WITHIN
+    return NOT_SIGNIFICANT_BEYOND if beyond else NOT_SIGNIFICANT_WITHIN
