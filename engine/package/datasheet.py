@@ -188,7 +188,9 @@ def _limitations(corpus: CorpusDefinition, report: CheckReport) -> Section:
 
 def _licence(corpus: CorpusDefinition) -> Section:
     return Section("Licence", [corpus.licence or "Not stated in the definition (add `licence = \"...\"`). "
-                                                "Ask the corpus authors before redistributing."])
+                                                "Ask the corpus authors before redistributing.",
+                               "The source, licence and attribution texts the corpus cites are copied into "
+                               "ATTRIBUTION.md in this package."])
 
 
 def _cite(corpus: CorpusDefinition) -> Section:

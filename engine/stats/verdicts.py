@@ -9,8 +9,9 @@ LaTeX/Markdown tables and the GUI (which translates these exact strings; see
 """
 from __future__ import annotations
 
-import math
 from typing import Any
+
+from engine.common.fmt import as_float
 
 #: Significance level of the verdict (two-sided tests), as in the papers' bias groups.
 ALPHA = 0.05
@@ -24,24 +25,17 @@ NOT_TESTED = "not tested"
 VERDICTS = (SIGNIFICANT_BEYOND, SIGNIFICANT_WITHIN, NOT_SIGNIFICANT_BEYOND, NOT_SIGNIFICANT_WITHIN, NOT_TESTED)
 
 
-def _number(x: Any) -> float:
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return float("nan")
-
-
 def band_verdict(estimate: Any, p: Any, band: Any, alpha: float = ALPHA) -> str:
     """The verdict for an effect ``estimate`` with p-value ``p`` and negligible band ``band``.
 
     A missing p-value or estimate gives "not tested"; a missing band gives only the
     significance ("significant" / "not significant").
     """
-    est, pv, b = _number(estimate), _number(p), _number(band)
-    if math.isnan(est) or math.isnan(pv):
+    est, pv, b = as_float(estimate), as_float(p), as_float(band)
+    if est is None or pv is None:
         return NOT_TESTED
     significant = pv < alpha
-    if math.isnan(b):
+    if b is None:
         return "significant" if significant else "not significant"
     beyond = abs(est) > b
     if significant:
