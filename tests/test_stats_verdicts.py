@@ -17,3 +17,24 @@ def test_band_verdict_names_both_questions():
     assert V.band_verdict(None, 0.01, 0.03) == V.NOT_TESTED
     assert V.band_verdict(0.01, 0.01, None) == "significant"
     assert set(V.VERDICTS) >= {V.SIGNIFICANT_WITHIN, V.SIGNIFICANT_BEYOND}
+
+
+def test_gui_shows_the_engine_verdicts_translated():
+    """The results screen's counterfactual table carries the same verdict, in the interface language."""
+    import pandas as pd
+
+    from gui import i18n
+    from gui.results.data import BAND_VERDICTS, with_verdict
+
+    assert set(BAND_VERDICTS) == set(V.VERDICTS)  # marked for the catalogs, defined once in the engine
+    frame = pd.DataFrame({"model": ["a", "b"], "mean_diff": [-0.011, 0.08], "t_p_value": [1e-5, 0.2],
+                          "t_p_holm": [2e-5, 0.4], "band": [0.03, 0.03], "exceeds_band": [False, True]})
+    try:
+        i18n.set_language("es")
+        shown = with_verdict(frame)
+        assert list(shown.columns).index("verdict") == list(shown.columns).index("exceeds_band") + 1
+        assert list(shown["verdict"]) == ["significativo pero dentro de la banda despreciable",
+                                          "no significativo, aunque fuera de la banda despreciable"]
+    finally:
+        i18n.set_language("en")
+    assert V.frame_verdicts(frame.assign(t_p_holm=[0.2, 0.4])) == [V.NOT_SIGNIFICANT_WITHIN, V.NOT_SIGNIFICANT_BEYOND]

@@ -84,11 +84,9 @@ def _f(x: Any) -> float:
 
 def _p_column(frame: pd.DataFrame, base: str) -> str:
     """The adjusted p-values when the audit applied a correction, else ``base``."""
-    for suffix in ("holm", "bh", "bonferroni"):
-        for name in (f"p_{suffix}", f"{base}_{suffix}", f"{base[:-len('value')]}{suffix}" if base.endswith("value") else ""):
-            if name and name in frame.columns and frame[name].notna().any():
-                return name
-    return base
+    from engine.stats.verdicts import p_column
+
+    return p_column(frame, base)
 
 
 def key_results(folder: AuditFolder) -> list[KeyResult]:

@@ -227,10 +227,12 @@ def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[
     """Per corpus, one table in two blocks (as wide tables are split in the papers): per model and
     group of pairs the mean (CI) and variance of R(priv) − R(min) with the verdict, then the
     shares of changed scores and the two tests' p-values."""
-    from .verdicts import band_verdict
+    from .verdicts import frame_verdicts, p_column
 
     if frame.empty:
         raise ValueError("no counterfactual results to render")
+    t_p, w_p = p_column(frame, "t_p_value"), p_column(frame, "wilcoxon_p_value")
+    adjusted = "" if t_p == "t_p_value" else f" (p-values adjusted: {t_p.rsplit('_', 1)[-1]})"
     std = set(["corpus", "model", "emotion", "test", "note", "settings"]) | set(
         ["n", "mean_diff", "var_diff", "sd_diff", "ci_low", "ci_high", "share_changed", "share_priv_higher",
          "share_min_higher", "t_statistic", "t_df", "t_p_value", "wilcoxon_statistic", "wilcoxon_p_value",
@@ -240,7 +242,7 @@ def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[
     tables = []
     for corpus, g in frame.groupby("corpus", sort=False) if "corpus" in frame.columns else [("", frame)]:
         first, second, starts, last = [], [], [], None
-        for r in g.to_dict("records"):
+        for r, verdict in zip(g.to_dict("records"), frame_verdicts(g)):
             if r["model"] != last:
                 starts.append(len(first))
             label = [Cell(str(r["model"]))] + [Cell(str(r[b])) for b in by]
@@ -249,16 +251,16 @@ def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[
             first.append(label + [Cell(str(int(r["n"])) if r["n"] == r["n"] else "–", numeric=True),
                                   num(r["mean_diff"], digits), Cell(ci, numeric=True), num(r["var_diff"], digits),
                                   num(r["band"], digits),
-                                  Cell(band_verdict(r["mean_diff"], r["t_p_value"], r["band"]))])
+                                  Cell(verdict)])
             second.append(label + [num(r["share_changed"], digits), num(r["share_priv_higher"], digits),
                                    num(r["share_min_higher"], digits),
-                                   Cell(fmt_p(r["t_p_value"], digits), numeric=True),
-                                   Cell(fmt_p(r["wilcoxon_p_value"], digits), numeric=True)])
+                                   Cell(fmt_p(r[t_p], digits), numeric=True),
+                                   Cell(fmt_p(r[w_p], digits), numeric=True)])
         cap = (f"Counterfactual pairs{' of ' + str(corpus) if corpus else ''}: difference R(privileged) − "
                "R(minoritised) (> 0: against the minoritised group) with its 95% bootstrap CI and variance; the "
                "verdict combines the paired t-test (α = 0.05) with the negligible band (|mean| ≤ band); then the "
                "share of pairs whose score changed, the shares where each side scored higher, and the paired t "
-               "and Wilcoxon signed-rank p-values.")
+               f"and Wilcoxon signed-rank p-values{adjusted}.")
         lead = "l" * len(keys)
         tables.append(Table(cap, [keys + [("Pairs", 1), ("Mean", 1), ("95% CI", 1), ("Variance", 1), ("Band", 1),
                                           ("Verdict", 1)]], first, lead + "rrrrrl", starts,

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
+
 from engine.common.fmt import as_float
 
 #: Significance level of the verdict (two-sided tests), as in the papers' bias groups.
@@ -41,3 +43,20 @@ def band_verdict(estimate: Any, p: Any, band: Any, alpha: float = ALPHA) -> str:
     if significant:
         return SIGNIFICANT_BEYOND if beyond else SIGNIFICANT_WITHIN
     return NOT_SIGNIFICANT_BEYOND if beyond else NOT_SIGNIFICANT_WITHIN
+
+
+def p_column(frame: pd.DataFrame, base: str) -> str:
+    """The column of adjusted p-values when a correction was applied (``t_p_holm``, ``p_bh``…),
+    else ``base``: verdicts and stars follow the same p-values everywhere."""
+    for suffix in ("holm", "bh", "bonferroni"):
+        for name in (f"p_{suffix}", f"{base}_{suffix}", f"{base[:-len('value')]}{suffix}" if base.endswith("value") else ""):
+            if name and name in frame.columns and frame[name].notna().any():
+                return name
+    return base
+
+
+def frame_verdicts(frame: pd.DataFrame) -> list[str]:
+    """The verdict of each counterfactual row (mean_diff, the t-test's p-value — adjusted when a
+    correction was applied — and band)."""
+    pc = p_column(frame, "t_p_value")
+    return [band_verdict(r.get("mean_diff"), r.get(pc), r.get("band")) for r in frame.to_dict("records")]
