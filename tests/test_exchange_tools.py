@@ -223,3 +223,19 @@ def _validate_xliff_core_2_0(root) -> int:
 def test_xliff_has_the_core_schema_structure(corpus, source):
     data, n = exchange_bytes(load_corpus(corpus), "xliff", load_corpus(source) if source else None)
     assert _validate_xliff_core_2_0(ET.fromstring(data)) == n
+
+
+@pytest.mark.parametrize("breakage", [
+    lambda t: t.replace('state="reviewed"', 'state="done"', 1),            # not a stateType value
+    lambda t: t.replace('<unit id="u2"', '<unit id="u1"', 1),               # duplicate unit id
+    lambda t: t.replace('srcLang="en"', 'srcLang="English (US)"', 1),       # not an xs:language
+    lambda t: re.sub(r"(<segment[^>]*>)(\s*)(<source>.*?</source>)(\s*)(<target>.*?</target>)",
+                     r"\1\2\5\4\3", t, count=1, flags=re.S),                 # target before source
+    lambda t: t.replace("<notes>", "<notes><bogus/>", 1),                  # element the schema lacks
+])
+def test_xliff_structure_check_catches_schema_violations(breakage):
+    data, _n = exchange_bytes(load_corpus("es-camara2022"), "xliff", load_corpus("en-camara2022-latino"))
+    broken = breakage(data.decode("utf-8"))
+    assert broken != data.decode("utf-8")
+    with pytest.raises(AssertionError):
+        _validate_xliff_core_2_0(ET.fromstring(broken.encode("utf-8")))
