@@ -239,3 +239,30 @@ def test_xliff_structure_check_catches_schema_violations(breakage):
     assert broken != data.decode("utf-8")
     with pytest.raises(AssertionError):
         _validate_xliff_core_2_0(ET.fromstring(broken.encode("utf-8")))
+
+
+# --------------------------------------------------------------------------- slot alignment
+@pytest.mark.parametrize("source,target,shown", [
+    # published angle placeholders take the form's slots
+    ("<person subject> feels <emotion word>.", "{person case=nom} ist {emotion kind=state}.",
+     "{person case=nom} feels {emotion kind=state}."),
+    # a source corpus's slots with other features take the form's
+    ("I made {person role=object} feel {emotion kind=state}", "Hice que {person} se sintiera {emotion kind=state}",
+     "I made {person} feel {emotion kind=state}"),
+    # a slot only the form has (a clitic) opens the text when it opens the form, else precedes the next slot
+    ("I saw <person object> in the market.", "{cl gender=person.gender} vi a {person} en el mercado.",
+     "{cl gender=person.gender} I saw {person} in the market."),
+    ("I saw <person object> there.", "vi {cl} a {person} allí.", "I saw {cl} {person} there."),
+    # source slots the form does not use become plain words; the form's order may differ
+    ("{person} found {self gender=person.gender} in {a initial=next.initial} {emotion kind=situation} situation",
+     "{person} se encontró en una situación {emotion kind=situation gender=f}",
+     "{person} found self in a {emotion kind=situation gender=f} situation"),
+    ("<person> feels <emotional state word>", "", "{person} feels {emotion}"),  # nothing translated yet
+    ("angry", "enojado", "angry"),
+])
+def test_source_text_carries_the_forms_slots(source, target, shown):
+    from engine.exchange.slots import brace_slots, with_target_slots
+
+    assert with_target_slots(source, target) == shown
+    if target:
+        assert sorted(s.text for s in brace_slots(shown)) == sorted(s.text for s in brace_slots(target))

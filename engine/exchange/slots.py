@@ -73,6 +73,14 @@ def _plain(p: Placeholder) -> str:
     return p.text[1:-1].strip() if p.text.startswith("<") else p.name
 
 
+def _opens(target: str, tslots: list[Placeholder], ti: int) -> bool:
+    """Whether target slot ``ti`` opens the text (only other slots before it)."""
+    prefix = target[:tslots[ti].start]
+    for t in tslots[:ti]:
+        prefix = prefix.replace(t.text, "")
+    return not prefix.strip()
+
+
 def with_target_slots(source: str, target: str) -> str:
     """``source`` with its placeholders replaced by the slots of ``target`` (see module doc).
 
@@ -95,9 +103,7 @@ def with_target_slots(source: str, target: str) -> str:
     # an unmatched target slot goes in front of the source placeholder matched to the next target slot
     before: dict[int, list[int]] = {}
     tail: list[int] = []
-    # slots that open the target (nothing but other slots before them) open the source text too
-    lead = [ti for ti in extra if not "".join(target[a.end:b.start] for a, b in
-                                              zip([Placeholder(0, 0, "", "")] + tslots[:ti], tslots[:ti + 1])).strip()]
+    lead = [ti for ti in extra if _opens(target, tslots, ti)]
     for ti in extra:
         later = [(tj, si) for si, tj in match.items() if tj > ti]
         if ti in lead:
