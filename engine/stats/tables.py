@@ -227,7 +227,8 @@ def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[
     """Per corpus, one table in two blocks (as wide tables are split in the papers): per model and
     group of pairs the mean (CI) and variance of R(priv) − R(min) with the verdict, then the
     shares of changed scores and the two tests' p-values."""
-    from .verdicts import frame_verdicts, p_column
+    from .entries._shared import p_column
+    from .verdicts import frame_verdicts
 
     if frame.empty:
         raise ValueError("no counterfactual results to render")

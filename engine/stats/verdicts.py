@@ -14,17 +14,21 @@ from typing import Any
 import pandas as pd
 
 from engine.common.fmt import as_float
+from engine.common.i18n import N_
 
 #: Significance level of the verdict (two-sided tests), as in the papers' bias groups.
 ALPHA = 0.05
 
-SIGNIFICANT_BEYOND = "significant, beyond the negligible band"
-SIGNIFICANT_WITHIN = "significant but within the negligible band"
-NOT_SIGNIFICANT_BEYOND = "not significant, though beyond the negligible band"
-NOT_SIGNIFICANT_WITHIN = "not significant, within the negligible band"
-NOT_TESTED = "not tested"
-#: Every verdict this module can return (the GUI marks them for translation).
-VERDICTS = (SIGNIFICANT_BEYOND, SIGNIFICANT_WITHIN, NOT_SIGNIFICANT_BEYOND, NOT_SIGNIFICANT_WITHIN, NOT_TESTED)
+# TRANSLATORS: significance of a difference versus the "negligible band" (differences too small to matter)
+SIGNIFICANT_BEYOND = N_("significant, beyond the negligible band")
+SIGNIFICANT_WITHIN = N_("significant but within the negligible band")
+NOT_SIGNIFICANT_BEYOND = N_("not significant, though beyond the negligible band")
+NOT_SIGNIFICANT_WITHIN = N_("not significant, within the negligible band")
+NOT_TESTED = N_("not tested")
+SIGNIFICANT, NOT_SIGNIFICANT = N_("significant"), N_("not significant")
+#: Every verdict this module can return (marked for the GUI's catalogs; babel.cfg lists this file).
+VERDICTS = (SIGNIFICANT_BEYOND, SIGNIFICANT_WITHIN, NOT_SIGNIFICANT_BEYOND, NOT_SIGNIFICANT_WITHIN, NOT_TESTED,
+            SIGNIFICANT, NOT_SIGNIFICANT)
 
 
 def band_verdict(estimate: Any, p: Any, band: Any, alpha: float = ALPHA) -> str:
@@ -38,25 +42,17 @@ def band_verdict(estimate: Any, p: Any, band: Any, alpha: float = ALPHA) -> str:
         return NOT_TESTED
     significant = pv < alpha
     if b is None:
-        return "significant" if significant else "not significant"
+        return SIGNIFICANT if significant else NOT_SIGNIFICANT
     beyond = abs(est) > b
     if significant:
         return SIGNIFICANT_BEYOND if beyond else SIGNIFICANT_WITHIN
     return NOT_SIGNIFICANT_BEYOND if beyond else NOT_SIGNIFICANT_WITHIN
 
 
-def p_column(frame: pd.DataFrame, base: str) -> str:
-    """The column of adjusted p-values when a correction was applied (``t_p_holm``, ``p_bh``…),
-    else ``base``: verdicts and stars follow the same p-values everywhere."""
-    for suffix in ("holm", "bh", "bonferroni"):
-        for name in (f"p_{suffix}", f"{base}_{suffix}", f"{base[:-len('value')]}{suffix}" if base.endswith("value") else ""):
-            if name and name in frame.columns and frame[name].notna().any():
-                return name
-    return base
-
-
 def frame_verdicts(frame: pd.DataFrame) -> list[str]:
     """The verdict of each counterfactual row (mean_diff, the t-test's p-value — adjusted when a
     correction was applied — and band)."""
+    from .entries._shared import p_column
+
     pc = p_column(frame, "t_p_value")
     return [band_verdict(r.get("mean_diff"), r.get(pc), r.get("band")) for r in frame.to_dict("records")]
