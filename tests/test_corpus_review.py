@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from corpus_fixtures import builtin_report, builtin_tables
+from testkit.corpus_fixtures import builtin_report, builtin_tables
 from engine.corpus import builtin_names, check_corpus, load_corpus
 
 GRAMMAR = {"E016", "E017", "E018", "E019", "E020", "E021"}
