@@ -225,3 +225,48 @@ def test_bf16_weights_on_cpu_stay_close_to_fp32(models):
     got = _scores(low, TEXTS[:3])
     assert low._model.dtype == torch.bfloat16 and low.describe()["precision"]["used"] == "bf16"
     np.testing.assert_allclose(got, fp32, atol=2e-2)
+
+
+def _custom(tmp_path, labels, values):
+    f = tmp_path / "custom.toml"
+    f.write_text('language = "en"\n[[prompt]]\nid = "c"\nversion = 1\ntask = "c"\nuser = "Pick:\\n{text}"\n'
+                 f"labels = {labels!r}\nvalues = {values!r}\n".replace("'", '"'), encoding="utf-8")
+    return str(f)
+
+
+def test_a_token_every_label_starts_with_moves_into_the_prompt(models, tmp_path):
+    """Plain prompt, labels ' 0' ' 2' ' 3' = 'Ġ'+digit: 'Ġ' joins the context, digits are read directly."""
+    scorer = LLMScorer(models["plain"], device="cpu", prompt_file=_custom(tmp_path, ["0", "2", "3"], [0, 2, 3]))
+    got = _scores(scorer, TEXTS[:3])[:, 0]
+    pp = scorer.prepared()[0]
+    tok, model = scorer._tok, scorer._model
+    space = tok.convert_tokens_to_ids("\u0120")
+    assert pp.group_token is None and pp.suffix_ids[-1] == space
+    digits = [tok.convert_tokens_to_ids(d) for d in "023"]
+    for text, score in zip(TEXTS[:3], got):
+        ctx = pp.prefix_ids + scorer._sentence_ids([text])[0] + pp.suffix_ids
+        p = _context_probs(model, ctx)[digits]
+        assert score == pytest.approx(float((p / p.sum()) @ torch.tensor([0, 2, 3.0], dtype=torch.float64)) / 3,
+                                      abs=1e-6)
+
+
+@pytest.mark.parametrize("labels", [["123", "124", "5"], ["12", "13", "45", "46"]])
+def test_labels_the_first_two_tokens_cannot_tell_apart_are_refused(models, tmp_path, labels):
+    scorer = LLMScorer(models["chat"], device="cpu", prompt_file=_custom(tmp_path, labels, list(range(len(labels)))))
+    with pytest.raises(ModelError, match="cannot be told apart") as err:
+        scorer.score(TEXTS[:1])
+    assert err.value.line == 2 and err.value.field == "labels"
+
+
+def test_segment_tokenisation_matches_the_whole_text(models):
+    """The sentence starts a line, so prefix + sentence + suffix ids are the whole rendered text's ids."""
+    scorer = LLMScorer(models["chat"], device="cpu", prompt="anger-en")
+    pp = scorer.prepared()[0]
+    tok = scorer.load_tokenizer()
+    for text in TEXTS:
+        p = scorer.prompts[0]
+        whole = tok.apply_chat_template([{"role": "system", "content": p.system},
+                                         {"role": "user", "content": p.user.replace("{text}", text)}],
+                                        tokenize=False, add_generation_prompt=True)
+        assert tok.encode(whole, add_special_tokens=False) == pp.prefix_ids + scorer._sentence_ids([text])[0] \
+            + pp.suffix_ids

@@ -30,7 +30,7 @@ from typing import Any
 
 from engine.models.base import make_frame, stable_hash
 from engine.models.batching import pad_batch, run_in_batches
-from engine.models.device import DeviceInfo, PrecisionCheck, candidate_dtype, dtype_name, select_device
+from engine.models.device import DeviceInfo, PrecisionCheck, candidate_dtype, dtype_name, is_oom, select_device
 from engine.models.errors import ModelError
 from engine.models.fingerprint import file_sha256, folder_fingerprint
 from engine.models.prompts import PLACEHOLDER, Prompt, select_prompts
@@ -371,8 +371,15 @@ class LLMScorer:
                 kwargs["past_key_values"] = self._expanded_cache(pp, len(rows))
                 mask = torch.cat([torch.ones((len(rows), start), dtype=mask.dtype, device=dev), mask], dim=1)
                 positions = positions + start
-            logits = self._model(input_ids=ids, attention_mask=mask, position_ids=positions, use_cache=cached,
-                                 **kwargs).logits
+            try:
+                logits = self._model(input_ids=ids, attention_mask=mask, position_ids=positions, use_cache=cached,
+                                     **kwargs).logits
+            except Exception as exc:
+                if not cached or is_oom(exc):
+                    raise
+                raise ModelError(str(self.path), f"this model's cache cannot be shared over a batch "
+                                 f"({type(exc).__name__}: {str(exc).splitlines()[0][:200]})", field="prefix_cache",
+                                 fix="add prefix_cache=0 to the spec (same scores, slower)") from None
         return torch.log_softmax(logits[:, -reads:].float(), dim=-1)
 
     def _label_probs(self, pp: PreparedPrompt, sentences: list[list[int]], use_cache: bool) -> Any:
