@@ -270,3 +270,19 @@ def test_segment_tokenisation_matches_the_whole_text(models):
                                         tokenize=False, add_generation_prompt=True)
         assert tok.encode(whole, add_special_tokens=False) == pp.prefix_ids + scorer._sentence_ids([text])[0] \
             + pp.suffix_ids
+
+
+def test_suggest_spec_and_classifier_refuses_a_causal_lm(models, tmp_path):
+    from engine.models.scorers.hf_classifier import SequenceClassifierScorer
+    from engine.models.specs import suggest_spec
+    from testkit.tiny_models import make_tiny_bert
+
+    assert suggest_spec(models["chat"]) == ("llm", f"llm:{models['chat']}")
+    assert suggest_spec(models["gguf"]) == ("llm", f"llm:{models['gguf']}")
+    bert = make_tiny_bert(tmp_path / "cls", labels=["neg", "pos"])
+    assert suggest_spec(bert) == ("hf-classifier", f"hf-classifier:{bert}")
+    with pytest.raises(ModelError, match="not a model"):
+        suggest_spec(models["chat"] / "config.json")
+    with pytest.raises(ModelError, match="causal language model") as err:
+        SequenceClassifierScorer(models["chat"])
+    assert f"llm:{models['chat']}" in str(err.value)

@@ -139,3 +139,51 @@ def load_trained(folder: str | Path, *, allow_pickle: bool = False, encoder: str
 
         return EnsembleClassifierScorer.load(folder, allow_pickle=allow_pickle, **common)
     raise ModelError(str(folder), f"unknown system '{system}' in manifest", field="system", fix="update EEC Studio")
+
+
+_CAUSAL_SUFFIXES = ("ForCausalLM", "LMHeadModel", "ForConditionalGeneration")
+
+
+def causal_lm_architecture(folder: str | Path) -> str | None:
+    """The causal-LM class named in a Hugging Face folder's config.json, or None.
+
+    Why: `AutoModelForSequenceClassification` loads a Llama or Qwen folder without complaint and
+    puts a random classification head on it; such a folder must be audited as `llm:`.
+    """
+    import json
+
+    try:
+        cfg = json.loads((Path(folder) / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    archs = [a for a in cfg.get("architectures") or [] if isinstance(a, str)] if isinstance(cfg, dict) else []
+    if archs and all(a.endswith(_CAUSAL_SUFFIXES) for a in archs):
+        return archs[0]
+    return None
+
+
+def suggest_spec(path: str | Path) -> tuple[str, str]:
+    """(kind, spec) for a chosen model folder or file — the engine side of the GUI's "add a model".
+
+    kind: "heads" / "model" (trained by EEC Studio), "llm" (a causal LM folder or a .gguf file),
+    "hf-classifier" (any other Hugging Face folder). ModelError (one line) otherwise.
+    """
+    from engine.models.manifest import MANIFEST_NAME, read_manifest
+
+    p = Path(path).expanduser()
+    if p.is_file():
+        if p.suffix.lower() == ".gguf":
+            return "llm", f"llm:{p}"
+        raise ModelError(str(p), "not a model file", fix="choose a model folder, or a .gguf file for a local LLM")
+    if (p / MANIFEST_NAME).is_file():
+        man = read_manifest(p)
+        return ("heads" if man.get("system") == "encoder-head" else "model"), f"model:{p}"
+    if (p / "config.json").is_file():
+        if causal_lm_architecture(p):
+            return "llm", f"llm:{p}"
+        return "hf-classifier", f"hf-classifier:{p}"
+    raise ModelError(str(p), "not a model folder: it has neither config.json (a Hugging Face model saved with "
+                     "save_pretrained) nor manifest.json (a model trained with EEC Studio)",
+                     fix="choose the folder that contains config.json and the weights, a folder written by "
+                         "`main.py train`, or a .gguf file")
+
