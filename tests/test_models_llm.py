@@ -286,3 +286,14 @@ def test_suggest_spec_and_classifier_refuses_a_causal_lm(models, tmp_path):
     with pytest.raises(ModelError, match="causal language model") as err:
         SequenceClassifierScorer(models["chat"])
     assert f"llm:{models['chat']}" in str(err.value)
+
+
+def test_label_mass_summarises_every_chunk(models):
+    whole = LLMScorer(models["chat"], device="cpu", prompt="joy-en")
+    whole.score(TEXTS)
+    chunked = LLMScorer(models["chat"], device="cpu", prompt="joy-en")
+    chunked.score(TEXTS[:2])
+    chunked.score(TEXTS[2:])
+    a, b = whole.label_mass["joy"], chunked.label_mass["joy"]
+    assert b["n"] == len(TEXTS) and b["mean"] == pytest.approx(a["mean"], abs=1e-9)
+    assert (b["min"], b["max"]) == pytest.approx((a["min"], a["max"]), abs=1e-9)

@@ -436,10 +436,17 @@ class LLMScorer:
             values = np.asarray(pp.prompt.values)
             low, high = values.min(), values.max()
             columns.append(((out[:, :-1] @ values) - low) / (high - low))
-            mass = out[:, -1]
-            self.label_mass[pp.prompt.task] = {"mean": float(mass.mean()), "min": float(mass.min()),
-                                               "max": float(mass.max()), "n": int(n)}
+            self._add_mass(pp.prompt.task, out[:, -1])
         return make_frame(np.column_stack(columns), self.dimensions)
+
+    def _add_mass(self, task: str, mass: Any) -> None:
+        """Running summary of the label mass over every text this scorer computed (score() runs per chunk)."""
+        prev = self.label_mass.get(task)
+        n, total = len(mass), float(mass.sum())
+        if prev:
+            n, total = n + prev["n"], total + prev["mean"] * prev["n"]
+        self.label_mass[task] = {"mean": total / n, "min": float(min(mass.min(), prev["min"] if prev else 1.0)),
+                                 "max": float(max(mass.max(), prev["max"] if prev else 0.0)), "n": int(n)}
 
     # --- identity ------------------------------------------------------------------------------
     def fingerprint(self) -> str:
