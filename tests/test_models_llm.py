@@ -297,3 +297,22 @@ def test_label_mass_summarises_every_chunk(models):
     a, b = whole.label_mass["joy"], chunked.label_mass["joy"]
     assert b["n"] == len(TEXTS) and b["mean"] == pytest.approx(a["mean"], abs=1e-9)
     assert (b["min"], b["max"]) == pytest.approx((a["min"], a["max"]), abs=1e-9)
+
+
+def test_audit_runs_llm_specs_as_systems(models, tmp_path):
+    """Two prompt variants of one model (folder and GGUF) audited side by side, described in the manifest."""
+    from engine.audit import AuditPlan, run_audit
+    from testkit.audit_fixtures import write_mini_corpus
+
+    corpus = write_mini_corpus(tmp_path / "corpus")
+    plan = AuditPlan([str(corpus)], [f"llm:{models['chat']}?prompt=anger-en&name=tiny-A&device=cpu",
+                                     f"llm:{models['gguf']}?prompt=valence-en&name=tiny-B&device=cpu"],
+                     stats=["paired"], out_dir=tmp_path / "out", cache_dir=tmp_path / "cache",
+                     settings={"n_resamples": 0})
+    result = run_audit(plan)
+    paired = result.tables["paired"]
+    assert set(paired.model) == {"tiny-A", "tiny-B"} and set(paired.emotion) == {"anger", "valence"}
+    described = [s["describe"] for s in result.manifest["scorers"].values()]
+    assert {d["kind"] for d in described} == {"llm"}
+    assert sorted(p["id"] for d in described for p in d["prompts"]) == ["anger-en", "valence-en"]
+    assert all(d["languages"] == ["en"] and d["label_mass"] for d in described)
