@@ -316,3 +316,12 @@ def test_audit_runs_llm_specs_as_systems(models, tmp_path):
     assert {d["kind"] for d in described} == {"llm"}
     assert sorted(p["id"] for d in described for p in d["prompts"]) == ["anger-en", "valence-en"]
     assert all(d["languages"] == ["en"] and d["label_mass"] for d in described)
+
+
+def test_prompts_show_renders_what_the_model_reads(models, capsys):
+    from main import main
+
+    assert main(["prompts", "show", "anger-es", "--model", f"llm:{models['gguf']}", "--sentence", "Ella está furiosa."]) == 0
+    out = capsys.readouterr().out
+    assert "(chat prompt)" in out and "Oración:\nElla está furiosa.<|im_end|>\n<|im_start|>assistant\n" in out
+    assert "10=['10']" in out

@@ -88,3 +88,32 @@ def test_good_file_and_missing_file(tmp_path):
         load_prompt_file(tmp_path / "nope.toml")
     with pytest.raises(ModelError, match="no such prompt"):
         select_prompts(ids=["nope"])
+
+
+def test_copy_round_trips_every_shipped_prompt(tmp_path):
+    from engine.models.prompts import prompts_to_toml
+
+    shipped = shipped_prompts()
+    f = tmp_path / "all.toml"
+    f.write_text(prompts_to_toml(list(shipped.values())), encoding="utf-8")
+    back = {p.id: p for p in load_prompt_file(f)}
+    assert back.keys() == shipped.keys()
+    for pid, p in shipped.items():
+        assert back[pid] == p.__class__(**{**p.__dict__, "source": str(f), "line": back[pid].line})
+        assert back[pid].digest() == p.digest()
+
+
+def test_prompts_cli_list_show_copy(tmp_path, capsys):
+    from main import main
+
+    assert main(["prompts", "list", "--language", "de"]) == 0
+    out = capsys.readouterr().out
+    assert "sentiment-de" in out and "negativ, neutral, positiv" in out and "anger-en" not in out
+    assert main(["prompts", "show", "joy-zh"]) == 0
+    assert "下面这句话所表达的喜悦有多强烈" in capsys.readouterr().out
+    target = tmp_path / "mine.toml"
+    assert main(["prompts", "copy", "joy-zh", "sentiment-es", "--out", str(target)]) == 0
+    assert [p.id for p in load_prompt_file(target)] == ["joy-zh", "sentiment-es"]
+    assert main(["prompts", "copy", "joy-zh", "--out", str(target)]) == 2
+    assert "file exists" in capsys.readouterr().err
+    assert main(["prompts", "show", "nope"]) == 2

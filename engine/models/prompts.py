@@ -263,3 +263,25 @@ def select_prompts(*, ids: list[str] | None = None, tasks: list[str] | None = No
                              field="prompt", fix="run them as two models with different names to compare prompts")
         tasks_seen[p.task] = p.id
     return chosen
+
+
+def prompts_to_toml(prompts: list[Prompt]) -> str:
+    """An editable prompt file holding `prompts` (a user's copy of shipped prompts; see load_prompt_file)."""
+    import tomli_w
+
+    body = []
+    for p in prompts:
+        entry: dict[str, Any] = {"id": p.id, "version": p.version, "task": p.task, "kind": p.kind,
+                                 "language": p.language, "answer": p.answer}
+        if p.system:
+            entry["system"] = p.system
+        entry["user"] = p.user
+        default_scale = tuple(str(i) for i in range(11)), tuple(float(i) for i in range(11))
+        if p.kind != "intensity" or (p.labels, p.values) != default_scale:  # else the defaults say it
+            entry["labels"] = list(p.labels)
+            entry["values"] = [int(v) if float(v).is_integer() else v for v in p.values]
+        body.append(entry)
+    head = ("# Prompts for EEC Studio's LLM scorer (format: docs/models.md, \"Auditing a local LLM\").\n"
+            "# Edit the wording, raise `version`, and pass this file with prompt_file=PATH.\n")
+    return head + tomli_w.dumps({"prompt": body}, multiline_strings=True)
+

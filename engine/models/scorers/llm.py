@@ -310,6 +310,11 @@ class LLMScorer:
         names = [tok.convert_ids_to_tokens(s[:2] if g else s[:1]) for s, g in zip(seqs, in_group)]
         return PreparedPrompt(prompt, mode, prefix, suffix, firsts, seconds, in_group, group, names)
 
+    def rendered(self, text: str, prompt_index: int = 0) -> str:
+        """The exact text the model reads for `text` (chat template applied), up to the answer position."""
+        mode, before, after = self._render(self.prompts[prompt_index])
+        return before + text + after
+
     def prepared(self) -> list[PreparedPrompt]:
         if self._prepared is None:
             self._prepared = [self._prepare(p) for p in self.prompts]
