@@ -325,3 +325,16 @@ def test_prompts_show_renders_what_the_model_reads(models, capsys):
     out = capsys.readouterr().out
     assert "(chat prompt)" in out and "Oración:\nElla está furiosa.<|im_end|>\n<|im_start|>assistant\n" in out
     assert "10=['10']" in out
+
+
+def test_a_template_printing_todays_date_gets_a_fixed_one(models, tmp_path):
+    import shutil
+
+    folder = tmp_path / "dated"
+    shutil.copytree(models["chat"], folder)
+    (folder / "chat_template.jinja").write_text(
+        "{% if not date_string is defined %}{% set date_string = strftime_now('%d %b %Y') %}{% endif %}"
+        "Today Date: {{ date_string }}\n" + (models["chat"] / "chat_template.jinja").read_text(encoding="utf-8"),
+        encoding="utf-8")
+    scorer = LLMScorer(folder, device="cpu", prompt="anger-en")
+    assert scorer.rendered("x").startswith("Today Date: 26 Jul 2024\n")

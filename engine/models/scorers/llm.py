@@ -37,6 +37,9 @@ from engine.models.prompts import PLACEHOLDER, Prompt, select_prompts
 
 SCORER_VERSION = "llm/1"
 _MARKER = "@@EEC_TEXT_7f3a@@"  # stands for {text} while the chat template is rendered
+#: Templates that print today's date (Llama 3.x: "Today Date: …") get this fixed one instead, so the
+#: prompt — and the scores under one fingerprint — do not change from day to day.
+FIXED_DATE = "26 Jul 2024"
 
 
 @dataclass
@@ -241,7 +244,8 @@ class LLMScorer:
             rendered, last_exc = None, None
             for messages in variants:
                 try:
-                    rendered = tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+                    rendered = tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=True,
+                                                       date_string=FIXED_DATE)
                     break
                 except Exception as exc:  # noqa: BLE001 - e.g. a template that rejects the system role
                     last_exc = exc
@@ -350,7 +354,10 @@ class LLMScorer:
 
             data = [(layer.keys.expand(batch, *layer.keys.shape[1:]),
                      layer.values.expand(batch, *layer.values.shape[1:])) for layer in layers]
-            return DynamicCache(ddp_cache_data=data, config=self._model.config)
+            try:
+                return DynamicCache(ddp_cache_data=data, config=self._model.config)
+            except TypeError:  # an older transformers: copy instead
+                pass
         fresh = copy.deepcopy(cache)
         fresh.batch_repeat_interleave(batch)
         return fresh
