@@ -9,6 +9,7 @@ and that turns itself into the engine's ``AuditPlan`` (``to_plan``).
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -259,7 +260,8 @@ def assoc_sort_key(c: Choice) -> tuple:
     longer come first); English first within a family, the original tests' language."""
     fam = FAMILY_ORDER.index(c.kind) if c.kind in FAMILY_ORDER else len(FAMILY_ORDER)
     lang = c.language or "~"
-    return (fam, lang != "en", lang, c.key)
+    natural = tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", c.key))
+    return (fam, lang != "en", lang, natural)
 
 
 def describe_model_folder(folder: str | Path) -> tuple[str, str]:
