@@ -101,3 +101,23 @@ def test_jobs_setting_and_chunking():
         with pytest.raises(ValueError, match="jobs"):
             AuditPlan(["en-kiritchenko2018"], ["vader"], settings={"jobs": bad}).validate()
     AuditPlan(["en-kiritchenko2018"], ["vader"], settings={"jobs": 2}).validate()
+
+
+def test_audit_jobs_setting_and_cli_flag(tmp_path):
+    import main
+    from engine.audit import run_audit
+    from engine.audit.cli import plan_from_args
+    from testkit.audit_fixtures import write_mini_corpus
+
+    args = main.build_parser().parse_args(["audit", "--corpus", "x", "--model", "vader", "--out", "o", "--jobs", "2"])
+    assert plan_from_args(args).settings["jobs"] == 2
+    corpus = str(write_mini_corpus(tmp_path))
+    runs = {}
+    for jobs in (1, 2):
+        plan = AuditPlan([corpus], ["vader"], stats=["paired"], cache_dir=tmp_path / f"cache{jobs}",
+                         settings={"n_resamples": 0, "jobs": jobs})
+        runs[jobs] = run_audit(plan)
+    assert [s["jobs"] for s in runs[2].manifest["scoring"]] == [2]
+    for cid, frame in runs[1].scores.items():
+        pd.testing.assert_frame_equal(frame, runs[2].scores[cid], check_exact=True)
+    pd.testing.assert_frame_equal(runs[1].tables["paired"], runs[2].tables["paired"])
