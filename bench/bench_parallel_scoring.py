@@ -51,6 +51,31 @@ def one_run(jobs: int, work: Path) -> tuple[float, dict]:
         return pickle.load(fh)
 
 
+def _burn(n: int = 3_000_000) -> int:
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def parallel_capacity() -> float:
+    """Control: how much faster two busy processes finish two equal pieces of pure-Python work
+    than one process doing both (about 2 on two idle cores; about 1 when only one core is free)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    t = time.perf_counter()
+    _burn(), _burn()
+    serial = time.perf_counter() - t
+    with ProcessPoolExecutor(1) as pool:
+        pool.submit(_burn, 10).result()  # started before the timing
+        t = time.perf_counter()
+        fut = pool.submit(_burn)
+        _burn()
+        fut.result()
+        parallel = time.perf_counter() - t
+    return serial / parallel
+
+
 def load() -> str:
     return "load average %.2f %.2f %.2f" % os.getloadavg() if hasattr(os, "getloadavg") else "load n/a"
 
@@ -77,7 +102,8 @@ def commit_cost(rows: int = 141_000, chunk: int = 256) -> tuple[float, float]:
 def main(repeats: int = 1) -> None:
     import pandas as pd
 
-    print(f"cores usable: {len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()}")
+    print(f"cores usable: {len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()}; "
+          f"control: two busy processes ran {parallel_capacity():.2f}x as fast as one ({load()})")
     per_chunk, batched = commit_cost()
     print(f"score cache, 141,000 rows in chunks of 256: one commit per chunk {per_chunk:.2f} s (before), "
           f"batched commits {batched:.2f} s (after)")

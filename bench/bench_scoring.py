@@ -184,7 +184,7 @@ def main() -> int:
 
     print(f"{'':<40}{'seconds':>9}{'sent/s':>10}{'load s':>9}   device")
     for label, dev, secs, load_s in rows:
-        print(f"{label:<40}{secs:>9.2f}{n / secs:>10.0f}{load_s:>9.2f}   {dev}")
+        print(f"{label:<50}{secs:>9.2f}{n / secs:>10.0f}{load_s:>9.2f}   {dev}")
     if len(rows) == 3:
         print(f"ours vs batched pipeline: {rows[1][2] / rows[0][2]:.2f}x; "
               f"ours vs one sentence at a time: {rows[2][2] / rows[0][2]:.2f}x (same device)")

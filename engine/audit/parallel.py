@@ -6,13 +6,19 @@ each worker loads its own copy once and checks that its fingerprint matches, so 
 pickled per chunk. Torch scorers offer none and stay in the calling process (they already use
 every core through their own threads).
 
-Why joblib's loky executor: it is a `concurrent.futures` executor that does not re-run the
-caller's `__main__` in its workers (a notebook or a script without a `__main__` guard works),
-and it is reused between calls, so an audit pays the workers' start-up once.
+How workers start: on Linux, when this process runs a single thread (the CLI, a notebook),
+they are forked for the call: they inherit the imported packages and the scorer this process has
+already warmed, so they start in milliseconds (a spawned worker spends a second or more importing
+pandas and loading TextBlob, which on two busy cores ate most of the gain). Elsewhere (macOS,
+Windows, or a process with other threads, where forking is unsafe) joblib's loky executor is used:
+a `concurrent.futures` executor that does not re-run the caller's `__main__` in its workers (a
+script without a `__main__` guard works) and is reused between calls, so its start-up is paid once.
 """
 from __future__ import annotations
 
 import os
+import sys
+import threading
 from typing import Any
 
 from engine.models.base import WorkerSpec
@@ -46,11 +52,35 @@ def worker_spec_of(scorer: Any) -> WorkerSpec | None:
     return spec if isinstance(spec, WorkerSpec) else None
 
 
-def executor(workers: int) -> Any:
-    """A (reused) pool of `workers` processes; idle workers exit after two minutes."""
+def can_fork() -> bool:
+    """Forking is safe here: Linux, and no other Python thread that could hold a lock."""
+    import multiprocessing
+
+    return (sys.platform.startswith("linux") and threading.active_count() == 1
+            and "fork" in multiprocessing.get_all_start_methods())
+
+
+def executor(workers: int, warm: tuple[WorkerSpec, str, Any] | None = None) -> tuple[Any, bool]:
+    """(a pool of `workers` processes, whether the caller must shut it down).
+
+    `warm` = (spec, fingerprint, scorer): a forked pool's workers inherit this scorer as the one
+    the spec names, so they load nothing. A loky pool is shared and reused (idle workers exit
+    after two minutes); a forked one lives for one call."""
+    if can_fork():
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        if warm is not None:
+            spec, fingerprint, scorer = warm
+            _loaded[(spec.spec, spec.allow_pickle, fingerprint)] = scorer
+        try:
+            return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")), True
+        finally:
+            if warm is not None:  # only the children keep it: this process has its own reference
+                _loaded.pop((warm[0].spec, warm[0].allow_pickle, warm[1]), None)
     from joblib.externals.loky import get_reusable_executor
 
-    return get_reusable_executor(max_workers=workers, timeout=120)
+    return get_reusable_executor(max_workers=workers, timeout=120), False
 
 
 def score_chunk(spec: WorkerSpec, fingerprint: str, texts: list[str]) -> Any:

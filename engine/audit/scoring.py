@@ -155,7 +155,6 @@ def _score_parallel(scorer: Any, spec: Any, fingerprint: str, chunks: list[list[
     from .parallel import executor, score_chunk
 
     workers = jobs - 1
-    pool = executor(workers)
     todo = deque(chunks)
     in_flight: dict[Any, list[int]] = {}
     rate = [0.0, 0]  # seconds and texts scored here: this process's own speed
@@ -178,6 +177,10 @@ def _score_parallel(scorer: Any, spec: Any, fingerprint: str, chunks: list[list[
         rate[1] += len(idx)
         store(idx, frame)
 
+    # the first chunk here warms the scorer (lexicons load their tables on first use), so that
+    # forked workers inherit it ready (engine.audit.parallel.executor)
+    score_here(todo.pop())
+    pool, owned = executor(workers, (spec, fingerprint, scorer))
     try:
         waited = 0.0
         while todo or in_flight:
@@ -209,6 +212,9 @@ def _score_parallel(scorer: Any, spec: Any, fingerprint: str, chunks: list[list[
         for fut in in_flight:
             fut.cancel()
         raise
+    finally:
+        if owned:  # a forked pool: its workers exit once their current chunk (if any) is done
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _as_block(frame: Any, dims: list[str], n: int, scorer: Any) -> Any:
