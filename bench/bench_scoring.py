@@ -182,7 +182,7 @@ def main() -> int:
             ok = ok and de < 1e-4 and ds < 1e-4
         print("outputs agree (< 1e-4)" if ok else "OUTPUTS DIFFER")
 
-    print(f"{'':<40}{'seconds':>9}{'sent/s':>10}{'load s':>9}   device")
+    print(f"{'':<50}{'seconds':>9}{'sent/s':>10}{'load s':>9}   device")
     for label, dev, secs, load_s in rows:
         print(f"{label:<50}{secs:>9.2f}{n / secs:>10.0f}{load_s:>9.2f}   {dev}")
     if len(rows) == 3:
