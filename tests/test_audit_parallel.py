@@ -1,5 +1,6 @@
 """score_texts(jobs=N): CPU-bound scorers in worker processes give the scores of jobs=1, with progress and cancel."""
 import os
+import sys
 import threading
 import time
 
@@ -125,3 +126,50 @@ def test_audit_jobs_setting_and_cli_flag(tmp_path):
     for cid, frame in runs[1].scores.items():
         pd.testing.assert_frame_equal(frame, runs[2].scores[cid], check_exact=True)
     pd.testing.assert_frame_equal(runs[1].tables["paired"], runs[2].tables["paired"])
+
+
+KILLED_PARENT = """
+import sys, time
+sys.path.insert(0, {root!r})
+from engine.audit.scoring import score_texts
+from engine.models.scorers.lexicon import VaderScorer
+
+class Slow(VaderScorer):
+    def score(self, texts, **kw):
+        time.sleep(0.5)
+        return super().score(texts, **kw)
+
+texts = [f"text {{i}} was happy" for i in range(20000)]
+score_texts(Slow(), texts, jobs=2, chunk_size=256, progress=lambda d, t, e: print(d, flush=True))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc; forked workers are Linux-only")
+def test_workers_end_with_a_killed_audit_process(tmp_path):
+    import signal
+    import subprocess
+
+    from conftest import ROOT
+
+    proc = subprocess.Popen([sys.executable, "-c", KILLED_PARENT.format(root=str(ROOT))], stdout=subprocess.PIPE,
+                            text=True)
+    try:
+        proc.stdout.readline()
+        proc.stdout.readline()  # two chunks done: the worker exists
+        children = open(f"/proc/{proc.pid}/task/{proc.pid}/children").read().split()
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert children
+    deadline = time.time() + 10
+    while time.time() < deadline and any(_alive(int(c)) for c in children):
+        time.sleep(0.1)
+    assert not any(_alive(int(c)) for c in children)  # no orphan waiting forever for chunks
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

@@ -28,7 +28,7 @@ class SlowVader(VaderScorer):  # same fingerprint as plain VADER: only slower
 scorer = SlowVader()
 scorer.batch_size = 200
 plan = AuditPlan(["en-kiritchenko2018"], [scorer], stats=["paired"], out_dir={out!r}, cache_dir={cache!r},
-                 settings={{"n_resamples": 0}})
+                 settings={{"n_resamples": 0, "jobs": 1}})  # one process: the pace of the kill is known
 run_audit(plan, progress=lambda done, total, eta: print(done, total, flush=True))
 print("finished", flush=True)
 """

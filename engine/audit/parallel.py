@@ -74,13 +74,28 @@ def executor(workers: int, warm: tuple[WorkerSpec, str, Any] | None = None) -> t
             spec, fingerprint, scorer = warm
             _loaded[(spec.spec, spec.allow_pickle, fingerprint)] = scorer
         try:
-            return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")), True
+            return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                                       initializer=_die_with_parent, initargs=(os.getpid(),)), True
         finally:
             if warm is not None:  # only the children keep it: this process has its own reference
                 _loaded.pop((warm[0].spec, warm[0].allow_pickle, warm[1]), None)
     from joblib.externals.loky import get_reusable_executor
 
     return get_reusable_executor(max_workers=workers, timeout=120), False
+
+
+def _die_with_parent(parent: int) -> None:
+    """In a forked worker: end when the audit process ends, even by SIGKILL (the GUI kills a
+    run that does not stop in time), instead of waiting forever for chunks nobody will send."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
 
 
 def score_chunk(spec: WorkerSpec, fingerprint: str, texts: list[str]) -> Any:
