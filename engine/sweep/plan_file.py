@@ -20,7 +20,7 @@ from typing import Any
 from engine.audit.assoc_step import AssocStep
 from engine.audit.plan import AuditPlan, statistic_ids
 from engine.common.errors import UsageError, UserError
-from engine.corpus.locate import locate
+from engine.corpus.locate import locate, syntax_error
 
 from .errors import SweepError
 from .paths import with_base, with_options
@@ -71,13 +71,7 @@ def parse_sweep_plan(raw: bytes | str, name: str = "<plan>", *, base: Path | Non
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        msg, line = str(exc), None
-        if "(at line" in msg:
-            try:
-                line = int(msg.split("(at line", 1)[1].split(",", 1)[0])
-            except ValueError:
-                line = None
-            msg = msg.split("(at line", 1)[0].strip()
+        msg, line = syntax_error(exc, text)
         raise SweepError(f"TOML syntax error: {msg}", file=name, line=line,
                          fix="fix the syntax at that line (quotes, brackets, '=' between key and value)") from None
     return _Reader(name, text, base or Path.cwd()).read(data, out_dir, cache_dir)
@@ -138,14 +132,14 @@ class _Reader:
 
     # -- the plan ----------------------------------------------------------------------------------
     def read(self, data: dict, out_dir: Any, cache_dir: Any) -> SweepPlan:
+        d = data.get("sweep")
+        if not isinstance(d, dict):
+            raise SweepError("no [sweep] table", file=self.name, line=1,
+                             fix='start with [sweep] and corpora = [...], models = [...] under it')
         extra = [k for k in data if k != "sweep"]
         if extra:
             raise SweepError(f"unknown table or key '{extra[0]}'", file=self.name, line=locate(self.text, extra[0]),
                              field=extra[0], fix="put everything under [sweep]")
-        d = data.get("sweep")
-        if not isinstance(d, dict):
-            raise SweepError("no [sweep] table", file=self.name, line=1,
-                             fix='start with [sweep] and corpora = [...], models = [...]')
         unknown = [k for k in d if k not in KEYS]
         if unknown:
             raise self.fail(unknown[0], f"unknown key '{unknown[0]}'", fix=f"known keys: {', '.join(KEYS)}")
