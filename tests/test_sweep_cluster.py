@@ -136,3 +136,26 @@ def test_sweep_survives_a_killed_worker_and_equals_a_local_audit(cluster, tmp_pa
         assert (tmp_path / "sweep" / "stats" / name).read_bytes() == (local / "stats" / name).read_bytes(), name
     assert (tmp_path / "sweep" / "scores" / "en-kiritchenko2018.csv").read_bytes() == \
         (local / "scores" / "en-kiritchenko2018.csv").read_bytes()
+
+
+@pytest.mark.slow
+def test_cancel_stops_the_sweep_and_the_next_run_resumes_from_the_cache(cluster, tmp_path):
+    import threading
+
+    from engine.audit.cache import ScoreCache
+    from engine.models.base import Cancelled
+    from testkit.slow_scorer import SlowVader
+
+    _c, address = cluster
+    cancel = threading.Event()
+    plan = AuditPlan(["en-kiritchenko2018"], [SlowVader(delay=0.3)], stats=["paired"], cache_dir=tmp_path / "cache",
+                     settings={"n_resamples": 0})
+    with pytest.raises(Cancelled):
+        run_sweep(plan, scheduler=address, chunk_size=1000,
+                  progress=lambda done, total, eta: cancel.set() if done >= 1 else None, cancel=cancel)
+    with ScoreCache(tmp_path / "cache") as cache:
+        kept = cache.count()
+    assert 1000 <= kept < 8640  # the chunks back before the cancel, not the ones cancelled
+    again = run_sweep(plan, scheduler=address, chunk_size=1000)
+    assert again.record["texts_cached_before"] == kept
+    assert again.record["tasks"] == -(-(8640 - kept) // 1000)  # only what was missing

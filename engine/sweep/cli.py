@@ -31,7 +31,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise SweepError(f"--jobs must be at least 1, not {args.jobs}", field="--jobs")
     sweep = load_sweep_plan(args.plan, out_dir=Path(args.out), cache_dir=args.cache_dir)
-    bars = {"sweep": ProgressBar("scoring tasks"), "scoring": ProgressBar("collecting")}
+    bars = {"sweep": ProgressBar("scoring tasks"), "scoring": ProgressBar("reading scores back")}
     current = {"bar": bars["sweep"]}
 
     def on_phase(name: str, _total: int) -> None:

@@ -55,6 +55,9 @@ def open_client(scheduler: str | None, jobs: int | None, say: Callable[[str], No
 
 def worker_table(client: Any) -> dict[str, dict[str, Any]]:
     """{address: host, name, threads, memory limit} of the workers connected now."""
-    info = client.scheduler_info(n_workers=-1)["workers"]
+    try:
+        info = client.scheduler_info(n_workers=-1)["workers"]
+    except TypeError:  # distributed before 2025 lists every worker without being asked
+        info = client.scheduler_info()["workers"]
     return {addr: {"host": w.get("host"), "name": str(w.get("name")), "nthreads": w.get("nthreads"),
                    "memory_limit": w.get("memory_limit")} for addr, w in info.items()}

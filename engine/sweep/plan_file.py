@@ -180,7 +180,7 @@ class _Reader:
             key = _FLAG_TO_KEY.get(exc.field, exc.field.lstrip("-"))
             if key == "out" or exc.file:
                 raise
-            raise self.fail(key, exc.message, exc.fix) from None
+            raise self.fail(key, exc.message, exc.fix.replace(f"{exc.field} ", f"{key} = ")) from None
         chunk = self.number(d, "chunk_size", DEFAULT_CHUNK, int)
         if chunk < 1:
             raise self.fail("chunk_size", f"'chunk_size' must be at least 1, not {chunk}", fix="e.g. chunk_size = 1000")

@@ -91,17 +91,24 @@ def run_sweep(plan: AuditPlan, *, scheduler: str | None = None, jobs: int | None
             say(f"{len(tasks)} tasks over {len(jobs_)} model(s) × {len(texts)} corpus(es); "
                 f"{cached:,} texts already in the score cache")
             phase("sweep", len(tasks))
+            ready = time.perf_counter()
+            hostnames = {job.info["worker"]: job.info["host"] for job in jobs_}
+            busy: dict[str, float] = {}
             done_by = _score(client, tasks, plan.allow_pickle, ids_future, ids_token, retries, cache, progress,
-                             cancel, say)
+                             cancel, say, hostnames, busy)
+            finished = time.perf_counter()
         finally:
             cache.close()
         alive = worker_table(client)
     used = sorted(set(workers) | set(done_by))
     record = {
-        "scheduler": address, "local_cluster": scheduler is None, "jobs": jobs if scheduler is None else None,
+        "scheduler": address, "local_cluster": scheduler is None, "jobs": len(workers) if scheduler is None else None,
         "chunk_size": chunk_size, "retries": retries, "tasks": len(tasks), "texts_cached_before": cached,
-        "seconds_scoring": round(time.perf_counter() - started, 3),
-        "workers": [{"address": a, **(workers.get(a) or alive.get(a) or {}), "tasks": done_by.get(a, 0),
+        "seconds_to_first_task": round(ready - started, 3),  # corpora, cluster start, checks, model loading
+        "seconds_tasks": round(finished - ready, 3),
+        "worker_seconds": round(sum(busy.values()), 3),  # summed time inside the scoring tasks
+        "workers": [{"address": a, **(workers.get(a) or alive.get(a) or {}), "hostname": hostnames.get(a),
+                     "tasks": done_by.get(a, 0), "seconds_in_tasks": round(busy.get(a, 0.0), 3),
                      "lost": a not in alive} for a in used],
     }
     stand_ins = [ScoredOnWorkers(job.label, job.info) for job in jobs_]
@@ -174,8 +181,10 @@ def _tasks(jobs: list[_Job], texts: dict[str, list[str]], cache: Any, chunk_size
 
 
 def _score(client: Any, tasks: list[_Task], allow_pickle: bool, ids_future: Any, ids_token: str, retries: int,
-           cache: Any, progress: ProgressFn | None, cancel: Any, say: LogFn) -> dict[str, int]:
-    """Submit every task, write each chunk's scores to the cache as it returns; {worker: tasks done}."""
+           cache: Any, progress: ProgressFn | None, cancel: Any, say: LogFn,
+           hostnames: dict[str, str], busy: dict[str, float]) -> dict[str, int]:
+    """Submit every task, write each chunk's scores to the cache as it returns; {worker: tasks done}
+    (``hostnames`` gets each worker's machine name, ``busy`` its seconds inside tasks)."""
     from distributed import as_completed
 
     from .worker_tasks import score_chunk
@@ -210,6 +219,8 @@ def _score(client: Any, tasks: list[_Task], allow_pickle: bool, ids_future: Any,
                                          "make them the same")
                 cache.put_many(expected, task.texts, res["values"])
                 done_by[res["worker"]] = done_by.get(res["worker"], 0) + 1
+                hostnames[res["worker"]] = res["host"]
+                busy[res["worker"]] = busy.get(res["worker"], 0.0) + res["seconds"]
                 done += 1
                 if progress is not None:
                     elapsed = time.perf_counter() - started
