@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import threading
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
@@ -41,8 +43,10 @@ def open_client(scheduler: str | None, jobs: int | None, say: Callable[[str], No
     if n < 1:
         raise SweepError(f"--jobs must be at least 1, not {n}", field="--jobs")
     say(f"starting a local Dask cluster of {n} worker process{'es' if n > 1 else ''}")
-    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                           silence_logs=logging.ERROR)
+    with _workers_ignore_ctrl_c():
+        # our own messages report failed tasks and lost workers; Dask's log lines would repeat them
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=logging.CRITICAL)
     try:
         client = Client(cluster)
         try:
@@ -51,6 +55,22 @@ def open_client(scheduler: str | None, jobs: int | None, say: Callable[[str], No
             client.close()
     finally:
         cluster.close()
+
+
+@contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """Start local worker processes with SIGINT ignored (a disposition they inherit): Ctrl+C in a
+    terminal reaches the whole process group, and the client alone should answer it — cancel
+    the tasks, shut the cluster down, say "cancelled" — instead of every worker printing a
+    traceback. Only the main thread may change signal handlers; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def worker_table(client: Any) -> dict[str, dict[str, Any]]:
