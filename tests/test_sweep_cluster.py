@@ -78,6 +78,22 @@ class Cluster:
                 proc.wait(timeout=5)
 
 
+@pytest.fixture(autouse=True)
+def deadline():
+    """No sweep test may hang the suite: SIGALRM interrupts the client's wait after 90 s (run_sweep
+    then cancels its tasks, and the cluster fixture still stops every process)."""
+    def expire(_sig, _frame):
+        raise TimeoutError("sweep test exceeded 90 s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(90)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     c = Cluster(tmp_path_factory.mktemp("dask"))
@@ -159,3 +175,17 @@ def test_cancel_stops_the_sweep_and_the_next_run_resumes_from_the_cache(cluster,
     again = run_sweep(plan, scheduler=address, chunk_size=1000)
     assert again.record["texts_cached_before"] == kept
     assert again.record["tasks"] == -(-(8640 - kept) // 1000)  # only what was missing
+
+
+def test_a_model_that_fails_on_a_worker_is_one_line_naming_the_worker(cluster, tmp_path):
+    _c, address = cluster
+    broken = tmp_path / "broken.tsv"
+    broken.write_text("Sentence\tscore\nhello\t0.5\n")  # made for another corpus
+    plan = AuditPlan(["en-kiritchenko2018"], [f"predictions:{broken}"], stats=["paired"],
+                     cache_dir=tmp_path / "cache", settings={"n_resamples": 0})
+    with pytest.raises(SweepError) as err:
+        run_sweep(plan, scheduler=address)
+    line = str(err.value)
+    assert line.startswith(f"sweep: scoring en-kiritchenko2018 with predictions:{broken} on worker tcp://127.0.0.1:")
+    assert "check that the file was made for this corpus" in line  # the scorer's own fix survives the trip
+    assert "\n" not in line
