@@ -47,7 +47,6 @@ class SweepPlan:
     audit: AuditPlan
     chunk_size: int = DEFAULT_CHUNK
     retries: int = DEFAULT_RETRIES
-    source: Path | None = None
 
 
 def load_sweep_plan(path: str | Path, *, out_dir: str | Path | None = None,
@@ -187,7 +186,7 @@ class _Reader:
         retries = self.number(d, "retries", DEFAULT_RETRIES, int)
         if retries < 0:
             raise self.fail("retries", f"'retries' cannot be negative ({retries})", fix="e.g. retries = 3")
-        return SweepPlan(plan, chunk_size=chunk, retries=retries, source=Path(self.name))
+        return SweepPlan(plan, chunk_size=chunk, retries=retries)
 
     def corpus(self, name: str) -> str:
         from engine.corpus.registry import resolve_path

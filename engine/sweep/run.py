@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 import time
 import uuid
 from dataclasses import dataclass, replace
@@ -83,7 +84,8 @@ def run_sweep(plan: AuditPlan, *, scheduler: str | None = None, jobs: int | None
         workers = worker_table(client)
         say(f"scheduler {address}: {len(workers)} worker{'s' if len(workers) != 1 else ''}")
         _check_workers(client, jobs_)
-        ids_future = client.scatter([ids], broadcast=True, hash=False)[0]
+        # a task, not scattered data: if every worker holding it dies, the scheduler recomputes it
+        ids_future = client.submit(pickle.loads, pickle.dumps(ids), key=f"eec-ids-{ids_token}", pure=False)
         _describe(client, jobs_, plan.allow_pickle, ids_future, ids_token, retries)
         cache = ScoreCache(plan.cache_dir)
         try:
