@@ -189,3 +189,11 @@ def test_a_model_that_fails_on_a_worker_is_one_line_naming_the_worker(cluster, t
     assert line.startswith(f"sweep: scoring en-kiritchenko2018 with predictions:{broken} on worker tcp://127.0.0.1:")
     assert "check that the file was made for this corpus" in line  # the scorer's own fix survives the trip
     assert "\n" not in line
+
+
+def test_two_models_with_one_name_are_refused_before_any_scoring(cluster, tmp_path):
+    _c, address = cluster
+    plan = AuditPlan(["en-kiritchenko2018"], ["vader", "vader?batch_size=64"], stats=["paired"],
+                     cache_dir=tmp_path / "cache", settings={"n_resamples": 0})
+    with pytest.raises(SweepError, match="'vader' and 'vader\\?batch_size=64' are both named 'vader'"):
+        run_sweep(plan, scheduler=address, progress=lambda *a: pytest.fail("no task may start"))

@@ -75,7 +75,7 @@ def run_sweep(plan: AuditPlan, *, scheduler: str | None = None, jobs: int | None
     started = time.perf_counter()
     say("reading the corpora")
     texts, ids = plan_texts(plan)
-    ids_token = hashlib.sha256(json.dumps(sorted(ids.items())).encode("utf-8")).hexdigest()
+    ids_token = hashlib.sha256(json.dumps(sorted(ids.items()), default=str).encode("utf-8")).hexdigest()
     jobs_ = [_Job(s, s if isinstance(s, str) else f"<object {type(s).__name__}>") for s in plan.scorers]
     from .cluster import open_client, worker_table
 
@@ -144,9 +144,13 @@ def _describe(client: Any, jobs: list[_Job], allow_pickle: bool, ids_future: Any
 
     futures = [client.submit(describe_scorer, job.spec, allow_pickle, ids_future, ids_token, retries=retries,
                              key=f"eec-describe-{i}-{uuid.uuid4().hex}") for i, job in enumerate(jobs)]
+    names: dict[str, _Job] = {}
     for job, fut in zip(jobs, futures):
-        info = _result(fut, f"loading {job.label}")
-        job.info = info
+        job.info = _result(fut, f"loading {job.label}")
+        other = names.setdefault(job.info["name"], job)
+        if other is not job:  # found now, not after every chunk is scored (run_audit would refuse it)
+            raise SweepError(f"models {other.label!r} and {job.label!r} are both named {job.info['name']!r}; their "
+                             "score columns would clash", field="models", fix="append ?name=OTHER to one of the specs")
 
 
 def _result(fut: Any, what: str) -> dict[str, Any]:
