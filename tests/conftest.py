@@ -13,11 +13,28 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
+# Models the tests read from the Hugging Face cache stay where they are (read-only, offline);
+# pinned before HOME moves, so the fixture below does not hide them.
+os.environ.setdefault("HF_HOME", str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "huggingface"))
+
+
+@pytest.fixture(scope="session")
+def _session_home(tmp_path_factory):
+    """One throw-away HOME per test session (tools' own caches, such as fontconfig's, fill it once)."""
+    return tmp_path_factory.mktemp("home")
+
+
 @pytest.fixture(autouse=True)
-def _isolated_user_home(tmp_path_factory, monkeypatch):
-    """Never read or write the developer's real ~/.local/share/eec-studio in tests."""
-    home = tmp_path_factory.mktemp("eec_home")
-    monkeypatch.setenv("EEC_STUDIO_HOME", str(home))
+def _isolated_user_home(_session_home, tmp_path_factory, monkeypatch):
+    """Never read or write the developer's real home: ~/.local/share/eec-studio (corpora),
+    ~/.cache/eec-studio (scores, vector caches) or any other dot-folder. HOME and the XDG
+    folders point into the session's temp home; the corpus folder and the score/vector cache
+    are fresh for every test, so no test sees another's results."""
+    monkeypatch.setenv("HOME", str(_session_home))
+    for var, sub in (("XDG_CACHE_HOME", ".cache"), ("XDG_DATA_HOME", ".local/share"), ("XDG_CONFIG_HOME", ".config")):
+        monkeypatch.setenv(var, str(_session_home / sub))
+    monkeypatch.setenv("EEC_STUDIO_HOME", str(tmp_path_factory.mktemp("eec_home")))
+    monkeypatch.setenv("EEC_STUDIO_CACHE", str(tmp_path_factory.mktemp("eec_cache")))
     yield
 
 
