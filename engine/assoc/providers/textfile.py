@@ -183,6 +183,10 @@ def _convert_text(p: Path, cache: Path) -> tuple[int, int]:
         if hdr is not None:
             fh.readline()
         for lineno, raw in enumerate(fh, start=2 if hdr else 1):
+            if not raw.endswith(b"\n") and raw.strip():  # '0.1234' cut to '0.12' would still parse
+                raise AssocError("the last line has no line end: the file may be cut short", file=str(p),
+                                 line=lineno, fix="download the file again, or end the file with a newline if it "
+                                                  "is complete")
             raw = raw.rstrip(b"\r\n")
             if not raw.strip():
                 continue
