@@ -18,10 +18,24 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("HF_HOME", str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "huggingface"))
 
 
-@pytest.fixture(scope="session")
+
+def _point_home_at(mp: pytest.MonkeyPatch, home: Path, data: Path, cache: Path) -> None:
+    mp.setenv("HOME", str(home))
+    for var, sub in (("XDG_CACHE_HOME", ".cache"), ("XDG_DATA_HOME", ".local/share"), ("XDG_CONFIG_HOME", ".config")):
+        mp.setenv(var, str(home / sub))
+    mp.setenv("EEC_STUDIO_HOME", str(data))
+    mp.setenv("EEC_STUDIO_CACHE", str(cache))
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _session_home(tmp_path_factory):
-    """One throw-away HOME per test session (tools' own caches, such as fontconfig's, fill it once)."""
-    return tmp_path_factory.mktemp("home")
+    """One throw-away HOME for the whole session, set before any fixture of any scope runs
+    (a module-scoped fixture would otherwise see the real home). Tools' own caches, such as
+    fontconfig's, fill it once."""
+    home = tmp_path_factory.mktemp("home")
+    with pytest.MonkeyPatch.context() as mp:
+        _point_home_at(mp, home, tmp_path_factory.mktemp("eec_home"), tmp_path_factory.mktemp("eec_cache"))
+        yield home
 
 
 @pytest.fixture(autouse=True)
@@ -30,11 +44,8 @@ def _isolated_user_home(_session_home, tmp_path_factory, monkeypatch):
     ~/.cache/eec-studio (scores, vector caches) or any other dot-folder. HOME and the XDG
     folders point into the session's temp home; the corpus folder and the score/vector cache
     are fresh for every test, so no test sees another's results."""
-    monkeypatch.setenv("HOME", str(_session_home))
-    for var, sub in (("XDG_CACHE_HOME", ".cache"), ("XDG_DATA_HOME", ".local/share"), ("XDG_CONFIG_HOME", ".config")):
-        monkeypatch.setenv(var, str(_session_home / sub))
-    monkeypatch.setenv("EEC_STUDIO_HOME", str(tmp_path_factory.mktemp("eec_home")))
-    monkeypatch.setenv("EEC_STUDIO_CACHE", str(tmp_path_factory.mktemp("eec_cache")))
+    _point_home_at(monkeypatch, _session_home, tmp_path_factory.mktemp("eec_home"),
+                   tmp_path_factory.mktemp("eec_cache"))
     yield
 
 

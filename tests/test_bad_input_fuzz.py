@@ -151,7 +151,7 @@ def test_truncated_fasttext_bin_is_always_refused(tmp_path, cut):
 def test_bytes_after_a_fasttext_model_are_refused(tmp_path, tail):
     p = tmp_path / "m.bin"
     p.write_bytes(FT_BYTES + tail)
-    with pytest.raises(AssocError, match="unexpected bytes after the model"):
+    with pytest.raises(AssocError, match="extra bytes after the end of the model"):
         check_fasttext_bin(p)
 
 

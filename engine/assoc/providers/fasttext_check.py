@@ -97,7 +97,7 @@ def check_fasttext_bin(path: str | Path) -> FastTextLayout:
                 return FastTextLayout(dim, nwords, nlabels, bucket, True, total)
             pos, _ = _matrix(buf, pos + 1, total, name, dim, "output")
     if pos != total:
-        raise AssocError(f"{total - pos:,} unexpected bytes after the model (its header describes {pos:,} bytes, "
+        raise AssocError(f"{total - pos:,} extra bytes after the end of the model (its header describes {pos:,} bytes, "
                          f"the file has {total:,})", file=name, fix=fix_download)
     return FastTextLayout(dim, nwords, nlabels, bucket, False, pos)
 

@@ -279,8 +279,9 @@ class PredictionFileScorer:
     # -- scoring ------------------------------------------------------------------------------
     def fingerprint(self) -> str:
         ids = sorted(self.ids.items()) if (self.ids is not None and self.key == "id") else None
+        # every policy changes what is returned (an error or NaN), so each has its own cache entries
         return stable_hash("predictions/2", file_sha256(self.path), self.key, self.key_column, self.dimensions, ids,
-                           self.on_bad, self.on_duplicate)
+                           self.on_missing, self.on_bad, self.on_duplicate)
 
     def _key_of(self, text: str) -> str:
         """What the file would call this text: its corpus ID when keyed by ID, else the text."""
@@ -342,6 +343,7 @@ class PredictionFileScorer:
                 self.report.missing.append(m)
         self.report.unmatched = [k for k in self._values if k not in self._asked]
         if missing or partial:
+            missing, partial = dict.fromkeys(sorted(missing)), dict.fromkeys(sorted(partial))  # listed in key order
             total = len(dict.fromkeys(texts))
             what = "IDs" if self.key == "id" else "sentences"
             parts = []
