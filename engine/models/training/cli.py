@@ -27,8 +27,13 @@ DEFAULT_EMOTIONS = "anger,fear,joy,sadness"
 
 
 def default_data_dir() -> Path | None:
-    """../shared/data/semeval2018_ait next to the checkout, when it exists."""
-    here = Path(__file__).resolve().parents[2]
+    """$EEC_SEMEVAL_DIR, else ../shared/data/semeval2018_ait beside the checkout or the current folder."""
+    import os
+
+    env = os.environ.get("EEC_SEMEVAL_DIR")
+    if env:
+        return Path(env).expanduser()
+    here = Path(__file__).resolve().parents[3]
     for cand in (here.parent / "shared" / "data" / "semeval2018_ait", Path.cwd().parent / "shared" / "data" / "semeval2018_ait"):
         if cand.is_dir():
             return cand
@@ -141,8 +146,9 @@ def _train(args: argparse.Namespace) -> int:
             else:
                 data = Path(args.data) if args.data else default_data_dir()
                 if data is None:
-                    raise ModelError("", "no SemEval data folder found", field="--data",
-                                     fix="pass --data DIR (with 2018-EI-reg-* files) or --train-csv FILE")
+                    raise ModelError("", "no SemEval-2018 Task 1 data folder found", field="--data",
+                                     fix="pass --data DIR or set EEC_SEMEVAL_DIR (README, 'SemEval-2018 Task 1 "
+                                         "data', says where to get it), or train on --train-csv FILE")
                 emotions = [e.strip() for e in args.emotions.split(",") if e.strip()]
                 tasks = [load_semeval_task(data, args.language, e) for e in emotions]
                 language = args.language.lower()
