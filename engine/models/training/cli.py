@@ -178,6 +178,9 @@ def _check_arguments(args: argparse.Namespace) -> Path:
         validate.one_of("--language", args.language.lower(), ("en", "es", "ar"), "SemEval-2018 language")
         for e in (e.strip() for e in args.emotions.split(",") if e.strip()):
             validate.one_of("--emotions", e, ("anger", "fear", "joy", "sadness", "valence"), "emotion")
+    if args.system == "classifier" and not args.base_model:
+        raise ModelError("", "--system classifier needs --base-model", field="--base-model",
+                         fix="give a local model folder (save_pretrained) to fine-tune")
     for flag in ("train_csv", "dev_csv", "test_csv"):
         value = getattr(args, flag)
         if value and not Path(value).is_file():
