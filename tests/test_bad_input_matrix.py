@@ -4,8 +4,7 @@ Each case runs `main.py` in this process on a file built here and records the on
 user sees and the exit code. The test asserts the promises (one `error:` line, no traceback,
 no errno text, no temp-file names, the expected exit code) and writes the table to
 docs/bad-input.md, so the document cannot drift: `EEC_UPDATE_DOCS=1` rewrites it, otherwise
-the committed file must match. Cases marked *pending* wait for the audit CLI's rewrite; the
-table shows what they do today.
+the committed file must match.
 """
 from __future__ import annotations
 
@@ -35,7 +34,6 @@ class Case:
     what: str
     argv: Callable[[Path], list[str]]
     exit: int
-    pending: str = ""  # why the expected behaviour is not there yet
     pick: str = "error"  # 'error': the error: line; else a regex picking the line to show
 
 
@@ -188,8 +186,6 @@ def _assoc(vectors: Path | str, *extra: str) -> list[str]:
     return ["assoc", "run", "--test", "weat/T1", "--vectors", str(vectors), "--permutations", "100", *extra]
 
 
-PENDING_AUDIT = "audit CLI rewrite (lead): validate with engine.common.validate before scoring"
-PENDING_STATS = "pipeline: pass dropna to the statistics when a scorer keeps missing values"
 
 CASES = [
     # prediction files
@@ -201,12 +197,12 @@ CASES = [
     Case("predictions", "`NaN` score", lambda f: _audit(f, f"predictions:{f['nan']}?key=id"), 2),
     Case("predictions", "decimal comma `0,75`", lambda f: _audit(f, f"predictions:{f['comma']}?key=id"), 2),
     Case("predictions", "one ID twice with different scores", lambda f: _audit(f, f"predictions:{f['conflict']}?key=id"), 2),
-    Case("predictions", "identical duplicate rows (a warning in the manifest)",
-         lambda f: _audit(f, f"predictions:{f['same']}?key=id"), 0, pick="manifest-warning",
-         pending="pipeline: print each scorer's `warnings` in the log"),
-    Case("predictions", "100 IDs missing with `?on_missing=keep`",
-         lambda f: _audit(f, f"predictions:{f['missing']}?key=id&on_missing=keep"), 0, pending=PENDING_STATS,
-         pick=r"skipped:|left out"),
+    Case("predictions", "identical duplicate rows (a warning, also in manifest.json)",
+         lambda f: _audit(f, f"predictions:{f['same']}?key=id"), 0, pick=r"^\s*warning:"),
+    Case("predictions", "100 IDs missing with `?on_missing=keep` (statistics run without them)",
+         lambda f: _audit(f, f"predictions:{f['missing']}?key=id&on_missing=keep"), 0, pick=r"^\s*warning:"),
+    Case("predictions", "blank `joy` cell with `?on_bad=drop` (that sentence left out)",
+         lambda f: _audit(f, f"predictions:{f['blank']}?key=id&on_bad=drop"), 0, pick=r"^\s*warning:"),
     Case("predictions", "misspelt option `?on_mising=keep`", lambda f: _audit(f, f"predictions:{f['missing']}?on_mising=keep"), 2),
     Case("predictions", "unknown policy `?on_missing=skip`", lambda f: _audit(f, f"predictions:{f['missing']}?on_missing=skip"), 2),
     Case("predictions", "NUL byte in the file", lambda f: _audit(f, f"predictions:{f['nul']}?key=id"), 2),
@@ -247,9 +243,9 @@ CASES = [
     Case("options", "`package import --dest EXISTING_FILE`", lambda f: ["package", "import", str(f["slip"]), "--dest", str(f["a_file"])], 2),
     Case("options", "`exchange export --out /proc/x.po`", lambda f: ["exchange", "export", str(f["corpus"]), "--out", "/proc/x.po"], 2),
     Case("options", "`report --out EXISTING_FILE`", lambda f: ["report", str(f["a_folder"]), "--out", str(f["a_file"])], 2),
-    Case("options", "`audit --alpha 5`", lambda f: _audit(f, f"predictions:{f['same']}?key=id", "--alpha", "5"), 2, pending=PENDING_AUDIT),
-    Case("options", "`audit --out EXISTING_FILE`",
-         lambda f: [*_audit(f, f"predictions:{f['same']}?key=id")[:-1], str(f["a_file"])], 2, pending=PENDING_AUDIT),
+    Case("options", "`audit --alpha 5`", lambda f: _audit(f, f"predictions:{f['same']}?key=id", "--alpha", "5"), 2),
+    Case("options", "`audit --out EXISTING_FILE` (before any scoring)",
+         lambda f: [*_audit(f, f"predictions:{f['same']}?key=id")[:-1], str(f["a_file"])], 2),
     Case("options", "unknown command", lambda f: ["frobnicate"], 2),
     # pickle and model folders
     Case("models", "model folder not found", lambda f: _audit(f, str(f["root"] / "nope-model")), 2),
@@ -269,21 +265,18 @@ CASES = [
 ]
 
 
-def _shown(case: Case, res, root: Path) -> str:
+def _shown(case: Case, res, f: dict) -> str:
+    root = f["root"]
     text = res.stdout + res.stderr
-    if case.pick == "error" and case.pending:  # today's behaviour, whatever it prints
-        lines = text.strip().splitlines()
-        line = next((ln for ln in lines if re.search(r"error|skipped|Errno", ln)), lines[-1] if lines else "")
-    elif case.pick == "error":
+    if case.pick == "error":
         errors = [ln for ln in res.stderr.splitlines() if ln.startswith("error:") or ": error:" in ln]
         assert len(errors) == 1, f"{case.what}: expected one error line, got:\n{res.stderr}"
         line = errors[0]
-    elif case.pick == "manifest-warning":
-        man = json.loads((root / "audit_out" / "manifest.json").read_text(encoding="utf-8"))
-        line = "warning (manifest.json): " + next(w for s in man["scorers"].values()
-                                                 for w in s.get("describe", {}).get("warnings", []))
     else:
         line = next((ln for ln in text.splitlines() if re.search(case.pick, ln)), text.strip().splitlines()[-1])
+        if case.argv(f)[0] == "audit":  # a warning also goes into the run's manifest
+            man = json.loads((root / "audit_out" / "manifest.json").read_text(encoding="utf-8"))
+            assert line.strip() in man["problems"], (line, man["problems"])
     return line.strip()
 
 
@@ -323,7 +316,7 @@ def matrix(tmp_path_factory):
     rows = []
     for i, case in enumerate(CASES, 1):
         res = run(*case.argv(f))
-        rows.append((i, case, res, _shown(case, res, root)))
+        rows.append((i, case, res, _shown(case, res, f)))
     return root, rows
 
 
@@ -336,7 +329,9 @@ def test_every_bad_input_gets_one_line_and_its_exit_code(matrix):
         assert "[Errno" not in text and ".tmp" not in text, f"{case.what}: raw errno text or temp name: {line}"
         assert "error: unexpected" not in line, f"{case.what}: {line}"  # main.py's last resort
         assert "weights_only=False" not in text
-        if res.returncode != case.exit and not case.pending:
+        if "before any scoring" in case.what:
+            assert "scoring" not in res.stderr.replace("before any scoring", ""), res.stderr
+        if res.returncode != case.exit:
             wrong.append(f"#{i} {case.what}: exit {res.returncode}, expected {case.exit}: {line}")
     assert not wrong, "\n".join(wrong)
     assert not list(root.glob("**/*.eec-cache")), "a vector cache folder was left beside an input"
@@ -354,6 +349,9 @@ def test_prediction_and_vector_messages_say_where(matrix):
     assert "is stored with pickle" in by_what["pickled scikit-learn model, no `--allow-pickle`"]
     assert "Python int object, not a scikit-learn model" in by_what["`--allow-pickle`, but the pickle is the number 42"]
     assert "unknown template 'T99'" in by_what["`corpus preview --template T99`"]
+    keep = next(res for _i, case, res, _line in rows if "on_missing=keep" in case.what)
+    assert "100 row(s) with missing 'missing_100_ids:anger' left out of this statistic" in keep.stdout + keep.stderr
+    assert "skipped" not in keep.stdout + keep.stderr  # the statistics ran, without the missing sentences
 
 
 def render(rows) -> str:
@@ -367,8 +365,6 @@ def render(rows) -> str:
            "| # | area | input | exit | what the user sees |", "|---|---|---|---|---|"]
     for i, case, res, line in rows:
         exit_text = str(res.returncode)
-        if case.pending:
-            exit_text += f" (pending, then {case.exit}: {case.pending})"
         msg = line.replace("|", "\\|")
         out.append(f"| {i} | {case.area} | {case.what} | {exit_text} | `{msg}` |" if "`" not in msg
                    else f"| {i} | {case.area} | {case.what} | {exit_text} | {msg} |")

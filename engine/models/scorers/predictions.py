@@ -60,6 +60,10 @@ def _norm(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def _few(items: list[str], n: int = MAX_LISTED) -> str:
     shown = ", ".join(repr(x) for x in items[:n])
     return shown + (f" … ({len(items)} in all)" if len(items) > n else "")
@@ -254,25 +258,25 @@ class PredictionFileScorer:
         report.bad_cells = [f"line {ln} [{col}]: {why}" for ln, col, why, _k in bad]
         if bad and self.on_bad == "error":
             ln, col, why, _k = bad[0]
-            more = f" (and {len(bad) - 1} more bad cells: {_few(report.bad_cells[1:])})" if len(bad) > 1 else ""
+            more = f" (and {_count(len(bad) - 1, 'more bad cell', 'more bad cells')}: {_few(report.bad_cells[1:])})" if len(bad) > 1 else ""
             raise ModelError(where, f"{why}{more}", field=col, line=ln,
                              fix="every score must be a finite number; re-score those rows, or choose on_bad=drop "
                                  "(leave those sentences out) or on_bad=keep (keep them as missing)")
         if conflict and self.on_duplicate == "error":
             first = next(iter(conflict))
-            raise ModelError(where, f"{len(conflict)} keys appear more than once with different scores "
+            raise ModelError(where, f"{_count(len(conflict), 'key appears', 'keys appear')} more than once with different scores "
                              f"(first: {first!r}, {conflict[first]}; all: {_few(list(conflict))})",
                              field=self.key_column,
                              fix="remove the duplicates, or pass on_duplicate=first to keep the first row")
         if bad:
             what = "left out of the audit (on_bad=drop)" if self.on_bad == "drop" else "kept as missing (on_bad=keep)"
-            report.warnings.append(f"{where}: {len(bad)} bad score cells {what}: {_few(report.bad_cells)}")
+            report.warnings.append(f"{where}: {_count(len(bad), 'bad score cell', 'bad score cells')} {what}: {_few(report.bad_cells)}")
         same = [k for k in dup if k not in conflict]
         if same:
-            report.warnings.append(f"{where}: {len(same)} keys appear on more than one row with the same scores "
+            report.warnings.append(f"{where}: {_count(len(same), 'key appears', 'keys appear')} on more than one row with the same scores "
                                    f"(the first row counts): {_few(same)}")
         if conflict:
-            report.warnings.append(f"{where}: {len(conflict)} keys appear more than once with different scores; "
+            report.warnings.append(f"{where}: {_count(len(conflict), 'key appears', 'keys appear')} more than once with different scores; "
                                    f"the first row counts (on_duplicate=first): {_few(list(conflict))}")
         return values, set(dropped)
 
@@ -351,7 +355,7 @@ class PredictionFileScorer:
                 parts.append(f"{len(missing)} of {total} {what} have no prediction (first "
                              f"{min(len(missing), MAX_LISTED)}: {_few(list(missing))})")
             if partial:
-                parts.append(f"{len(partial)} predictions lack a dimension (first "
+                parts.append(f"{_count(len(partial), 'prediction lacks', 'predictions lack')} a dimension (first "
                              f"{min(len(partial), MAX_LISTED)}: {_few(list(partial))})")
             text = "; ".join(parts)
             if self.on_missing == "error":
