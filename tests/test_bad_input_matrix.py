@@ -246,6 +246,8 @@ CASES = [
     Case("options", "`audit --alpha 5`", lambda f: _audit(f, f"predictions:{f['same']}?key=id", "--alpha", "5"), 2),
     Case("options", "`audit --out EXISTING_FILE` (before any scoring)",
          lambda f: [*_audit(f, f"predictions:{f['same']}?key=id")[:-1], str(f["a_file"])], 2),
+    Case("options", "`audit --out /proc/x` (before any scoring)",
+         lambda f: [*_audit(f, f"predictions:{f['same']}?key=id")[:-1], "/proc/x"], 2),
     Case("options", "unknown command", lambda f: ["frobnicate"], 2),
     # pickle and model folders
     Case("models", "model folder not found", lambda f: _audit(f, str(f["root"] / "nope-model")), 2),
