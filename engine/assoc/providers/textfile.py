@@ -31,6 +31,7 @@ from .static import StaticVectors, load_npy
 CACHE_VERSION = 2
 MAX_DIM = 100_000
 MAX_WORD = 1 << 12  # bytes of one word in a word2vec binary
+MAX_LINE = 1 << 22  # bytes of the first line of a text file (300 numbers take about 3 KB)
 GZIP_RATIO = 50  # a gzip file inflates at most this much for float text: bounds a header's promise
 
 
@@ -166,17 +167,17 @@ def _count_lines(p: Path) -> int:
 
 def _convert_text(p: Path, cache: Path) -> tuple[int, int]:
     with _open(p) as fh:
-        first = fh.readline()
+        first = fh.readline(MAX_LINE)
     hdr = _header(first)
     if hdr is not None:
         n, d = hdr
         _check_header(p, n, d, 2 * d + 2)  # 'w' + d × ' 0' + newline
     else:  # GloVe: no header; the first line gives the dimension, a pass counts the rows
         d = len(first.rstrip().split(b" ")) - 1
+        if not 0 < d <= MAX_DIM or (len(first) == MAX_LINE and not first.endswith(b"\n")):
+            raise AssocError("cannot read the vector dimension from the first line", file=str(p), line=1,
+                             fix="a text vector file has 'word v1 v2 ...' per line, optionally after an 'N D' header")
         n = _count_lines(p) + (0 if first.endswith(b"\n") else 1)
-    if not 0 < d <= MAX_DIM:
-        raise AssocError("cannot read the vector dimension from the first line", file=str(p), line=1,
-                         fix="a text vector file has 'word v1 v2 ...' per line, optionally after an 'N D' header")
     matrix = np.lib.format.open_memmap(cache / "matrix.npy.part", mode="w+", dtype=np.float32, shape=(n, d))
     row = 0
     with _open(p) as fh, open(cache / "vocab.txt.part", "w", encoding="utf-8") as vocab:
