@@ -135,6 +135,17 @@ def model_inputs(root: Path) -> dict[str, Path]:
         joblib.dump(obj, folder / "valence.joblib")
         write_manifest(folder, {"system": "svm-tfidf", "dimensions": ["valence"], "files": {"valence": "valence.joblib"}})
         f[name] = folder
+    # a Hugging Face folder whose pytorch_model.bin holds a Python object besides tensors
+    import datetime
+
+    import torch
+
+    from testkit.tiny_models import make_tiny_bert
+
+    hf = make_tiny_bert(root / "models" / "hf-pickle", labels=["neg", "pos"], seed=1)
+    (hf / "model.safetensors").unlink()
+    torch.save({"w": torch.zeros(1), "when": datetime.date(2020, 1, 1)}, hf / "pytorch_model.bin")
+    f["hf_pickle"] = hf
     return f
 
 
@@ -255,6 +266,8 @@ CASES = [
     Case("models", "folder without manifest.json", lambda f: _audit(f, str(f["no_manifest"])), 2),
     Case("models", "pickled scikit-learn model, no `--allow-pickle`", lambda f: _audit(f, str(f["pickled"])), 2),
     Case("models", "`--allow-pickle`, but the pickle is the number 42", lambda f: _audit(f, str(f["not_a_model"]), "--allow-pickle"), 2),
+    Case("models", "HF `pytorch_model.bin` with a Python object, `--allow-pickle`",
+         lambda f: _audit(f, f"hf-classifier:{f['hf_pickle']}", "--allow-pickle"), 2),
     # earlier issues: corpus files, packages, PO/XLIFF
     Case("corpus", "TOML syntax error", lambda f: ["corpus", "check", str(f["broken_toml"])], 2),
     Case("corpus", "corpus with checker errors", lambda f: ["corpus", "check", str(f["checker_errors"])], 1, pick=r"ERROR"),

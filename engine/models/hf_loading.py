@@ -100,7 +100,7 @@ def load_model(folder: Path, auto_class: str, *, allow_pickle: bool = False, **e
 
         text = str(exc)
         if not use_safetensors and ("weights_only" in text or "Weights only load failed" in text):
-            raise ModelError(str(folder), f"the pickled weights {restricted_unpickler_refusal(exc)}",
+            raise ModelError(str(folder), f"its pickled weights file {restricted_unpickler_refusal(exc)}",
                              fix="re-save the model with save_pretrained(safe_serialization=True)") from None
         first = text.splitlines()[0][:200] if text else ""
         raise ModelError(str(folder), f"cannot load model ({type(exc).__name__}: {first})",
