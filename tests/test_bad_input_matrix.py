@@ -23,6 +23,8 @@ import pytest
 from testkit.audit_fixtures import write_mini_corpus, write_predictions
 from testkit.vector_files import fasttext_bin_bytes, vec_text
 
+pytestmark = pytest.mark.slow  # ~15 s: 65 real commands, a few of them whole (small) audits
+
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "bad-input.md"
 WEAT_WORDS = ["aster", "clover", "ant", "flea", "caress", "freedom", "abuse", "crash"]

@@ -22,7 +22,9 @@ Accepted layouts (UTF-8 with or without BOM):
   named in the report);
 * long (SemEval submission format): key column(s), `Affect Dimension`, `Intensity Score`.
 `.txt` files are split on tabs with no quoting (SemEval style: tweets hold raw quotes);
-`.tsv` and `.csv` follow the usual CSV quoting rules (as pandas and spreadsheets write them).
+`.tsv` and `.csv` follow the usual CSV quoting rules (as pandas and spreadsheets write them);
+`.jsonl` (one object per line) and `.parquet` are read by pandas and then checked cell by cell
+like the rest (the "line" of a message is the JSON line, or the row number of a parquet file).
 """
 from __future__ import annotations
 
@@ -415,6 +417,8 @@ def _read_table(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
         raise ModelError(where, "prediction file not found", fix="check the path")
     if not path.is_file():
         raise ModelError(where, "is a folder, not a prediction file", fix="give a .csv, .tsv or .txt file")
+    if path.suffix.lower() in (".jsonl", ".parquet"):
+        return _check_rows(where, *_read_frame(path), quoting=False)
     try:
         fh = open(path, encoding="utf-8-sig", newline="")
     except OSError as exc:
@@ -433,7 +437,12 @@ def _read_table(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
             delimiter = "\t" if suffix == ".tsv" or ("\t" in header_text and "," not in header_text) else ","
             quoting = True
         rows = list(_records(lines, first, delimiter, quoting, where))
-    header = [h.strip() for h in rows[0][1]]
+    return _check_rows(where, rows[0][1], rows[1:], quoting)
+
+
+def _check_rows(where: str, header: list[str], rows: list[tuple[int, list[str]]], quoting: bool
+                ) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    header = [h.strip() for h in header]
     if not any(header):
         raise ModelError(where, "the header line is empty", line=1, fix="the first line names the columns")
     seen: set[str] = set()
@@ -444,7 +453,7 @@ def _read_table(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
             raise ModelError(where, f"column {h!r} appears twice", line=1, field="header", fix="rename one of them")
         seen.add(h)
     body = []
-    for n, cells in rows[1:]:
+    for n, cells in rows:
         if not any(c.strip() for c in cells):
             continue
         if len(cells) != len(header):
@@ -501,3 +510,50 @@ def _records(lines: Iterator[tuple[int, str]], first: tuple[int, str], delimiter
     except csv.Error as exc:
         raise ModelError(where, f"malformed CSV ({exc})", line=start[-1],
                          fix="check the quotes on this line (a quote inside a value is written twice)") from None
+
+
+def _read_frame(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """A .jsonl or .parquet file as header and text cells, so the same checks apply to every cell."""
+    import pandas as pd
+
+    where = str(path)
+    def cell(v: Any) -> str:
+        if v is None or (isinstance(v, float) and math.isnan(v)):
+            return ""
+        return repr(float(v)) if isinstance(v, float) else str(v)
+
+    if path.suffix.lower() == ".jsonl":
+        return _read_jsonl(path, cell)
+    try:
+        frame = pd.read_parquet(path)
+    except Exception as exc:  # pyarrow's errors: one line, our words
+        reason = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+        raise ModelError(where, f"not a readable Parquet file ({reason})",
+                         fix="save the predictions again, or as CSV") from None
+    rows = [(1 + i, [cell(v) for v in rec]) for i, rec in enumerate(frame.itertuples(index=False, name=None))]
+    return [str(c) for c in frame.columns], rows
+
+
+def _read_jsonl(path: Path, cell: Any) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """One JSON object per line, parsed exactly (pandas' fast JSON parser rounds some decimals)."""
+    import json
+
+    where = str(path)
+    records: list[tuple[int, dict[str, Any]]] = []
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        for n, line in _lines(fh, where):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ModelError(where, f"not valid JSON ({exc.msg})", line=n, fix="one JSON object per line") \
+                    from None
+            if not isinstance(obj, dict):
+                raise ModelError(where, f"expected a JSON object, got {type(obj).__name__}", line=n,
+                                 fix='one object per line, e.g. {"ID": "en-00001", "anger": 0.5}')
+            records.append((n, obj))
+    if not records:
+        raise ModelError(where, "file is empty", fix="a prediction file needs a key column and score columns")
+    header = list(dict.fromkeys(k for _n, obj in records for k in obj))
+    return header, [(n, [cell(obj.get(k)) for k in header]) for n, obj in records]
