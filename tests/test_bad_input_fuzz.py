@@ -96,7 +96,7 @@ def test_one_bad_cell_is_named_or_read_as_written(tmp_path, table, data):
 
 
 @FAST
-@given(st.binary(max_size=400), st.sampled_from([".csv", ".tsv", ".txt"]))
+@given(st.binary(max_size=400), st.sampled_from([".csv", ".tsv", ".txt", ".jsonl", ".parquet"]))
 def test_arbitrary_bytes_give_a_user_error_or_a_checked_table(tmp_path, blob, suffix):
     p = tmp_path / f"x{suffix}"
     p.write_bytes(blob)
