@@ -148,8 +148,10 @@ class PredictionFileScorer:
                              fix="use on_duplicate=error (default) or first (keep the first row)")
         self.on_duplicate = on_duplicate
         self.ids = dict(ids) if ids is not None else None
-        # one call for the whole job: missing keys are then counted over the whole corpus, not per batch
+        # one call for the whole job: missing keys are then counted over the whole corpus, not per batch;
+        # `instant`: a lookup, so the audit neither caches it nor probes its speed (both would split the job)
         self.batch_size = sys.maxsize
+        self.instant = True
         self._asked: set[str] = set()
         self._read(key, columns)
 
