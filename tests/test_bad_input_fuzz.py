@@ -22,8 +22,10 @@ from engine.common.errors import UserError
 from engine.models.scorers.predictions import PredictionFileScorer, parse_score
 from testkit.vector_files import fasttext_bin_bytes, vec_text
 
-FAST = settings(max_examples=60, deadline=2000, suppress_health_check=[HealthCheck.function_scoped_fixture],
-                derandomize=True)
+# deadline: each example is milliseconds; 5 s bounds a hang without failing on a busy machine.
+# derandomize + no database: the same examples every run, and nothing written into the checkout.
+FAST = settings(max_examples=60, deadline=5000, derandomize=True, database=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture])
 WORDS = ["rose", "tulip", "ant", "flea", "love", "peace"]
 FT_BYTES = fasttext_bin_bytes(WORDS)
 
@@ -155,8 +157,8 @@ def test_bytes_after_a_fasttext_model_are_refused(tmp_path, tail):
         check_fasttext_bin(p)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
-          derandomize=True)
+@settings(max_examples=25, deadline=None, derandomize=True, database=None,  # the child process has its deadline
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.integers(8, len(FT_BYTES) - 1), st.binary(min_size=1, max_size=8), st.booleans())
 def test_garbage_in_a_fasttext_bin_is_refused_or_loads_without_hanging(tmp_path, at, junk, rest_garbage):
     """Overwrite bytes (or everything after a point) with garbage: the check refuses or the library loads."""
