@@ -8,7 +8,6 @@ engine.report.cli). Nothing is replaced unasked: a y/N prompt at a terminal, oth
 from __future__ import annotations
 
 import argparse
-import sys
 from engine.common import exits, validate
 from engine.common.io import tty_confirm
 
