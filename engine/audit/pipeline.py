@@ -30,7 +30,7 @@ from engine.common.io import atomic_write_bytes
 from engine.models.base import Cancelled, is_cancelled
 
 from .eta import PlanEta
-from .manifest import device_info, now_iso, package_versions, scorer_record, sha256_file, sha256_text
+from .manifest import device_info, now_iso, package_versions, scorer_record, sha256_file, sha256_text, spec_label
 from .plan import AuditPlan
 from .result import AuditResult
 
@@ -40,7 +40,7 @@ PhaseFn = Callable[[str, int], None]
 
 
 def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: Any = None, log: LogFn | None = None,
-              on_phase: PhaseFn | None = None) -> AuditResult:
+              on_phase: PhaseFn | None = None, manifest_extra: dict[str, Any] | None = None) -> AuditResult:
     """Run ``plan``; raises ``engine.models.base.Cancelled`` when ``cancel`` is set.
 
     ``progress(done, total, eta_seconds)`` counts the items of the current phase: texts while
@@ -49,6 +49,8 @@ def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: An
     "report". ``cancel`` is a callable or a ``threading.Event``, checked between batches, before
     each statistic and each association test, and before anything is written; ``Cancelled.stage``
     says where it stopped ("scoring", "statistics" or "assoc"), and the scores so far stay cached.
+    ``manifest_extra``: further top-level manifest sections from a caller that drove part of the
+    run itself (``engine.sweep`` records its scheduler and workers under ``sweep``).
     """
     plan.validate()
     say = log or (lambda _msg: None)
@@ -56,7 +58,7 @@ def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: An
     started = time.perf_counter()
     result = AuditResult(plan.out_dir)
     result.manifest = {"created": now_iso(), "plan": _plan_record(plan), "corpora": {}, "scorers": {},
-                       "versions": package_versions()}
+                       "versions": package_versions(), **(manifest_extra or {})}
     total_scored = 0
     if plan.corpora:
         from .cache import ScoreCache
@@ -93,7 +95,7 @@ def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: An
 
 
 def _plan_record(plan: AuditPlan) -> dict[str, Any]:
-    scorers = [s if isinstance(s, str) else f"<object {type(s).__name__}>" for s in plan.scorers]
+    scorers = [spec_label(s) for s in plan.scorers]
     return {"corpora": list(plan.corpora), "scorers": scorers, "stats": list(plan.stats or []),
             "settings": dict(plan.settings)}
 
@@ -121,13 +123,34 @@ def _load_corpora(plan: AuditPlan, result: AuditResult, say: LogFn) -> list[tupl
     return out
 
 
-def _load_scorers(plan: AuditPlan, corpora: list, result: AuditResult) -> list[Any]:
-    from engine.models.specs import load_scorer
+def plan_texts(plan: AuditPlan) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """What ``run_audit(plan)`` will score, for drivers that score elsewhere first (engine.sweep):
+    each corpus's unique texts (sentences, then counterfactual pair sides), and the sentence → ID
+    map that prediction files keyed by ID are loaded with (a scorer's fingerprint depends on it)."""
+    plan.validate()
+    corpora = _load_corpora(plan, AuditResult(None, manifest={"corpora": {}}), lambda _msg: None)
+    return {corpus.id: _texts_to_score(df, pairs) for corpus, df, pairs in corpora}, _sentence_ids(corpora)
 
+
+def _texts_to_score(df: pd.DataFrame, pairs: pd.DataFrame | None) -> list[str]:
+    texts = list(dict.fromkeys(df.Sentence))
+    if pairs is not None:
+        texts = list(dict.fromkeys(texts + list(pairs.privileged) + list(pairs.minoritised)))
+    return texts
+
+
+def _sentence_ids(corpora: list) -> dict[str, str]:
     ids: dict[str, str] = {}  # sentence -> corpus ID, for prediction files keyed by ID
     for _corpus, df, _pairs in corpora:
         for sid, sentence in zip(df.ID, df.Sentence):
             ids.setdefault(sentence, sid)
+    return ids
+
+
+def _load_scorers(plan: AuditPlan, corpora: list, result: AuditResult) -> list[Any]:
+    from engine.models.specs import load_scorer
+
+    ids = _sentence_ids(corpora)
     scorers = []
     for spec in plan.scorers:
         # a spec string (engine.models.specs) or a ready scorer object (notebooks, tests, the GUI)
@@ -149,9 +172,7 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
     scorers = _load_scorers(plan, corpora, result)
     jobs = []
     for corpus, df, pairs in corpora:
-        texts = list(dict.fromkeys(df.Sentence))
-        if pairs is not None:
-            texts = list(dict.fromkeys(texts + list(pairs.privileged) + list(pairs.minoritised)))
+        texts = _texts_to_score(df, pairs)
         for scorer in scorers:
             jobs.append((corpus, scorer, texts))
     total = sum(len(t) for _, _, t in jobs)
