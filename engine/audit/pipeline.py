@@ -190,7 +190,9 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
             if progress is not None:
                 progress(_off + done, total, eta.estimate(_j, done, job_eta))
 
-        frame = score_texts(scorer, texts, cache=cache, progress=relay, cancel=cancel)
+        # a lookup (prediction file) bypasses the cache: it must see every text to count what is missing
+        frame = score_texts(scorer, texts, cache=None if getattr(scorer, "instant", False) else cache,
+                            progress=relay, cancel=cancel)
         eta.end_job(j)
         stats = frame.attrs.get("scoring")
         if stats is not None:
@@ -200,6 +202,8 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
                                                "seconds": round(stats.seconds, 3)})
         scored[(corpus.id, scorer.name)] = {dim: pd.Series(frame[dim].to_numpy(), index=texts) for dim in scorer.dimensions}
         offset += len(texts)
+        for warning in _new_warnings(scorer, result):  # a prediction file's drop/keep policy, identical duplicates
+            say(f"  warning: {warning}")
     if progress is not None:
         progress(total, total, 0.0)
 
@@ -229,9 +233,26 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
                 pairs[f"{col}:privileged"] = pairs.privileged.map(series).to_numpy()
                 pairs[f"{col}:minoritised"] = pairs.minoritised.map(series).to_numpy()
             result.pairs[corpus.id] = pairs
-        run_statistics(list(plan.stats or []), corpus, df, pairs, score_cols, plan.settings, result, say, stop_here)
+        run_statistics(list(plan.stats or []), corpus, df, pairs, score_cols, _stat_settings(plan, scorers), result, say,
+                       stop_here)
     stop_here()
     return total
+
+
+def _new_warnings(scorer: Any, result: AuditResult) -> list[str]:
+    """A scorer's warnings not yet recorded; they go to the log and to the manifest's problems."""
+    new = [w for w in getattr(scorer, "warnings", None) or [] if f"warning: {w}" not in result.problems]
+    result.problems.extend(f"warning: {w}" for w in new)
+    return new
+
+
+def _stat_settings(plan: AuditPlan, scorers: list[Any]) -> dict[str, Any]:
+    """The plan's settings, plus ``dropna`` when a scorer's policy lets missing scores through.
+
+    Why: a prediction file read with ``on_missing``/``on_bad`` = keep or drop returns NaN for those
+    sentences on purpose; the statistics must then leave them out with a note, not refuse."""
+    keeps = any(getattr(s, "keeps_missing", False) for s in scorers)
+    return {**plan.settings, "dropna": True} if keeps else dict(plan.settings)
 
 
 PROBE_TEXTS = 32
@@ -245,8 +266,8 @@ def _probe_speeds(jobs: list, cache: Any, eta: PlanEta, result: AuditResult, can
 
     seen = set()
     for corpus, scorer, texts in jobs:
-        if scorer.name in seen or len(jobs) < 2:
-            continue
+        if scorer.name in seen or len(jobs) < 2 or getattr(scorer, "instant", False):
+            continue  # a lookup (a prediction file) has no speed to learn, and must see all its texts at once
         seen.add(scorer.name)
         sample = texts[:PROBE_TEXTS]
         frame = score_texts(scorer, sample, cache=cache, cancel=cancel)

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
+
+from engine.common import exits, validate
+from engine.common.errors import UsageError
 
 from .checker import check_corpus
 from .compiled import CompiledCorpus
@@ -69,7 +71,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(f"  {f}")
     else:
         print(rep.to_text())
-    return 0 if rep.ok else 1
+    return exits.OK if rep.ok else exits.FINDINGS
 
 
 def _export_one(name_or_path, out: Path, fmt: str | None) -> None:
@@ -82,21 +84,32 @@ def _export_one(name_or_path, out: Path, fmt: str | None) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     if args.all:
-        out = Path(args.out)
+        out = validate.output_folder(args.out)
         fmt = args.format or "csv"
         for entry in list_corpora():
             _export_one(entry.path, out / f"{entry.id}.{fmt}", fmt)
-        return 0
+        return exits.OK
     if not args.corpus:
-        print("corpus export: give a corpus name or path, or --all", file=sys.stderr)
-        return 2
-    _export_one(args.corpus, Path(args.out), args.format)
-    return 0
+        raise UsageError("give a corpus name or path, or --all", field="corpus export")
+    out = validate.output_file(args.out)
+    suffix = out.suffix.lstrip(".").lower()
+    if args.format is None and suffix and suffix not in FORMATS:
+        raise UsageError(f"unknown output type .{suffix}", file=str(out), field="--out",
+                         fix=f"end the name in one of .{', .'.join(FORMATS)} or pass --format")
+    _export_one(args.corpus, out, args.format)
+    return exits.OK
 
 
 def cmd_preview(args: argparse.Namespace) -> int:
+    validate.at_least("-n", args.n, 0)
     c = load_corpus(args.corpus)
+    if args.template:
+        validate.one_of("--template", args.template, [t.id for t in c.templates], "template")
+    if args.emotion:
+        validate.one_of("--emotion", args.emotion, sorted({e.emotion for e in c.emotion_words}), "emotion")
     df = generate(c)
+    if args.person and args.person not in set(df.Person):  # a person id, or a term as written
+        validate.one_of("--person", args.person, [p.id for p in c.persons], "person id")
     if args.template:
         df = df[df.template_id == args.template]
     if args.person:
