@@ -105,3 +105,15 @@ def test_run_on_a_dask_scheduler_needs_its_address():
             s.scheduler_address()
     s.set_option("scheduler", " tcp://10.0.0.5:8786 ")
     assert s.scheduler_address() == "tcp://10.0.0.5:8786"
+
+
+def test_prediction_file_policy_goes_into_their_specs_only(tmp_path):
+    s = AuditSetup()
+    s.add_scorer(f"predictions:{tmp_path / 'p.csv'}", kind="predictions")
+    s.add_scorer("vader", kind="lexicon")
+    s.add_scorer(f"predictions:{tmp_path / 'q.csv'}?on_missing=drop", kind="predictions")
+    assert s.checked_scorers()[0] == f"predictions:{tmp_path / 'p.csv'}"  # default: stop with file:line
+    s.set_option("prediction_policy", "keep")
+    first, lexicon, own = s.checked_scorers()
+    assert first.endswith("?on_missing=keep&on_bad=keep") and lexicon == "vader"
+    assert own.endswith("?on_missing=drop")  # a policy typed into the spec wins

@@ -72,6 +72,10 @@ class AuditSetup:
     device: str = "auto"
     batch_size: int = 0  # 0: automatic
     allow_pickle: bool = False
+    #: what a prediction file's missing or bad scores do (engine.models.scorers.predictions):
+    #: "error" (stop with file:line), "drop" (leave the sentence out, with a warning), "keep" (a
+    #: missing cell; each statistic leaves it out and says so)
+    prediction_policy: str = "error"
     assoc_enabled: bool = False
     vectors: str = "glove-6b-50d"
     permutations: int = 10_000
@@ -210,7 +214,13 @@ class AuditSetup:
         return [k for k, on in self.stats.items() if on]
 
     def with_options(self, spec: str, kind: str | None) -> str:
-        """The device and batch size added to the specs of models that take them."""
+        """The device and batch size added to the specs of models that take them; the missing /
+        bad score policy to prediction files."""
+        if kind == "predictions":
+            if self.prediction_policy == "error" or "on_missing=" in spec or "on_bad=" in spec:
+                return spec
+            extra = f"on_missing={self.prediction_policy}&on_bad={self.prediction_policy}"
+            return spec + ("&" if "?" in spec else "?") + extra
         if kind not in TORCH_KINDS:
             return spec
         opts = []
