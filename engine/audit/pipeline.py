@@ -206,6 +206,13 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
             say(f"  warning: {warning}")
     if progress is not None:
         progress(total, total, 0.0)
+    for scorer in scorers:  # what a scorer learnt while scoring (e.g. an LLM's label mass) goes on record
+        describe = getattr(scorer, "describe", None)
+        if callable(describe) and scorer.name in result.manifest["scorers"]:
+            try:
+                result.manifest["scorers"][scorer.name]["describe"] = describe()
+            except Exception:  # noqa: BLE001 - the description taken at load time stands
+                pass
 
     # Cancel still works in the statistics (bootstraps and Beta fits take a while): checked before
     # every statistic and before anything is written, so a cancelled run leaves no half-written
