@@ -268,7 +268,7 @@ class MainWindow(QMainWindow):
         """Start a new language from a corpus (same ids, empty target forms, source shown)."""
         from engine.corpus import load_corpus
         from gui.workbench.document import CorpusDocument
-        from gui.workbench.translate_from import translate_from
+        from engine.corpus.translate import translate_from
 
         if not self.confirm_discard():
             return None

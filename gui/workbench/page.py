@@ -37,7 +37,7 @@ from gui.i18n import _, connect_retranslate, ngettext
 from .checks_panel import ChecksPanel, target_of
 from .columns import LIST_TITLES, status_label
 from .corpus_settings import CorpusSettings
-from .coverage_data import compute_coverage
+from engine.corpus.coverage import compute_coverage
 from .coverage_view import CoverageView
 from .document import LISTS, CorpusDocument
 from .entry_tab import EntryTab
