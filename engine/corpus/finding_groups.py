@@ -109,12 +109,16 @@ def group_findings(report: CheckReport, corpus: CorpusDefinition, *,
         untranslated = is_untranslated(f, todo)
         if untranslated and not include_untranslated:
             continue
-        g = groups.get(key := _key(f, cause))
+        # an untranslated item is one line, however many combinations wait for it
+        key = ("untranslated", cause) if untranslated and cause is not None else _key(f, cause)
+        g = groups.get(key)
         if g is None:
             g = groups[key] = FindingGroup(f, cause, untranslated=untranslated)
-        if f.template or f.person or f.emotion_word:
+        elif f.code == "E012":
+            g.finding = f  # "no forms (untranslated)" says it best
+        if f.template and (f.person or f.emotion_word):  # a combination, not an item
             combo = (f.template, f.person, f.emotion_word)
-            if combo not in g.combinations and f.item != f"templates[{f.template}]":
+            if combo not in g.combinations:
                 g.combinations.append(combo)
     return sorted(groups.values(), key=lambda g: (not g.is_error, g.code, g.cause or ("", ""), g.finding.message))
 
