@@ -175,7 +175,10 @@ def test_translate_from_kiritchenko_keeps_ids_and_shows_the_source(qtbot, win):
     page.jump_to("templates", "T05")
     assert "found {self gender=person.gender}" in page.form_editor.source.text()
     assert "en-kiritchenko2018" in page.form_editor.source.text()
-    # untranslated entries are listed by the checker
+    # untranslated entries are progress, not errors: listed only on request
+    assert codes_for(page, "emotion word angry") == set() and win.counts_label.text().startswith("0 errors")
+    assert page.progress_text().startswith("0% translated")
+    page.checks.show_untranslated.setChecked(True)
     assert "E012" in codes_for(page, "emotion word angry")
     assert "translated from en-kiritchenko2018" in page.heading.text()
 
