@@ -182,14 +182,17 @@ def test_translate_from_kiritchenko_keeps_ids_and_shows_the_source(qtbot, win):
     assert "E012" in codes_for(page, "emotion word angry")
     assert "translated from en-kiritchenko2018" in page.heading.text()
 
-    # an untranslated entry offers one blank row: type the Spanish form straight away
+    # an untranslated entry offers one labelled blank row per gender (Spanish declares gender f/m):
+    # type the forms straight away, no "Add form" and no feature to pick
     page.jump_to("emotion_words", "angry")
-    editor = open_editor(qtbot, page.form_editor.table, 0, 0)
+    fe = page.form_editor
+    assert [fe.table.verticalHeaderItem(r).text() for r in range(fe.table.rowCount())] == ["gender=f", "gender=m"]
+    editor = open_editor(qtbot, fe.table, 1, 0)
     type_text(editor, "enojado")
     wait_idle(qtbot, page)
-    assert _forms(c, "emotion_words", "angry") == [("enojado", {})]
+    assert _forms(c, "emotion_words", "angry") == [("enojado", {"gender": "m"})]
     assert "E012" not in codes_for(page, "emotion word angry")
-    close_editor(qtbot, page.form_editor.table, editor)
+    close_editor(qtbot, fe.table, editor)
     assert page.doc.undo_stack.count() == 1  # one typing session, one undo step
 
 

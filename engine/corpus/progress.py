@@ -99,3 +99,15 @@ def corpus_progress(corpus: CorpusDefinition) -> CorpusProgress:
             lp.reviewed += e.review.status == "reviewed"
         out.lists[name] = lp
     return out
+
+
+def auto_status(list_name: str, entry: Any, missing: list) -> str:
+    """Move ``entry``'s review status with the work and return it: *new* becomes *translated* when
+    it has content and no needed form is ``missing``; *translated* goes back to *new* when not.
+    Other statuses (machine-translated, reviewed, untranslatable) are the translator's to set."""
+    complete = has_content(list_name, entry) and not missing
+    if complete and entry.review.status == "new":
+        entry.review.status = "translated"
+    elif not complete and entry.review.status == "translated":
+        entry.review.status = "new"
+    return entry.review.status

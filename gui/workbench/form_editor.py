@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine.corpus import Form, Variant
+from engine.corpus.needed_forms import missing_combinations, needed_combinations
+from engine.corpus.progress import auto_status
 
 from gui.i18n import _, connect_retranslate
 
@@ -35,6 +37,10 @@ from .document import CorpusDocument
 from .table_model import rtl_line_edit, rtl_style
 
 ANY = ""  # a form that does not mention a feature fits any value of it
+
+
+def _combo_text(features: dict[str, str]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in features.items())
 
 
 class _TextDelegate(QStyledItemDelegate):
@@ -81,6 +87,9 @@ class FormEditor(QWidget):
         self._committing = False
         self._skip_rebuild = False
         self.placeholder = False  # showing one blank row for an entry without forms
+        # per table row: ("real", index into the entry's forms) or ("ghost", features) — a labelled
+        # blank row for a feature combination the templates need and no form covers yet
+        self.row_kinds: list[tuple[str, Any]] = []
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.title = QLabel()
@@ -156,6 +165,24 @@ class FormEditor(QWidget):
             return []
         return e.variants if self.is_template else e.forms
 
+    def needed(self) -> list[dict[str, str]]:
+        """The feature combinations the templates (or the source, or the language) need."""
+        e = self.entry
+        if e is None or self.is_template:
+            return [{}]
+        return needed_combinations(self.doc.corpus, self.list_name, e, self.doc.source_entry(self.list_name, e.id))
+
+    def missing(self) -> list[dict[str, str]]:
+        e = self.entry
+        if e is None or self.is_template:
+            return []
+        return missing_combinations(self.needed(), e.forms)
+
+    def _row_label(self, r: int, item: Any) -> str:
+        kind, what = self.row_kinds[r]
+        feats = what if kind == "ghost" else item.features
+        return _combo_text(feats) or str(r + 1)
+
     def retranslate(self, *_args: Any) -> None:
         self.add_button.setText(_("Add variant") if self.is_template else _("Add form"))
         self.remove_button.setText(_("Remove selected"))
@@ -191,16 +218,26 @@ class FormEditor(QWidget):
             headers = [_("Text")] + feats + ([_("Published text")] if self.is_template else [])
             self.table.setColumnCount(len(headers))
             self.table.setHorizontalHeaderLabels(headers)
-            rows = self.rows()
-            # an untranslated entry shows one blank row to type into (no "Add form" click first)
+            rows = list(self.rows())
+            self.row_kinds = [("real", i) for i in range(len(rows))]
+            # one labelled blank row per feature combination still needed (gender=f, gender=m):
+            # the translator types, never clicks "Add form" and picks features first
+            ghosts = self.missing()
             self.placeholder = not rows
-            if self.placeholder:
-                rows = [Variant("") if self.is_template else Form("")]
+            if self.is_template and not rows:
+                ghosts = [{}]
+            for combo in ghosts:
+                rows.append(Variant("", dict(combo)) if self.is_template else Form("", dict(combo)))
+                self.row_kinds.append(("ghost", combo))
             self.table.setRowCount(len(rows))
+            self.table.setVerticalHeaderLabels([self._row_label(r, item) for r, item in enumerate(rows)])
             for r, item in enumerate(rows):
                 text = QTableWidgetItem(item.text)
-                if self.placeholder:
-                    text.setToolTip(_("Type the form here; add more forms for other genders, cases…"))
+                ghost = self.row_kinds[r][0] == "ghost"
+                if ghost:
+                    combo = self.row_kinds[r][1]
+                    text.setToolTip(_("Type the form with {features} here").format(features=_combo_text(combo))
+                                    if combo else _("Type the form here; add more forms for other genders, cases…"))
                 self.table.setItem(r, 0, text)
                 offset = 1
                 if self.is_template:
@@ -216,6 +253,7 @@ class FormEditor(QWidget):
                     if box.findData(current) < 0:  # an undeclared value: show it so it can be fixed
                         box.addItem(f"{current} ⚠", current)
                     box.setCurrentIndex(box.findData(current))
+                    box.setEnabled(not ghost)  # a needed combination's features are its label
                     box.currentIndexChanged.connect(lambda _i, r=r, f=feat, b=box: self._commit_feature(r, f, b.currentData()))
                     self.table.setCellWidget(r, c + offset, box)
             self.table.resizeColumnsToContents()
@@ -296,30 +334,48 @@ class FormEditor(QWidget):
         # its own handler, so the rebuild is deferred to the next event-loop turn. A text typed
         # in this editor is already on screen: no rebuild, so the open cell editor stays open.
         self._committing, self._skip_rebuild = True, not rebuild
+        entry = copy.deepcopy(self.entry)
+        if self.is_template:
+            entry.variants = new_rows
+        else:
+            entry.forms = new_rows
+        # the status follows the work: translated once every needed form is there, new again if emptied
+        auto_status(self.list_name, entry, missing_combinations(self.needed(), entry.forms) if not self.is_template else [])
         try:
-            self.doc.set(self._path(), new_rows, text, merge_key=merge_key)
+            self.doc.set((self.list_name, self.row), entry, text, merge_key=merge_key)
         finally:
             self._committing, self._skip_rebuild = False, False
         self.edited.emit()
 
     def _editable_rows(self) -> list[Any]:
         rows = copy.deepcopy(self.rows())
-        if not rows and self.placeholder:
-            rows = [Variant("") if self.is_template else Form("")]
+        if not rows and self.placeholder and self.is_template:
+            rows = [Variant("")]
         return rows
 
-    def _with_text(self, r: int, c: int, text: str) -> list[Any] | None:
+    def _with_text(self, r: int, c: int, text: str, final: bool = False) -> list[Any] | None:
         rows = self._editable_rows()
-        if r >= len(rows):
+        if r >= len(self.row_kinds) or not (c == 0 or (self.is_template and c == self.published_column)):
+            return None
+        kind, what = self.row_kinds[r]
+        if kind == "ghost" and not self.is_template:
+            # the form typed into a needed combination's row: found again by its features
+            i = next((k for k, f in enumerate(rows) if f.features == what and not f.absent), -1)
+            if i < 0:
+                if not text:
+                    return None
+                rows.append(Form("", dict(what)))
+                i = len(rows) - 1
+        else:
+            i = what if kind == "real" else 0
+        if i >= len(rows):
             return None
         if c == 0:
-            rows[r].text = text
-        elif self.is_template and c == self.published_column:
-            rows[r].published = text
+            rows[i].text = text
         else:
-            return None
-        if self.placeholder and len(rows) == 1 and not rows[0].text and not rows[0].features and not self.is_template:
-            return []  # the blank row emptied again: the entry is untranslated, not an "empty form"
+            rows[i].published = text
+        if not self.is_template and not text and (kind == "ghost" or final) and not rows[i].absent:
+            del rows[i]  # emptied: the combination is needed again (a blank row), not an "empty form"
         return rows
 
     def commit_live(self, r: int, c: int, text: str, key: Any) -> None:
@@ -333,7 +389,7 @@ class FormEditor(QWidget):
     def _commit_text(self, item: QTableWidgetItem) -> None:
         if self._building or self.entry is None:
             return
-        rows = self._with_text(item.row(), item.column(), item.text())
+        rows = self._with_text(item.row(), item.column(), item.text(), final=True)
         if rows is not None:
             self._edit(rows, _("Edit form of {item}").format(item=self.entry.id), rebuild=False)
 
@@ -341,8 +397,9 @@ class FormEditor(QWidget):
         if self._building or self.entry is None:
             return
         rows = self._editable_rows()
-        if r >= len(rows):
+        if r >= len(self.row_kinds) or self.row_kinds[r][0] != "real":
             return
+        r = self.row_kinds[r][1]
         if value:
             rows[r].features[feat] = value
         else:
@@ -371,7 +428,8 @@ class FormEditor(QWidget):
     def remove_form(self) -> None:
         if self.entry is None:
             return
-        picked = sorted({i.row() for i in self.table.selectedIndexes()}, reverse=True)
+        picked = sorted({self.row_kinds[i.row()][1] for i in self.table.selectedIndexes()
+                         if i.row() < len(self.row_kinds) and self.row_kinds[i.row()][0] == "real"}, reverse=True)
         if not picked:
             return
         rows = copy.deepcopy(self.rows())
