@@ -542,7 +542,7 @@ def test_every_kind_of_edit_undoes_and_redoes(qtbot, win, tmp_path):
     fe.table.selectRow(2)
     step("remove form", fe.remove_form)
     e = page.entry_tabs["emotion_words"]
-    step("add entry", e.add_entry)
+    step("add entry", lambda: e.add_entry({"text": "furiosa", "emotion": "anger", "kind": "state"}))
     e.select_id("annoyed")
     step("remove entry", e.remove_selected)
     p = page.entry_tabs["persons"]

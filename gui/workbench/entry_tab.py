@@ -7,31 +7,47 @@ from typing import Any
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QPushButton, QTableView, QVBoxLayout, QWidget
 
-from engine.corpus import EmotionWord, PersonTerm, Template, Variant, Word
+from engine.corpus import Form, Template, Variant, Word
+from engine.corpus.ids import derive_id
+from engine.corpus.language_presets import preset_for
+from engine.corpus.needed_forms import missing_combinations, needed_combinations
+from engine.corpus.progress import auto_status
 
 from gui.i18n import _, connect_retranslate, ngettext
 
+from .add_entry import AddEntryDialog, build_entry
 from .document import CorpusDocument
 from .table_model import CellDelegate, EntryTableModel, StatusFilterProxy
 
 
-def new_entry(doc: CorpusDocument, list_name: str) -> Any:
-    """A blank entry with a fresh id (the checker then says what it still needs)."""
-    prefix = {"templates": "T", "persons": "person", "emotion_words": "word", "words": "word"}[list_name]
-    ids = {e.id for e in getattr(doc.corpus, list_name)}
-    n = len(ids) + 1
-    while f"{prefix}{n:02d}" in ids:
-        n += 1
-    new_id = f"{prefix}{n:02d}"
+def new_entry(doc: CorpusDocument, list_name: str, values: dict[str, Any] | None = None) -> Any:
+    """A new entry. Persons and emotion words come from ``values`` (the Add dialog: text, kind,
+    groups or emotion, all chosen explicitly); templates and small words get a fresh id and,
+    when given, their text. An Arabic (or other variant-preset) template starts with its
+    masculine and feminine variants, chosen by the person's gender."""
+    values = values or {}
     c = doc.corpus
-    if list_name == "templates":
-        return Template(new_id, [Variant("")])
-    if list_name == "persons":
-        gender = c.axes["gender"].groups[0] if "gender" in c.axes and c.axes["gender"].groups else "female"
-        return PersonTerm(new_id, "noun_phrase", {"gender": gender}, [])
-    if list_name == "emotion_words":
-        return EmotionWord(new_id, "anger", "state", [])
-    return Word(new_id, [])
+    if list_name in ("persons", "emotion_words"):
+        entry = build_entry(c, list_name, values)
+    else:
+        ids = {e.id for e in getattr(c, list_name)}
+        text = str(values.get("text", ""))
+        if list_name == "templates":
+            n = len(ids) + 1
+            while f"T{n:02d}" in ids:
+                n += 1
+            entry = Template(values.get("id") or f"T{n:02d}", [Variant(text)])
+            select = preset_for(c.language).variant_select
+            if not text and select and all(k in c.features for k in select):
+                feat = next(iter(select))
+                entry.variants = [Variant("", {feat: v}) for v in c.features[feat]]
+                entry.select = dict(select)
+        else:
+            entry = Word(values.get("id") or derive_id(text, ids, "word"), [Form(text)] if text else [])
+    missing = [] if list_name == "templates" else missing_combinations(
+        needed_combinations(c, list_name, entry), getattr(entry, "forms", []))
+    auto_status(list_name, entry, missing)
+    return entry
 
 
 class EntryTab(QWidget):
@@ -123,12 +139,24 @@ class EntryTab(QWidget):
         return True
 
     # -- edits ------------------------------------------------------------------
-    def add_entry(self) -> None:
-        entry = new_entry(self.doc, self.list_name)
+    def add_entry(self, values: dict[str, Any] | None = None) -> Any:
+        """Add an entry after the selection. Persons and emotion words ask for their text and
+        classification first (``values`` answers the dialog in scripts and tests)."""
+        if values is None and self.list_name in ("persons", "emotion_words"):
+            from gui.errors import _headless
+
+            if _headless():
+                return None
+            dlg = AddEntryDialog(self.doc.corpus, self.list_name, self)
+            if not dlg.exec():
+                return None
+            values = dlg.values()
+        entry = new_entry(self.doc, self.list_name, values)
         rows = self.selected_rows()
         index = rows[-1] + 1 if rows else len(getattr(self.doc.corpus, self.list_name))
         self.doc.insert(self.list_name, index, entry, _("Add {item}").format(item=entry.id))
         self.select_id(entry.id)
+        return entry
 
     def remove_selected(self) -> None:
         rows = self.selected_rows()
