@@ -46,7 +46,9 @@ from .coverage_view import CoverageView
 from .document import LISTS, CorpusDocument
 from .entry_tab import EntryTab
 from .form_editor import FormEditor
+from .glossary_view import GlossaryView
 from .preview import PreviewPanel
+from .suggestions import SuggestionsPanel
 from .recovery import remove_recovery, write_recovery
 from .table_model import ID_ROLE
 
@@ -132,9 +134,19 @@ class WorkbenchPage(QWidget):
         self.tabs.addTab(self.settings_tab, "")
         self.tabs.currentChanged.connect(self._tab_changed)
         self.form_editor = FormEditor(doc)
+        self.suggestions = SuggestionsPanel(doc)
+        self.suggestions.inserted.connect(lambda _l, _r: self.form_editor.show_entry(self.form_editor.list_name,
+                                                                                   self.form_editor.row))
+        editor_row = QSplitter(Qt.Horizontal)
+        editor_row.addWidget(self.form_editor)
+        editor_row.addWidget(self.suggestions)
+        editor_row.setStretchFactor(0, 3)
+        editor_row.setStretchFactor(1, 2)
+        editor_row.setChildrenCollapsible(False)
+        self.editor_split = editor_row
         left = QSplitter(Qt.Vertical)
         left.addWidget(self.tabs)
-        left.addWidget(self.form_editor)
+        left.addWidget(editor_row)
         left.setStretchFactor(0, 3)
         left.setStretchFactor(1, 2)
 
@@ -148,6 +160,8 @@ class WorkbenchPage(QWidget):
         self.side.addTab(self.checks, "")
         self.side.addTab(self.preview, "")
         self.side.addTab(self.coverage, "")
+        self.glossary = GlossaryView(doc)
+        self.side.addTab(self.glossary, "")
         self.side.currentChanged.connect(lambda _i: self._refresh_generation_if_visible())
 
         split = QSplitter(Qt.Horizontal)
@@ -204,6 +218,7 @@ class WorkbenchPage(QWidget):
         self.side.setTabText(0, _("Checks"))
         self.side.setTabText(1, _("Preview"))
         self.side.setTabText(2, _("Coverage"))
+        self.side.setTabText(3, _("Glossary"))
         self.filter_label.setText(_("Status:"))
         current = self.status_filter.currentData()
         self.status_filter.blockSignals(True)
@@ -281,6 +296,7 @@ class WorkbenchPage(QWidget):
     # -- navigation -------------------------------------------------------------
     def _entry_selected(self, list_name: str, row: int) -> None:
         self.form_editor.show_entry(list_name, row)
+        self.suggestions.show_entry(list_name, row)
 
     def _tab_changed(self, index: int) -> None:
         if index < len(LISTS):
@@ -289,6 +305,7 @@ class WorkbenchPage(QWidget):
             if not rows and self._select_first(tab):
                 return
             self.form_editor.show_entry(LISTS[index], rows[0] if rows else -1)
+            self.suggestions.show_entry(LISTS[index], rows[0] if rows else -1)
 
     def _select_first(self, tab: EntryTab) -> bool:
         """Select the first visible entry, so the form editor never starts empty."""
@@ -424,7 +441,8 @@ class WorkbenchPage(QWidget):
     @property
     def idle(self) -> bool:
         """No check or generation pending (tests wait for this)."""
-        return not self.analysis_timer.isActive() and self._checker.idle and self._generator.idle
+        return (not self.analysis_timer.isActive() and self._checker.idle and self._generator.idle
+                and self.suggestions.idle)
 
     def _refresh_generation_if_visible(self) -> None:
         if not self._stale_generation or self.side.currentWidget() is self.checks:
