@@ -30,7 +30,7 @@ def new_entry(doc: CorpusDocument, list_name: str, values: dict[str, Any] | None
     if list_name in ("persons", "emotion_words"):
         entry = build_entry(c, list_name, values)
     else:
-        ids = {e.id for e in getattr(c, list_name)}
+        ids = {e.id for e in getattr(c, list_name)} | set(values.get("taken", ()))
         text = str(values.get("text", ""))
         if list_name == "templates":
             n = len(ids) + 1
@@ -43,7 +43,8 @@ def new_entry(doc: CorpusDocument, list_name: str, values: dict[str, Any] | None
                 entry.variants = [Variant("", {feat: v}) for v in c.features[feat]]
                 entry.select = dict(select)
         else:
-            entry = Word(values.get("id") or derive_id(text, ids, "word"), [Form(text)] if text else [])
+            entry = Word(values.get("id") or derive_id(text, ids, "word"),
+                         [Form(text)] if text else [])
     missing = [] if list_name == "templates" else missing_combinations(
         needed_combinations(c, list_name, entry), getattr(entry, "forms", []))
     auto_status(list_name, entry, missing)
@@ -140,23 +141,45 @@ class EntryTab(QWidget):
 
     # -- edits ------------------------------------------------------------------
     def add_entry(self, values: dict[str, Any] | None = None) -> Any:
-        """Add an entry after the selection. Persons and emotion words ask for their text and
-        classification first (``values`` answers the dialog in scripts and tests)."""
+        """Add one entry after the selection. Persons and emotion words without ``values`` open
+        the Add dialog (several at a time, each classified explicitly)."""
         if values is None and self.list_name in ("persons", "emotion_words"):
-            from gui.errors import _headless
+            self.add_dialog()
+            return None
+        added = self.add_entries([values or {}])
+        return added[0] if added else None
 
-            if _headless():
-                return None
-            dlg = AddEntryDialog(self.doc.corpus, self.list_name, self)
-            if not dlg.exec():
-                return None
-            values = dlg.values()
-        entry = new_entry(self.doc, self.list_name, values)
+    def add_dialog(self) -> "AddEntryDialog | None":
+        from gui.errors import _headless
+
+        dlg = AddEntryDialog(self.doc.corpus, self.list_name, self.add_entries, self)
+        if _headless():  # tests drive the dialog themselves
+            dlg.show()
+            return dlg
+        dlg.exec()
+        return None
+
+    def add_entries(self, values: list[dict[str, Any]]) -> list[Any]:
+        """Insert entries after the selection as one undo step and select the last."""
         rows = self.selected_rows()
         index = rows[-1] + 1 if rows else len(getattr(self.doc.corpus, self.list_name))
-        self.doc.insert(self.list_name, index, entry, _("Add {item}").format(item=entry.id))
-        self.select_id(entry.id)
-        return entry
+        entries = []
+        taken: set[str] = set()
+        for v in values:
+            entry = new_entry(self.doc, self.list_name, {**v, "taken": taken})
+            taken.add(entry.id)
+            entries.append(entry)
+        if not entries:
+            return []
+        stack = self.doc.undo_stack
+        if len(entries) > 1:
+            stack.beginMacro(ngettext("Add {n} entry", "Add {n} entries", len(entries)).format(n=len(entries)))
+        for k, entry in enumerate(entries):
+            self.doc.insert(self.list_name, index + k, entry, _("Add {item}").format(item=entry.id))
+        if len(entries) > 1:
+            stack.endMacro()
+        self.select_id(entries[-1].id)
+        return entries
 
     def remove_selected(self) -> None:
         rows = self.selected_rows()
