@@ -145,17 +145,18 @@ def test_drag_and_drop_a_definition_file(qtbot, win, tmp_path):
 def test_translate_from_kiritchenko_keeps_ids_and_shows_the_source(qtbot, win):
     from gui.dialogs import TranslateDialog
 
-    dlg = TranslateDialog("en-kiritchenko2018", win)
+    source = load_corpus("en-kiritchenko2018")
+    dlg = TranslateDialog("en-kiritchenko2018", win, source=source)
     ok = dlg.buttons.button(dlg.buttons.StandardButton.Ok)
     assert not ok.isEnabled()  # no language yet
-    dlg.language.setText("es 1")
-    assert not ok.isEnabled() and "not a language tag" in dlg.problem.text()
-    dlg.language.setText("es")
+    dlg.language.setEditText("es 1")
+    assert not ok.isEnabled() and "not a language name or tag" in dlg.problem.text()
+    dlg.language.setEditText("Spanish (es)")  # chosen by name from the list
     assert ok.isEnabled() and dlg.corpus_id.text() == "es-kiritchenko2018"
     values = dlg.values()
+    assert values["language"] == "es" and values["subset"].empty  # everything ticked: no subset
     dlg.deleteLater()
 
-    source = load_corpus("en-kiritchenko2018")
     page = win.translate_from(source.path, **values)
     wait_idle(qtbot, page)
     c = page.doc.corpus
