@@ -63,7 +63,7 @@ class MainWindow(FileActions, QMainWindow):
         self.corpora.translate_requested.connect(self.translate_dialog)
         self.corpora.open_file_requested.connect(self.open_file_dialog)
         self.corpora.open_path_requested.connect(self.open_path)
-        self.corpora.welcome.new_corpus.connect(self.new_corpus_dialog)
+        self.corpora.welcome.new_corpus.connect(lambda: self.new_corpus_dialog())
         self.corpora.welcome.translate.connect(lambda: self.translate_dialog("en-kiritchenko2018"))
         self.corpora.welcome.audit.connect(lambda: self.show_page("audit"))
         self.workbench_holder = QWidget()

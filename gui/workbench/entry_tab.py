@@ -76,7 +76,7 @@ class EntryTab(QWidget):
         header.setStretchLastSection(True)
         self.view.selectionModel().currentRowChanged.connect(self._row_changed)
         self.add_button = QPushButton()
-        self.add_button.clicked.connect(self.add_entry)
+        self.add_button.clicked.connect(lambda _checked=False: self.add_entry())
         self.remove_button = QPushButton()
         self.remove_button.clicked.connect(self.remove_selected)
         buttons = QHBoxLayout()
