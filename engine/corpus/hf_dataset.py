@@ -24,7 +24,9 @@ from pathlib import Path
 
 from .checker import check_corpus
 from .compiled import CompiledCorpus
-from .export import atomic_write_bytes, to_bytes
+from engine.common.io import atomic_write_bytes
+
+from .export import to_bytes
 from .generator import generate
 from .language_presets import base_language
 from .model import CorpusDefinition
@@ -97,8 +99,8 @@ def export_hf_dataset(corpus: CorpusDefinition | str | os.PathLike, out: str | o
     """Write the dataset folder ``out`` (refuses to replace an existing one unless ``overwrite``)."""
     from engine.package.datasheet import build_datasheet
     from engine.package.errors import PackageError
-    from engine.package.pairs_table import pairs_table
 
+    from .pairs import generate_pairs
     from .registry import load_corpus
 
     c = corpus if isinstance(corpus, CorpusDefinition) else load_corpus(corpus)
@@ -109,7 +111,8 @@ def export_hf_dataset(corpus: CorpusDefinition | str | os.PathLike, out: str | o
     cc = CompiledCorpus(c)
     report = check_corpus(c, cc)
     df = generate(c, cc)
-    pairs = pairs_table(c, cc)
+    pairs = generate_pairs(c, cc)
+    pairs = pairs if len(pairs) else None  # no pairs declared: no pairs configuration
     n_pairs = 0 if pairs is None else len(pairs)
     card = dataset_card(c, len(df), n_pairs, build_datasheet(c, report, pairs=None if pairs is None else n_pairs).to_markdown())
     out.parent.mkdir(parents=True, exist_ok=True)

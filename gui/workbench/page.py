@@ -28,28 +28,28 @@ from PySide6.QtWidgets import (
 )
 
 from engine.corpus import check_corpus, generate
+from engine.corpus.coverage import compute_coverage
 from engine.corpus.finding_groups import group_findings
 from engine.corpus.model import REVIEW_STATUSES
+from engine.corpus.pairs import pair_count
 from engine.corpus.progress import corpus_progress, is_done, percent_text
 
 from gui import i18n, settings
 from gui.common.background import Latest
-from engine.corpus.pairs import pair_count
 from gui.errors import _headless, friendly
 from gui.i18n import _, connect_retranslate, ngettext
 
 from .checks_panel import ChecksPanel
 from .columns import LIST_TITLES, status_label
 from .corpus_settings import CorpusSettings
-from engine.corpus.coverage import compute_coverage
 from .coverage_view import CoverageView
 from .document import LISTS, CorpusDocument
 from .entry_tab import EntryTab
 from .form_editor import FormEditor
 from .glossary_view import GlossaryView
 from .preview import PreviewPanel
-from .suggestions import SuggestionsPanel
 from .recovery import remove_recovery, write_recovery
+from .suggestions import SuggestionsPanel
 from .table_model import ID_ROLE
 
 DEBOUNCE_MS = 300
