@@ -90,6 +90,14 @@ class EntryTab(QWidget):
         connect_retranslate(self)
         self.retranslate()
         self._size_columns()
+        # a list that starts empty (a new corpus) is sized again once it has rows
+        self._sized_empty = self.model.rowCount() == 0
+        self.model.modelReset.connect(self._size_if_first_rows)
+
+    def _size_if_first_rows(self) -> None:
+        if self._sized_empty and self.model.rowCount():
+            self._sized_empty = False
+            self._size_columns()
 
     def retranslate(self, *_args: Any) -> None:
         self.add_button.setText(_("Add"))

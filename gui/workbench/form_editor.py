@@ -14,8 +14,9 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QStyledItemDelegate,
     QHBoxLayout,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -34,6 +35,7 @@ from gui.i18n import _, connect_retranslate
 
 from .columns import LIST_TITLES
 from .document import CorpusDocument
+from .markup import has_markup, paint_markup
 from .table_model import rtl_line_edit, rtl_style
 
 ANY = ""  # a form that does not mention a feature fits any value of it
@@ -60,6 +62,15 @@ class _TextDelegate(QStyledItemDelegate):
             rtl_style(option)
         elif option.direction == Qt.RightToLeft and self._is_text(index):
             option.direction = Qt.LeftToRight  # Arabic interface, left-to-right corpus: see CellDelegate
+
+    def paint(self, painter: Any, option: Any, index: Any) -> None:
+        text = index.data(Qt.DisplayRole)
+        if self.owner.doc.rtl and index.column() == 0 and isinstance(text, str) and has_markup(text):
+            opt = QStyleOptionViewItem(option)
+            self.initStyleOption(opt, index)
+            paint_markup(painter, opt, text, True)  # slots as chips: readable inside Arabic text
+            return
+        super().paint(painter, option, index)
 
     def createEditor(self, parent: QWidget, option: Any, index: Any) -> QWidget:
         editor = QLineEdit(parent)
@@ -258,6 +269,9 @@ class FormEditor(QWidget):
                     self.table.setCellWidget(r, c + offset, box)
             self.table.resizeColumnsToContents()
             self.table.setColumnWidth(0, max(220, min(self.table.columnWidth(0) + 16, 460)))
+            if self.doc.rtl:  # the sentence starts at the right: keep that end inside the visible area
+                self.table.setColumnWidth(0, max(160, min(self.table.columnWidth(0),
+                                                          self.table.viewport().width() - 160)))
             if self.is_template:
                 self.table.setColumnWidth(self.published_column,
                                           max(120, min(self.table.columnWidth(self.published_column) + 16, 300)))
@@ -290,6 +304,9 @@ class FormEditor(QWidget):
             if box.findData(current) < 0:
                 box.addItem(f"{current} ⚠", current)
             box.setCurrentIndex(box.findData(current))
+            # narrow when room is short (German has five features): the window must fit 1280 pixels
+            box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(5)
             box.currentIndexChanged.connect(lambda _i, f=feat, b=box: self._commit_entry_feature(f, b.currentData()))
             self.entry_layout.addWidget(name)
             self.entry_layout.addWidget(box)

@@ -143,6 +143,7 @@ class WorkbenchPage(QWidget):
         editor_row.setStretchFactor(0, 3)
         editor_row.setStretchFactor(1, 2)
         editor_row.setChildrenCollapsible(False)
+        editor_row.setSizes([400, 260])
         self.editor_split = editor_row
         left = QSplitter(Qt.Vertical)
         left.addWidget(self.tabs)

@@ -71,6 +71,8 @@ class SuggestionsPanel(QWidget):
         row = QHBoxLayout()
         row.addWidget(self.insert_button)
         row.addStretch(1)
+        self.title.setWordWrap(True)
+        self.setMinimumWidth(150)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)

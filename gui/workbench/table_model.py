@@ -11,7 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QStyle, QStyledItemDelegate, QWidget
+from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from engine.corpus.needed_forms import missing_combinations, needed_combinations
 from engine.corpus.paths import assign
@@ -22,6 +22,7 @@ from gui.i18n import _, ngettext
 from .columns import COLUMNS_FOR, Column, status_label
 from .document import CorpusDocument
 from .finding_text import value_label
+from .markup import has_markup, paint_markup
 
 STATUS_ROLE = Qt.UserRole + 1
 ID_ROLE = Qt.UserRole + 2
@@ -286,6 +287,16 @@ class CellDelegate(QStyledItemDelegate):
             # start with "<" or "{"): lay the cell out left to right, or the bidi algorithm
             # moves the leading punctuation to the other end and the text reads mirrored.
             option.direction = Qt.LeftToRight
+
+    def paint(self, painter: Any, option: Any, index: QModelIndex) -> None:
+        """Templates of a right-to-left corpus: slots drawn as chips (gui/workbench/markup.py)."""
+        text = index.data(Qt.DisplayRole)
+        if self.model.is_rtl_column(index.column()) and isinstance(text, str) and has_markup(text):
+            opt = QStyleOptionViewItem(option)
+            self.initStyleOption(opt, index)
+            paint_markup(painter, opt, text, True)
+            return
+        super().paint(painter, option, index)
 
     def createEditor(self, parent: QWidget, option: Any, index: QModelIndex) -> QWidget:
         col = self._column(index)
