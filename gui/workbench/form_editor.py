@@ -199,6 +199,7 @@ class FormEditor(QWidget):
         self.remove_button.setText(_("Remove selected"))
         self.select_label.setText(_("Variant chosen by:"))
         self.entry_label.setText(_("Whole entry:"))
+        self.entry_label.setMinimumWidth(self.entry_label.sizeHint().width())  # never squeezed (Spanish, German)
         self.entry_label.setToolTip(_("Features of the entry itself, for every form: e.g. German “das Mädchen” is "
                                       "a female person but grammatically neuter (gender = n)"))
         self.select_edit.setPlaceholderText(_("e.g. gender=person.gender"))
@@ -296,6 +297,7 @@ class FormEditor(QWidget):
         self.entry_layout.addWidget(self.entry_label)
         for feat in self.features():
             name = QLabel(f"{feat}:")
+            name.setMinimumWidth(name.sizeHint().width())
             box = QComboBox()
             box.addItem(_("(from the group)") if feat == "gender" and self.list_name == "persons" else _("(any)"), ANY)
             for value in self.doc.corpus.features.get(feat, []):
