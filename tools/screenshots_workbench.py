@@ -215,10 +215,10 @@ def translator(app, home: Path, out: Path, lang: str) -> None:
     po = home / "es-mine.po"
     win.export_to("po", po)
     text = po.read_text(encoding="utf-8")
-    ctx = 'msgctxt "persons/np_my_mother#0"'
+    ctx = 'msgctxt "persons/np_my_sister#0"'
     head, tail = text.split(ctx, 1)
     msgid, rest = tail.split('msgstr ""', 1)
-    po.write_text(head + ctx + msgid + 'msgstr "mi madre"' + rest, encoding="utf-8")
+    po.write_text(head + ctx + msgid + 'msgstr "mi hermana"' + rest, encoding="utf-8")
     preview = ImportPreview(merge_returned(page.doc, po), po.name, win)
     _grab(preview, app, out / f"import-preview{sfx}.png")
     preview.close()
