@@ -273,3 +273,32 @@ def test_welcome_panel_paths_are_one_click_away(qtbot, win, monkeypatch):
     qtbot.mouseClick(w.translate_button, Qt.LeftButton)
     assert calls == ["new", ("translate", "en-kiritchenko2018")]
     assert w.audit_button.isVisible() and w.new_button.isVisible()
+
+
+def test_arabic_new_corpus_templates_start_with_gendered_variants(qtbot, win):
+    page = win.new_corpus("Arabic")
+    c = page.doc.corpus
+    assert (c.language, c.direction, c.axes["gender"].label) == ("ar", "rtl", "الجنس")
+    page.entry_tabs["templates"].add_entry()
+    t = c.templates[0]
+    assert [v.features for v in t.variants] == [{"gender": "f"}, {"gender": "m"}]
+    assert t.select == {"gender": "person.gender"}
+
+
+def test_checker_messages_and_values_in_the_interface_language():
+    from engine.corpus import Finding
+    from gui import i18n
+    from gui.workbench.finding_text import finding_message, value_label
+
+    f = Finding("E001", "slot 'emotion': 'furious' has no form with gender='f'", template="T01", slot="emotion",
+                person="ma_mere", emotion_word="furious", wanted={"gender": "f"})
+    try:
+        i18n.set_language("de")
+        assert finding_message(f, "furious") == "„furious“ hat keine Form mit gender=f"
+        assert value_label("noun_phrase") == "Nominalphrase" and value_label("anger") == "Wut"
+        i18n.set_language("ar")
+        assert finding_message(Finding("E012", "no forms"), "x") == "لم يُترجم بعد"
+    finally:
+        i18n.set_language("en")
+    assert finding_message(f, "furious") == "“furious” has no form with gender=f"
+    assert value_label("custom") == "custom"

@@ -21,6 +21,18 @@ VALUE_LABELS = {
 }
 
 
+# checker titles gui/labels.py does not list yet (shown as the Code column's tooltip and in the detail box)
+MORE_CHECK_TITLES = [
+    N_("pair names an unknown person or variable, or repeats a pair"),
+    N_("pair sides differ in more than the variable (slot features, text or template variant)"),
+    N_("pair sides swapped or not separated by the variable alone"),
+    N_("form declared absent: its combinations are skipped"),
+    N_("pair sides differ in length beyond the person term"),
+    N_("only one side of a pair has a sentence: the pair is skipped"),
+    N_("realised form does not have the shape [expect] asks for"),
+]
+
+
 def value_label(value: str) -> str:
     """A stored keyword (noun_phrase, anger, female) as shown; unknown values stay as they are."""
     return _(VALUE_LABELS[value]) if value in VALUE_LABELS else value
@@ -44,4 +56,11 @@ def finding_message(f: Finding, entry: str = "") -> str:
         return _("marked untranslatable: its sentences are not generated")
     if f.code == "E008":
         return _("empty form")
+    if f.code == "E003":
+        return _("template has no person slot")
+    if f.code == "W111" and f.template:
+        return _("only one side of a pair has a sentence in template {template}: the pair is skipped").format(
+            template=f.template)
+    if f.code == "W104" and entry:
+        return _("the name “{entry}” does not start with a capital letter").format(entry=entry)
     return f.message
