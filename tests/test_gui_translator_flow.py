@@ -14,7 +14,15 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import Qt  # noqa: E402
 
 from engine.corpus import load_corpus  # noqa: E402
-from test_gui_workbench_support import close_editor, make_window, open_editor, open_view_editor, type_text, wait_idle  # noqa: E402
+from test_gui_workbench_support import (  # noqa: E402
+    close_editor,
+    copy_corpus,
+    make_window,
+    open_editor,
+    open_view_editor,
+    type_text,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -50,6 +58,14 @@ class Actions:
     def menu(self, n: int = 1) -> None:
         """Menu items and file-dialog steps done through the window's methods (counted, not clicked)."""
         self.n += n
+
+
+def press(qtbot, win, key, modifiers) -> None:
+    """A key press through the window system (where Qt matches shortcuts), as a keyboard sends it."""
+    from PySide6.QtTest import QTest
+
+    QTest.keyClick(win.windowHandle(), key, modifiers)
+    qtbot.wait(10)
 
 
 @pytest.fixture
@@ -185,8 +201,10 @@ def test_translate_from_kiritchenko_progress_rises_as_items_are_filled(qtbot, wi
 
     # the next untranslated item, as in Poedit (Ctrl+Shift+Down)
     page.jump_to("templates", "T01")
-    qtbot.keyClick(page.tabs.currentWidget().view, Qt.Key_Down, Qt.ControlModifier | Qt.ShiftModifier)
+    press(qtbot, win, Qt.Key_Down, Qt.ControlModifier | Qt.ShiftModifier)
     assert page.form_editor.entry.id == "T02"
+    press(qtbot, win, Qt.Key_Up, Qt.ControlModifier | Qt.ShiftModifier)  # previous untranslated: wraps to the end
+    assert (page.form_editor.list_name, page.form_editor.entry.id) == ("words", "a")
 
     # a state word: one labelled row per gender, typed straight away
     page.jump_to("emotion_words", "angry")
@@ -302,3 +320,41 @@ def test_checker_messages_and_values_in_the_interface_language():
         i18n.set_language("en")
     assert finding_message(f, "furious") == "“furious” has no form with gender=f"
     assert value_label("custom") == "custom"
+
+
+def test_every_export_format_from_the_gui_goes_through_the_cli_engine(qtbot, win, tmp_path):
+    import pandas as pd
+
+    from engine.exchange import read_exchange
+
+    page = win.open_path(copy_corpus("es-camara2022", tmp_path))
+    wait_idle(qtbot, page)
+    assert win.export_to("xliff", tmp_path / "es.xlf")
+    assert len(read_exchange(tmp_path / "es.xlf").units) > 100
+    assert win.export_to("csv", tmp_path / "es.csv")
+    assert len(pd.read_csv(tmp_path / "es.csv")) == 8460
+    assert win.export_to("parquet", tmp_path / "es.parquet")
+    assert win.export_to("hf", tmp_path / "hf")
+    card = (tmp_path / "hf" / "README.md").read_text(encoding="utf-8")
+    assert card.startswith("---\nlanguage:\n- es\n") and "size_categories:\n- 1K<n<10K" in card
+    assert len(pd.read_parquet(tmp_path / "hf" / "data" / "test-00000-of-00001.parquet")) == 8460
+    assert "8,460 sentences" in win.statusBar().currentMessage()
+
+
+def test_next_problem_key_jumps_to_the_entry_with_a_problem(qtbot, win, tmp_path):
+    from engine.corpus import Form
+
+    page = win.open_path(copy_corpus("es-camara2022", tmp_path))
+    wait_idle(qtbot, page)
+    doc = page.doc
+    row = doc.index_of("emotion_words", "furious")
+    doc.set(("emotion_words", row, "forms"), [Form("furioso", {"gender": "m"})], "drop the feminine form")
+    wait_idle(qtbot, page)
+    page.jump_to("templates", "T01")
+    press(qtbot, win, Qt.Key_Down, Qt.ControlModifier | Qt.AltModifier)
+    assert (page.form_editor.list_name, page.form_editor.entry.id) == ("emotion_words", "furious")
+    # one root cause, its combinations listed as children
+    tree = page.checks.tree
+    top = next(tree.topLevelItem(i) for i in range(tree.topLevelItemCount()) if tree.topLevelItem(i).text(1) == "E001")
+    assert top.text(2) == "emotion word furious" and top.childCount() > 1
+    assert all("furious" in top.child(i).text(2) for i in range(top.childCount()))

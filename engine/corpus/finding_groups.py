@@ -35,6 +35,8 @@ def cause_of(f: Finding) -> tuple[str, str] | None:
         m = _SLOT_RX.match(f.message)
         if m:  # a small word (article, reflexive): its id is in the message
             return "words", m.group(2)
+    if "~" in (f.person or "") and f.emotion_word:
+        return "emotion_words", f.emotion_word  # a pair made one-sided by a missing form of this word
     if f.template:
         return "templates", f.template
     if f.person and "~" not in f.person:

@@ -204,7 +204,7 @@ class WorkbenchPage(QWidget):
                                  ("previous_untranslated", "Ctrl+Shift+Up", lambda: self.go_untranslated(-1)),
                                  ("next_problem", "Ctrl+Alt+Down", lambda: self.go_problem(1))):
             sc = QShortcut(QKeySequence(keys), self)
-            sc.setContext(Qt.WidgetWithChildrenShortcut)
+            sc.setContext(Qt.WindowShortcut)  # wherever the focus is in the window (tables, checks, editor)
             sc.activated.connect(slot)
             self.shortcuts[name] = sc
         connect_retranslate(self)
@@ -428,7 +428,9 @@ class WorkbenchPage(QWidget):
     def go_problem(self, step: int = 1) -> bool:
         """Jump to the next item the checker has a problem with (Ctrl+Alt+Down)."""
         problems = getattr(self, "problems", {})
-        if not self._go(lambda name, item_id: item_id in problems.get(name, {}), step):
+        errors = any(v == "error" for d in problems.values() for v in d.values())
+        wanted = ("error",) if errors else ("error", "warning")  # errors first, then warnings
+        if not self._go(lambda name, item_id: problems.get(name, {}).get(item_id) in wanted, step):
             self.message.emit(_("No problems found."))
             return False
         return True
