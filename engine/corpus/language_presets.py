@@ -12,6 +12,7 @@ list by name (babel's CLDR data), so a language is chosen as "French", never as 
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 RTL_LANGUAGES = {"ar", "he", "fa", "ur", "yi", "ps", "sd", "ug", "dv"}
@@ -127,6 +128,22 @@ def language_choices(display_locale: str = "en") -> list[tuple[str, str]]:
     return sorted(out, key=lambda x: x[0].casefold())
 
 
+@functools.lru_cache(maxsize=1)
+def _endonyms() -> dict[str, str]:
+    """Each language's name in itself ("deutsch" -> de); built once (about a second of CLDR reads)."""
+    from babel import Locale
+
+    out: dict[str, str] = {}
+    for _name, code in language_choices("en"):
+        try:
+            own = Locale.parse(code).get_display_name(code)
+        except Exception:  # noqa: BLE001 - CLDR has names for codes it has no locale data for
+            continue
+        if own:
+            out.setdefault(own.casefold(), code)
+    return out
+
+
 def language_tag(text: str, display_locale: str = "en") -> str:
     """A tag from what a user typed: a tag (``fr``, ``es-MX``) or a name (``French``, ``français``).
 
@@ -151,11 +168,7 @@ def language_tag(text: str, display_locale: str = "en") -> str:
                 return text.replace("_", "-")
         except Exception:
             pass
-    for code in {c for _n, c in language_choices("en")}:
-        try:
-            own = Locale.parse(code).get_display_name(code)
-        except Exception:
-            continue
-        if own and own.casefold() == text.casefold():
-            return code
+    code = _endonyms().get(text.casefold())
+    if code:
+        return code
     raise ValueError(f"unknown language {text!r}: give a tag such as fr or es-MX, or an English name such as French")
