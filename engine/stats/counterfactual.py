@@ -41,11 +41,14 @@ class CounterfactualResults(ResultsMixin):
         if self.frame.empty:
             return "no counterfactual pairs analysed"
         by = [c for c in self.settings.get("by", []) if c in self.frame.columns]
+        from .verdicts import frame_verdicts
+
         cols = ["model"] + by + ["n", "mean_diff", "var_diff", "share_changed", "t_p_value",
-                                 "wilcoxon_p_value", "band", "exceeds_band"]
+                                 "wilcoxon_p_value", "band", "verdict"]
         heads = ["model"] + by + ["pairs", "mean R(p)−R(m)", "variance", "changed", "p (t)", "p (Wilcoxon)",
-                                  "band", "beyond band"]
-        out = [rule("Counterfactual pairs (Goldfarb-Tarrant et al. 2023)"), text_table(self.frame, cols, heads)]
+                                  "band", "verdict"]
+        frame = self.frame.assign(verdict=frame_verdicts(self.frame))
+        out = [rule("Counterfactual pairs (Goldfarb-Tarrant et al. 2023)"), text_table(frame, cols, heads)]
         out += ["note: " + n for n in self.notes]
         return "\n".join(out)
 
