@@ -126,13 +126,14 @@ def group_findings(report: CheckReport, corpus: CorpusDefinition, *,
 
 
 def check_text(report: CheckReport, corpus: CorpusDefinition, *, include_untranslated: bool = False) -> str:
-    """What ``corpus check`` prints: a progress line, the counts, then one line per root cause."""
+    """What ``corpus check`` prints: the counts (one per root cause) and the progress, then one line
+    per root cause. Errors and warnings count problems with what is there; untranslated items are
+    the progress ("73 left")."""
     progress = corpus_progress(corpus)
     groups = group_findings(report, corpus, include_untranslated=include_untranslated)
     errors = sum(g.is_error for g in groups)
-    lines = [f"{corpus.id}: {progress.line()}",
-             f"checker: {errors} problem(s) to fix, {len(groups) - errors} warning(s); "
-             f"{report.sentences:,} sentence(s) can be generated"
+    lines = [f"{corpus.id}: {errors} error(s), {len(groups) - errors} warning(s); {progress.line()}",
+             f"  {report.sentences:,} sentence(s) can be generated"
              + (f", {report.pairs:,} counterfactual pair(s)" if report.pairs else "")]
     for g in groups:
         f = g.finding
