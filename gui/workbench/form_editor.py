@@ -14,13 +14,16 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QFrame,
     QHBoxLayout,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -141,7 +144,15 @@ class FormEditor(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.source)
         layout.addWidget(self.select_row)
-        layout.addWidget(self.entry_row)
+        # in a horizontal scroll area: an entry with many features (German: five) must not make the
+        # window wider than the screen (tests/test_gui_workbench_layout.py checks 1280 pixels)
+        self.entry_scroll = QScrollArea()
+        self.entry_scroll.setWidget(self.entry_row)
+        self.entry_scroll.setWidgetResizable(True)
+        self.entry_scroll.setFrameShape(QFrame.NoFrame)
+        self.entry_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.entry_scroll.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+        layout.addWidget(self.entry_scroll)
         layout.addWidget(self.table, 1)
         layout.addLayout(buttons)
         doc.changed.connect(self._on_doc_changed)
@@ -292,6 +303,7 @@ class FormEditor(QWidget):
         self.entry_boxes = {}
         show = e is not None and hasattr(e, "features") and self.list_name in ("persons", "emotion_words")
         self.entry_row.setVisible(bool(show))
+        self.entry_scroll.setVisible(bool(show))
         if not show:
             return
         self.entry_layout.addWidget(self.entry_label)
@@ -314,6 +326,8 @@ class FormEditor(QWidget):
             self.entry_layout.addWidget(box)
             self.entry_boxes[feat] = box
         self.entry_layout.addStretch(1)
+        bar = self.entry_scroll.horizontalScrollBar().sizeHint().height()
+        self.entry_scroll.setFixedHeight(self.entry_row.sizeHint().height() + bar)
 
     def _commit_entry_feature(self, feat: str, value: str) -> None:
         e = self.entry
