@@ -326,8 +326,10 @@ class FormEditor(QWidget):
             self.entry_layout.addWidget(box)
             self.entry_boxes[feat] = box
         self.entry_layout.addStretch(1)
+        self.entry_layout.activate()
+        row = max([self.entry_row.sizeHint().height()] + [b.sizeHint().height() for b in self.entry_boxes.values()])
         bar = self.entry_scroll.horizontalScrollBar().sizeHint().height()
-        self.entry_scroll.setFixedHeight(self.entry_row.sizeHint().height() + bar)
+        self.entry_scroll.setFixedHeight(row + bar + 4)
 
     def _commit_entry_feature(self, feat: str, value: str) -> None:
         e = self.entry
