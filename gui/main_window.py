@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui import i18n, settings
+from gui import settings
 from gui.errors import show_error
 from gui.home.corpus_list import CorpusList
 from gui.i18n import _, connect_retranslate, ngettext
