@@ -73,3 +73,23 @@ def test_out_dir_defaults_to_a_dated_folder(tmp_path):
     assert auto.parent == tmp_path and auto.name.startswith("audit-")
     s.set_option("out_dir", "~/x")
     assert s.resolve_out_dir(tmp_path) == Path("~/x").expanduser()
+
+
+def test_a_local_llm_with_edited_prompts_is_saved_validated_and_passed_on(tmp_path):
+    from engine.models.errors import ModelError
+    from engine.models.prompts import load_prompt_file, prompts_to_toml, shipped_prompts
+
+    s = AuditSetup()
+    model = tmp_path / "tiny.gguf"
+    model.write_bytes(b"GGUF")  # the spec only names it; loading happens in the audit
+    plain = s.add_llm(model, ["anger-en", "joy-en"], name="llama")
+    assert plain.key == f"llm:{model}?prompt=anger-en,joy-en&name=llama" and plain.kind == "llm"
+    text = prompts_to_toml([shipped_prompts()["anger-en"]]).replace("version = 1", "version = 2")
+    edited = s.add_llm(model, ["anger-en"], edited_prompts=text, prompts_dir=tmp_path / "p")
+    saved = edited.key.split("prompt_file=")[1]
+    assert load_prompt_file(saved)[0].version == 2  # the edited wording is what the scorer reads
+    with pytest.raises(ModelError):
+        s.add_llm(model, ["anger-en"], edited_prompts="[[prompt]]\nid = 3\n", prompts_dir=tmp_path / "p")
+    assert len(list((tmp_path / "p").glob("*.toml"))) == 1  # a rejected edit leaves no file behind
+    s.set_option("device", "cpu")
+    assert s.checked_scorers()[0].endswith("&device=cpu")  # LLMs take device and batch size like models

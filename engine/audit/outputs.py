@@ -45,8 +45,8 @@ def _write_layouts(name: str, result: AuditResult, out: Path) -> None:
     from engine.stats.render import build_tables
 
     frame = result.tables.get(name)
-    if frame is None or not len(frame):
-        return
+    if frame is None or not len(frame) or not registry.get(name).layouts[0]:
+        return  # no rows, or a statistic without a paper layout (its CSV is the table)
     try:
         tables = build_tables(frame)
     except (ValueError, KeyError, TypeError) as exc:

@@ -9,6 +9,7 @@ and that turns itself into the engine's ``AuditPlan`` (``to_plan``).
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -17,7 +18,7 @@ from engine.audit import AssocStep, AuditPlan, association_tests, statistic_ids
 from engine.common.i18n import N_
 
 #: scorer kinds that take device and batch-size options
-TORCH_KINDS = ("hf-classifier", "model", "heads")
+TORCH_KINDS = ("hf-classifier", "model", "heads", "llm")
 LEXICONS = {"vader": "VADER", "textblob": "TextBlob"}
 #: association-test families in the order the Audit page lists them
 FAMILY_ORDER = ("weat", "seat", "lpbs", "fise")
@@ -93,7 +94,7 @@ class AuditSetup:
             setup.scorers.append(Choice(spec, kind="lexicon"))
         for e in association_tests():
             setup.tests.append(Choice(e.id, kind=e.kind, language=e.language, title=e.title))
-        setup.tests.sort(key=test_sort_key)
+        setup.tests.sort(key=assoc_sort_key)
         return setup
 
     def _changed(self, what: str) -> None:
@@ -124,6 +125,37 @@ class AuditSetup:
         hit.checked = checked
         self._changed("scorers")
         return hit
+
+    def add_llm(self, path: str | Path, prompt_ids: list[str], *, edited_prompts: str | None = None,
+                name: str = "", prompts_dir: Path | None = None) -> Choice:
+        """Add a local LLM (a causal-LM folder or .gguf file) asked with the chosen prompts.
+
+        ``edited_prompts``: the prompt file's text after the user edited it (TOML, as
+        ``engine.models.prompts.prompts_to_toml`` writes it); it is validated and saved under
+        ``prompts_dir`` and passed to the scorer as ``prompt_file=`` (its ids then win over the
+        shipped ones). Raises ModelError (file:line) when the edited text is not a valid prompt file.
+        """
+        import hashlib
+
+        from engine.common.io import atomic_write_text
+        from engine.models.prompts import load_prompt_file
+
+        opts = [f"prompt={','.join(prompt_ids)}"] if prompt_ids else []
+        if edited_prompts is not None:
+            folder = Path(prompts_dir) if prompts_dir else _user_prompts_dir()
+            digest = hashlib.sha256(edited_prompts.encode("utf-8")).hexdigest()[:10]
+            target = folder / f"prompts-{digest}.toml"
+            atomic_write_text(target, edited_prompts)
+            try:
+                load_prompt_file(target)
+            except Exception:
+                target.unlink(missing_ok=True)
+                raise
+            opts.append(f"prompt_file={target}")
+        if name.strip():
+            opts.append(f"name={name.strip()}")
+        spec = f"llm:{path}" + ("?" + "&".join(opts) if opts else "")
+        return self.add_scorer(spec, kind="llm")
 
     def replace_scorer_spec(self, choice: Choice, spec: str) -> None:
         choice.key = spec
@@ -217,28 +249,25 @@ class AuditSetup:
                          assoc=assoc)
 
 
-def test_sort_key(c: Choice) -> tuple:
+def _user_prompts_dir() -> Path:
+    from engine.corpus.registry import user_home
+
+    return user_home() / "prompts"
+
+
+def assoc_sort_key(c: Choice) -> tuple:
     """WEAT before SEAT, LPBS and FISE; then by language, then by id (so Italian FISE entries no
     longer come first); English first within a family, the original tests' language."""
     fam = FAMILY_ORDER.index(c.kind) if c.kind in FAMILY_ORDER else len(FAMILY_ORDER)
     lang = c.language or "~"
-    return (fam, lang != "en", lang, c.key)
+    natural = tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", c.key))
+    return (fam, lang != "en", lang, natural)
 
 
 def describe_model_folder(folder: str | Path) -> tuple[str, str]:
-    """(kind, spec) for a model folder: trained by EEC Studio (manifest) or a Hugging Face model.
+    """(kind, spec) for a chosen model folder or .gguf file (engine.models.specs.suggest_spec):
+    a model trained by EEC Studio, a causal LM (audited through prompts), or a Hugging Face
+    classifier. Raises ModelError (readable) when it is none of them."""
+    from engine.models.specs import suggest_spec
 
-    Raises ModelError (readable) when the folder is neither."""
-    from engine.models.errors import ModelError
-    from engine.models.manifest import MANIFEST_NAME, read_manifest
-
-    p = Path(folder)
-    if (p / MANIFEST_NAME).is_file():
-        man = read_manifest(p)
-        return ("heads" if man.get("system") == "encoder-head" else "model"), f"model:{p}"
-    if (p / "config.json").is_file():
-        return "hf-classifier", f"hf-classifier:{p}"
-    raise ModelError(str(p), "not a model folder: it has neither config.json (a Hugging Face model saved with "
-                     "save_pretrained) nor manifest.json (a model trained with EEC Studio)",
-                     fix="choose the folder that contains config.json and the weights, or a folder written by "
-                         "`main.py train`")
+    return suggest_spec(folder)

@@ -48,6 +48,7 @@ SCORER_KINDS = {
     "heads": N_("trained heads"),
     "predictions": N_("prediction file"),
     "spec": N_("model spec"),
+    "llm": N_("local LLM"),
 }
 FAMILY_LABELS = {"weat": "WEAT", "seat": "SEAT", "lpbs": "LPBS", "fise": "FISE", "file": N_("Test files")}
 
@@ -87,6 +88,8 @@ class AuditSetupView(QWidget):
         self.add_predictions_button.clicked.connect(self.ask_prediction_file)
         self.add_spec_button = QPushButton()
         self.add_spec_button.clicked.connect(self.ask_spec)
+        self.add_llm_button = QPushButton()
+        self.add_llm_button.clicked.connect(self.ask_llm)
         self.remove_scorer_button = QPushButton()
         self.remove_scorer_button.clicked.connect(self.remove_selected_scorers)
         self.device = QComboBox()
@@ -102,6 +105,7 @@ class AuditSetupView(QWidget):
         grid.addWidget(self.add_heads_button, 0, 1)
         grid.addWidget(self.add_predictions_button, 1, 0)
         grid.addWidget(self.add_spec_button, 1, 1)
+        grid.addWidget(self.add_llm_button, 2, 0, 1, 2)
         self.device_label, self.batch_label = QLabel(), QLabel()
         opts = QHBoxLayout()
         opts.addWidget(self.device_label)
@@ -359,6 +363,9 @@ class AuditSetupView(QWidget):
         self.add_predictions_button.setText(_("Add prediction file…"))
         self.add_predictions_button.setToolTip(_("A CSV/TSV of a black-box system's scores, keyed by sentence or ID"))
         self.add_spec_button.setText(_("Add by spec…"))
+        self.add_llm_button.setText(_("Add local LLM…"))
+        self.add_llm_button.setToolTip(_("A causal language model folder or a .gguf file, asked through prompts "
+                                         "you can read and edit"))
         self.remove_scorer_button.setText(_("Remove"))
         self.device_label.setText(_("Device:"))
         self.batch_label.setText(_("Batch size:"))
@@ -442,6 +449,12 @@ class AuditSetupView(QWidget):
                                         _("Model spec (e.g. hf-classifier:DIR?batch_size=16, predictions:FILE?key=id):"))
         if ok and text.strip():
             self.setup.add_scorer(text.strip(), kind="spec")
+
+    def ask_llm(self) -> None:
+        from .llm_dialog import LLMDialog
+
+        dialog = LLMDialog(self.setup, self)
+        dialog.exec()
 
     def ask_vectors(self) -> None:
         path, _f = QFileDialog.getOpenFileName(self, _("Choose word vectors"), "",
