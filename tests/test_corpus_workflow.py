@@ -202,3 +202,38 @@ def test_cli_hf_export_is_readable_by_datasets(run, tmp_path):
     datasets = pytest.importorskip("datasets")
     ds = datasets.load_dataset("parquet", data_dir=str(out), cache_dir=str(tmp_path / "cache"))
     assert list(ds) == ["test"] and ds["test"].num_rows == 10_600
+
+
+def test_needed_forms_come_from_the_templates_then_the_source_then_the_genders():
+    from engine.corpus.needed_forms import missing_combinations, needed_combinations
+
+    de = load_corpus("de-goldfarb2023")
+    word = de.emotion_words[0]
+    needed = needed_combinations(de, "emotion_words", word)
+    assert needed and all(set(c) <= set(de.features) for c in needed)
+    assert missing_combinations(needed, word.forms) == []  # the built-in corpus has every form it needs
+
+    en = load_corpus("en-kiritchenko2018")
+    fr = translate_from(en, "fr")
+    she = next(p for p in fr.persons if p.id == "np_she")
+    # no French template yet: the English source's forms say role=subject / role=object
+    src = next(p for p in en.persons if p.id == "np_she")
+    assert needed_combinations(fr, "persons", she) == [{}]
+    assert needed_combinations(fr, "persons", she, src) == [{"role": "subject"}, {"role": "object"}]
+    # once a template asks for role=object only, that is what is needed
+    fr.templates[0].variants[0].text = "Je vois {person role=object}."
+    assert needed_combinations(fr, "persons", she, src) == [{"role": "object"}]
+    empty = new_corpus("fr")
+    word = EmotionWord("furious", "anger", "state", [])
+    assert needed_combinations(empty, "emotion_words", word) == [{"gender": "f"}, {"gender": "m"}]  # no template yet
+    assert missing_combinations([{"gender": "f"}, {"gender": "m"}], [Form("triste")]) == []  # invariant form
+
+
+def test_ids_are_derived_from_the_text():
+    from engine.corpus.ids import derive_id
+
+    assert derive_id("mon père", set()) == "mon_pere"
+    assert derive_id("Ma sœur", set()) == "ma_soeur"
+    assert derive_id("mon père", {"mon_pere"}) == "mon_pere_2"
+    assert derive_id("頭にくる", set()) == "頭にくる"
+    assert derive_id("  ", set(), "person") == "person"
