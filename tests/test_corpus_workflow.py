@@ -237,3 +237,12 @@ def test_ids_are_derived_from_the_text():
     assert derive_id("mon père", {"mon_pere"}) == "mon_pere_2"
     assert derive_id("頭にくる", set()) == "頭にくる"
     assert derive_id("  ", set(), "person") == "person"
+
+
+def test_translating_into_arabic_starts_templates_with_gendered_variants():
+    ar = translate_from(load_corpus("en-kiritchenko2018"), "ar")
+    t = ar.templates[0]
+    assert ar.direction == "rtl" and t.select == {"gender": "person.gender"}
+    assert [(v.text, v.features) for v in t.variants] == [("", {"gender": "f"}), ("", {"gender": "m"})]
+    assert t.review.source.startswith("{person role=subject} feels")
+    assert translate_from(load_corpus("en-kiritchenko2018"), "fr").templates[0].select == {}

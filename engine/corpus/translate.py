@@ -20,7 +20,7 @@ import copy
 from dataclasses import dataclass, field
 
 from .errors import DefinitionError
-from .language_presets import axis_label, direction_of
+from .language_presets import axis_label, direction_of, preset_for
 from .model import CorpusDefinition, Review, Variant
 from .template_syntax import TemplateSyntaxError, parse_template
 
@@ -117,10 +117,19 @@ def translate_from(source: CorpusDefinition, language: str, new_id: str = "", na
     new.expect = {}  # shape rules (German adjective endings) too
     for axis_name, axis in new.axes.items():
         axis.label = axis_label(lang, axis_name)
+    # languages whose verbs agree with the subject (Arabic, Hebrew) start every template with
+    # one empty variant per gender, chosen by the person's gender (language_presets)
+    select = preset_for(lang).variant_select
+    split = {k: v for k, v in select.items() if k in new.features}
     for t in new.templates:
         text = "  ‖  ".join(v.text for v in t.variants)
-        t.variants = [Variant(text="")]
-        t.select = {}
+        if split:
+            feat = next(iter(split))
+            t.variants = [Variant(text="", features={feat: value}) for value in new.features[feat]]
+            t.select = dict(split)
+        else:
+            t.variants = [Variant(text="")]
+            t.select = {}
         t.published = ""
         t.review = _review(text)
     for p in new.persons:
