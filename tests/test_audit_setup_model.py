@@ -93,3 +93,15 @@ def test_a_local_llm_with_edited_prompts_is_saved_validated_and_passed_on(tmp_pa
     assert len(list((tmp_path / "p").glob("*.toml"))) == 1  # a rejected edit leaves no file behind
     s.set_option("device", "cpu")
     assert s.checked_scorers()[0].endswith("&device=cpu")  # LLMs take device and batch size like models
+
+
+def test_run_on_a_dask_scheduler_needs_its_address():
+    s = AuditSetup()
+    assert s.scheduler_address() is None  # this computer
+    s.set_option("run_on", "dask")
+    for bad in ("", "localhost:8786", "tcp://host", "http://host:8786"):
+        s.set_option("scheduler", bad)
+        with pytest.raises(SetupIncomplete, match="tcp://HOST:PORT"):
+            s.scheduler_address()
+    s.set_option("scheduler", " tcp://10.0.0.5:8786 ")
+    assert s.scheduler_address() == "tcp://10.0.0.5:8786"

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
+
+from engine.common import exits, validate
+from engine.common.errors import UsageError
 
 from .checker import check_corpus
 from .compiled import CompiledCorpus
@@ -102,7 +104,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         from .finding_groups import check_text
 
         print(check_text(rep, c, include_untranslated=args.untranslated))
-    return 0 if rep.ok else 1
+    return exits.OK if rep.ok else exits.FINDINGS
 
 
 def _ids(text: str) -> list[str]:
@@ -126,12 +128,11 @@ def cmd_new(args: argparse.Namespace) -> int:
         feats = dict(parse_feature_option(f) for f in args.feature)
         corpus = new_corpus(args.language, args.id, args.name, feats)
     except ValueError as exc:
-        print(f"corpus new: {exc}", file=sys.stderr)
-        return 2
+        raise UsageError(str(exc), field="corpus new") from None
     path = _write_new(corpus, args.out, args.overwrite)
     feats = "; ".join(f"{k} = {', '.join(v)}" for k, v in corpus.features.items()) or "none"
     print(f"{corpus.id} ({corpus.language}, {corpus.direction}) -> {path}\n  features: {feats}")
-    return 0
+    return exits.OK
 
 
 def cmd_translate(args: argparse.Namespace) -> int:
@@ -141,8 +142,7 @@ def cmd_translate(args: argparse.Namespace) -> int:
     try:
         lang = language_tag(args.language)
     except ValueError as exc:
-        print(f"corpus translate: {exc}", file=sys.stderr)
-        return 2
+        raise UsageError(str(exc), field="--language") from None
     source = load_corpus(args.source)
     subset = Subset(_ids(args.templates), _ids(args.persons), _ids(args.emotion_words), _ids(args.words))
     corpus = translate_from(source, lang, args.id, args.name, subset)
@@ -150,7 +150,7 @@ def cmd_translate(args: argparse.Namespace) -> int:
     n = {k: len(getattr(corpus, k)) for k in ("templates", "persons", "emotion_words", "words")}
     print(f"{corpus.id} from {source.id}: {n['templates']} template(s), {n['persons']} person(s), "
           f"{n['emotion_words']} emotion word(s), {n['words']} word(s), all to translate -> {path}")
-    return 0
+    return exits.OK
 
 
 def cmd_hf_export(args: argparse.Namespace) -> int:
@@ -158,7 +158,7 @@ def cmd_hf_export(args: argparse.Namespace) -> int:
 
     res = export_hf_dataset(args.corpus, args.out, overwrite=args.overwrite)
     print(f"{res.rows:,} sentences" + (f", {res.pairs:,} pairs" if res.pairs else "") + f" -> {res.path}")
-    return 0
+    return exits.OK
 
 
 def _export_one(name_or_path, out: Path, fmt: str | None) -> None:
@@ -171,21 +171,32 @@ def _export_one(name_or_path, out: Path, fmt: str | None) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     if args.all:
-        out = Path(args.out)
+        out = validate.output_folder(args.out)
         fmt = args.format or "csv"
         for entry in list_corpora():
             _export_one(entry.path, out / f"{entry.id}.{fmt}", fmt)
-        return 0
+        return exits.OK
     if not args.corpus:
-        print("corpus export: give a corpus name or path, or --all", file=sys.stderr)
-        return 2
-    _export_one(args.corpus, Path(args.out), args.format)
-    return 0
+        raise UsageError("give a corpus name or path, or --all", field="corpus export")
+    out = validate.output_file(args.out)
+    suffix = out.suffix.lstrip(".").lower()
+    if args.format is None and suffix and suffix not in FORMATS:
+        raise UsageError(f"unknown output type .{suffix}", file=str(out), field="--out",
+                         fix=f"end the name in one of .{', .'.join(FORMATS)} or pass --format")
+    _export_one(args.corpus, out, args.format)
+    return exits.OK
 
 
 def cmd_preview(args: argparse.Namespace) -> int:
+    validate.at_least("-n", args.n, 0)
     c = load_corpus(args.corpus)
+    if args.template:
+        validate.one_of("--template", args.template, [t.id for t in c.templates], "template")
+    if args.emotion:
+        validate.one_of("--emotion", args.emotion, sorted({e.emotion for e in c.emotion_words}), "emotion")
     df = generate(c)
+    if args.person and args.person not in set(df.Person):  # a person id, or a term as written
+        validate.one_of("--person", args.person, [p.id for p in c.persons], "person id")
     if args.template:
         df = df[df.template_id == args.template]
     if args.person:

@@ -77,6 +77,10 @@ class AuditSetup:
     permutations: int = 10_000
     out_dir: str = ""
     cache_dir: Path | None = None
+    #: where the scoring runs: "local" (this computer, one audit process) or "dask" (the
+    #: scheduler at ``scheduler``, engine.sweep.run_sweep)
+    run_on: str = "local"
+    scheduler: str = ""
     #: called with the name of what changed ("corpora", "scorers", "tests", "options")
     listeners: list[Callable[[str], None]] = field(default_factory=list, repr=False)
 
@@ -223,6 +227,17 @@ class AuditSetup:
         if self.out_dir.strip():
             return Path(self.out_dir.strip()).expanduser()
         return default_root / f"audit-{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
+
+    def scheduler_address(self) -> str | None:
+        """The Dask scheduler to run on, or None for this computer; SetupIncomplete when the
+        address is missing or not tcp://HOST:PORT."""
+        if self.run_on != "dask":
+            return None
+        address = self.scheduler.strip()
+        if not re.fullmatch(r"(tcp|tls)://[^\s:/]+:\d{1,5}", address):
+            raise SetupIncomplete(N_("Give the Dask scheduler's address as tcp://HOST:PORT "
+                                     "(the address `dask scheduler` prints)."))
+        return address
 
     def to_plan(self, out_dir: Path) -> AuditPlan:
         """The engine's plan; SetupIncomplete (an N_-marked sentence) when something is missing."""
