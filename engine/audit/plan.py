@@ -88,13 +88,10 @@ class AuditPlan:
                              field="--jobs", fix="e.g. --jobs 2, or --jobs 1 to score in one process")
         if self.report and self.out_dir is None:
             raise UsageError("a report needs an output folder", field="--out")
-        if self.out_dir is not None:
-            out = self.out_dir
-            if out.exists() and not out.is_dir():
-                raise UsageError("is a file, not a folder", file=str(out), fix="choose a folder for the results")
-            parent = next((p for p in (out, *out.parents) if p.exists()), None)
-            if parent is not None and not parent.is_dir():
-                raise UsageError(f"{parent} is a file, not a folder", file=str(out), fix="choose another output folder")
+        if self.out_dir is not None:  # a file, a path under a file, or a folder we cannot write in (/proc/x)
+            from engine.common.validate import output_folder
+
+            output_folder(self.out_dir, "--out")
 
     def setting(self, key: str, default: Any) -> Any:
         return self.settings.get(key, default)

@@ -90,6 +90,13 @@ class WordVectors:
         if self.path.suffix == ".bin":
             import fasttext
 
+            from engine.assoc.errors import AssocError
+            from engine.assoc.providers.fasttext_check import check_fasttext_bin
+
+            try:  # before the library: it loops forever on garbage and accepts a truncated file
+                check_fasttext_bin(self.path)
+            except AssocError as exc:
+                raise ModelError(exc.file, exc.message, fix=exc.fix) from None
             fasttext.FastText.eprint = lambda *a, **k: None  # its load warning is noise on stderr
             try:
                 self._ft = fasttext.load_model(str(self.path))

@@ -28,7 +28,8 @@ def compute(ctx: StatContext) -> list[Any]:
     if not cols:
         return []
     return [beta_regression(ctx.scores, cols, corpus=ctx.corpus_id, minority=ctx.minority, majority=ctx.majority,
-                            noun_phrases=ctx.setting("noun_phrases", "exclude"), correction=ctx.setting("correction", None))]
+                            noun_phrases=ctx.setting("noun_phrases", "exclude"), correction=ctx.setting("correction", None),
+                            dropna=ctx.setting("dropna", False))]
 
 
 def plot(df: pd.DataFrame) -> PlotSpec:

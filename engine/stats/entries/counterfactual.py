@@ -25,7 +25,8 @@ def compute(ctx: StatContext) -> list[Any]:
     return [counterfactual_analysis(ctx.pairs, f"{col}:privileged", f"{col}:minoritised", model=sname, emotion=dim,
                                     corpus=ctx.corpus_id, band_share=ctx.setting("band_share", 0.03),
                                     correction=ctx.setting("correction", None),
-                                    n_resamples=ctx.setting("n_resamples", 1000), seed=ctx.setting("seed", 0))
+                                    n_resamples=ctx.setting("n_resamples", 1000), seed=ctx.setting("seed", 0),
+                                    dropna=ctx.setting("dropna", False))
             for col, (sname, dim) in ctx.score_cols.items()]
 
 
