@@ -18,6 +18,7 @@ DEFAULTS: dict[str, Any] = {
     "recent_files": [],
     "translator_id": "",
     "autosave_seconds": 5.0,
+    "audit_jobs": 0,  # processes scoring CPU-bound systems in an audit; 0: one per core
 }
 
 

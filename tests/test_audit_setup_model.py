@@ -117,3 +117,12 @@ def test_prediction_file_policy_goes_into_their_specs_only(tmp_path):
     first, lexicon, own = s.checked_scorers()
     assert first.endswith("?on_missing=keep&on_bad=keep") and lexicon == "vader"
     assert own.endswith("?on_missing=drop")  # a policy typed into the spec wins
+
+
+def test_jobs_reach_the_plan_only_when_chosen(tmp_path):
+    s = AuditSetup.with_defaults()
+    s.add_corpus("en-kiritchenko2018")
+    s.add_scorer("vader", kind="lexicon")
+    assert "jobs" not in s.to_plan(tmp_path).settings  # the engine's default: one process per core
+    s.set_option("jobs", 2)
+    assert s.to_plan(tmp_path).settings["jobs"] == 2

@@ -296,3 +296,11 @@ def test_run_on_a_dask_scheduler_from_the_audit_page(qtbot, page, assets):
     man = json.loads((page.result.out_dir / "manifest.json").read_text())
     assert man["sweep"]["scheduler"] == cluster.scheduler_address
     assert len(page.result.tables["paired"]) > 0
+
+
+def test_processes_preference_is_remembered(qtbot, page, tmp_path):
+    page.setup_view.jobs.setValue(3)
+    assert page.setup.jobs == 3
+    again = AuditPage()
+    qtbot.addWidget(again)
+    assert again.setup.jobs == 3 and again.setup_view.jobs.value() == 3

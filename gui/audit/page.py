@@ -39,7 +39,12 @@ class AuditPage(QWidget):
 
     def __init__(self, parent: QWidget | None = None, setup: AuditSetup | None = None) -> None:
         super().__init__(parent)
-        self.setup = setup or AuditSetup.with_defaults()
+        if setup is None:
+            from gui import settings
+
+            setup = AuditSetup.with_defaults()
+            setup.jobs = max(0, int(settings.get("audit_jobs") or 0))
+        self.setup = setup
         self.thread: AuditThread | None = None
         self.result: Any = None
         self.last_error: FriendlyError | None = None

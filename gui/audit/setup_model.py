@@ -72,6 +72,8 @@ class AuditSetup:
     device: str = "auto"
     batch_size: int = 0  # 0: automatic
     allow_pickle: bool = False
+    #: processes that score CPU-bound systems (lexicons, SVM, fastText); 0: one per core
+    jobs: int = 0
     #: what a prediction file's missing or bad scores do (engine.models.scorers.predictions):
     #: "error" (stop with file:line), "drop" (leave the sentence out, with a warning), "keep" (a
     #: missing cell; each statistic leaves it out and says so)
@@ -270,7 +272,8 @@ class AuditSetup:
                          stats=(stats or ["paired"]) if scoring else [], out_dir=out_dir, cache_dir=self.cache_dir,
                          allow_pickle=self.allow_pickle,
                          settings={"alpha": self.alpha, "correction": self.correction or None,
-                                   "n_resamples": self.n_resamples, "seed": self.seed},
+                                   "n_resamples": self.n_resamples, "seed": self.seed,
+                                   **({"jobs": self.jobs} if self.jobs else {})},
                          assoc=assoc)
 
 

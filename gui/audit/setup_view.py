@@ -100,6 +100,10 @@ class AuditSetupView(QWidget):
         self.batch_size.valueChanged.connect(lambda v: setup.set_option("batch_size", int(v)))
         self.allow_pickle = QCheckBox()
         self.allow_pickle.toggled.connect(lambda on: setup.set_option("allow_pickle", bool(on)))
+        self.jobs_label = QLabel()
+        self.jobs = QSpinBox()
+        self.jobs.setRange(0, 256)
+        self.jobs.valueChanged.connect(self._jobs_changed)
         self.policy_label = QLabel()
         self.policy = QComboBox()
         for key in ("error", "drop", "keep"):
@@ -118,6 +122,8 @@ class AuditSetupView(QWidget):
         opts.addWidget(self.device)
         opts.addWidget(self.batch_label)
         opts.addWidget(self.batch_size)
+        opts.addWidget(self.jobs_label)
+        opts.addWidget(self.jobs)
         opts.addStretch(1)
         opts.addWidget(self.remove_scorer_button)
         lay = QVBoxLayout(self.scorers_box)
@@ -243,6 +249,7 @@ class AuditSetupView(QWidget):
             self.device.setCurrentText(s.device)
             self.batch_size.setValue(s.batch_size)
             self.allow_pickle.setChecked(s.allow_pickle)
+            self.jobs.setValue(s.jobs)
             self.policy.setCurrentIndex(max(0, self.policy.findData(s.prediction_policy)))
             self.assoc_box.setChecked(s.assoc_enabled)
             if self.vectors.text() != s.vectors:
@@ -356,6 +363,14 @@ class AuditSetupView(QWidget):
         if not self._syncing:
             self.setup.stats[key] = bool(on)
 
+    def _jobs_changed(self, value: int) -> None:
+        if self._syncing:
+            return
+        from gui import settings
+
+        self.setup.set_option("jobs", int(value))
+        settings.put("audit_jobs", int(value))  # a preference: the next audit starts with it
+
     def remove_selected_scorers(self) -> None:
         self.setup.remove_scorers([item.data(KEY_ROLE) for item in self.scorers.selectedItems()])
 
@@ -381,6 +396,10 @@ class AuditSetupView(QWidget):
         self.device_label.setText(_("Device:"))
         self.batch_label.setText(_("Batch size:"))
         self.batch_size.setSpecialValueText(_("auto"))
+        self.jobs_label.setText(_("Processes:"))
+        self.jobs.setSpecialValueText(_("all cores"))
+        self.jobs.setToolTip(_("Processes that score lexicon, SVM and fastText systems in parallel (the scores are "
+                               "the same); models on torch use one process"))
         self.allow_pickle.setText(_("Allow pickled weights (runs code from the model file: only for files you trust)"))
         self.policy_label.setText(_("Prediction files with missing or bad scores:"))
         for i, text in enumerate([_("stop with an error (file and line)"), _("leave those sentences out"),
