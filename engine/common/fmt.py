@@ -58,6 +58,14 @@ def p_label(p: Any, digits: int = 3) -> str:
     return f"p{text}" if text.startswith("<") else f"p={text}"
 
 
+def p_phrase(p: Any, digits: int = 3) -> str:
+    """'p < 0.001' / 'p = 0.042' for sentences on screen; '' if missing."""
+    text = p_value(p, digits)
+    if text == MISSING:
+        return ""
+    return f"p < {text[1:]}" if text.startswith("<") else f"p = {text}"
+
+
 def stars(p: Any) -> str:
     """Significance stars as in Câmara et al.'s tables: *** p ≤ .01, ** p ≤ .05, * p ≤ .10."""
     f = as_float(p)

@@ -398,6 +398,8 @@ class AuditSetupView(QWidget):
         self.batch_size.setSpecialValueText(_("auto"))
         self.jobs_label.setText(_("Processes:"))
         self.jobs.setSpecialValueText(_("all cores"))
+        for box, special in ((self.jobs, _("all cores")), (self.batch_size, _("auto"))):  # never clip the word
+            box.setMinimumWidth(box.fontMetrics().horizontalAdvance(special) + 36)
         self.jobs.setToolTip(_("Processes that score lexicon, SVM and fastText systems in parallel (the scores are "
                                "the same); models on torch use one process"))
         self.allow_pickle.setText(_("Allow pickled weights (runs code from the model file: only for files you trust)"))

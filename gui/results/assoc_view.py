@@ -13,9 +13,11 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
 
+from engine.common import fmt
+
 from gui.i18n import _, ngettext
 
-from .plots import GREY, PlotPanel, colour, connect, fmt_p, is_number, legend_html, stars, stars_legend, text_item
+from .plots import GREY, PlotPanel, colour, connect, is_number, legend_html, stars, stars_legend, text_item
 from .widgets import fill_combo, relabel_combo
 
 KIND_COLOURS = {"weat": colour(0), "seat": colour(2), "lpbs": colour(1)}
@@ -97,7 +99,7 @@ class AssocView(PlotPanel):
             c = KIND_COLOURS.get(str(r["kind"]), GREY)
             plot.addItem(pg.BarGraphItem(x0=[min(0.0, d)], x1=[max(0.0, d)], y=[y], height=0.62,
                                          brush=pg.mkBrush(c), pen=pg.mkPen(pg.mkColor(c).darker(130))))
-            txt = text_item(f"{d:+.2f} {stars(r.get('p_value'))}  p = {fmt_p(r.get('p_value'))}", "#222",
+            txt = text_item(f"{d:+.2f} {stars(r.get('p_value'))}  {fmt.p_phrase(r.get('p_value'))}", "#222",
                             anchor=(0, 0.5) if d >= 0 else (1, 0.5))
             txt.setPos(d + (0.02 if d >= 0 else -0.02) * width, y)
             plot.addItem(txt)
@@ -123,10 +125,10 @@ class AssocView(PlotPanel):
         words = self.data.table("assoc_words")
         n_perm = int(r["n_evaluated"]) if is_number(r.get("n_evaluated")) else None
         # an unknown count ("?") takes the general plural form (100: "other" in every language)
-        title = ngettext("{test}: d = {d}, p = {p} ({n} permutation, {method})",
-                         "{test}: d = {d}, p = {p} ({n} permutations, {method})",
+        title = ngettext("{test}: d = {d}, {p} ({n} permutation, {method})",
+                         "{test}: d = {d}, {p} ({n} permutations, {method})",
                          100 if n_perm is None else n_perm).format(
-            test=test, d=f"{float(r['effect_size']):+.3f}", p=fmt_p(r.get("p_value")),
+            test=test, d=f"{float(r['effect_size']):+.3f}", p=fmt.p_phrase(r.get("p_value")),
             n="?" if n_perm is None else f"{n_perm:,}", method=r.get("p_method", ""))
 
         def rows() -> Any:

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QComboBox
 from gui.i18n import _
 
 from .data import TERM_LABELS, label
-from .plots import GREY, PlotPanel, colour, connect, fmt_p, is_number, legend_html, stars, stars_legend, text_item
+from .plots import GREY, PlotPanel, colour, connect, is_number, legend_html, stars, stars_legend, text_item
 from .widgets import fill_combo
 
 TERMS = ["race", "gender", "intersection"]  # top to bottom
@@ -155,8 +155,8 @@ class BetaView(PlotPanel):
         from engine.stats.plotdata import beta_groups, beta_term_sentences
 
         model, emotion, term, corpus = str(r["model"]), str(r["emotion"]), str(r["term"]), str(r["corpus"])
-        p = fmt_p(r.get("p_value"))
-        title = _("{term}, {model} · {emotion}: β = {est} [{lo}, {hi}] {stars}, AME {ame}, p = {p}").format(
+        p = fmt.p_phrase(r.get("p_value"))
+        title = _("{term}, {model} · {emotion}: β = {est} [{lo}, {hi}] {stars}, AME {ame}, {p}").format(
             term=label(term), model=model, emotion=label(emotion), est=_num(r.get("estimate")),
             lo=_num(r.get("ci_low")), hi=_num(r.get("ci_high")), stars=stars(r.get("p_value")),
             ame=_num(r.get("ame"), signed=True), p=p)

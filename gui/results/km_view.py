@@ -16,10 +16,12 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
 
+from engine.common import fmt
+
 from gui.i18n import N_, _, ngettext
 
 from .data import label
-from .plots import GREY, PlotPanel, colour, connect, fmt_p, is_number, legend_html, stars, stars_legend, text_item
+from .plots import GREY, PlotPanel, colour, connect, is_number, legend_html, stars, stars_legend, text_item
 from .widgets import fill_combo, relabel_combo
 
 AXES = {"gender": N_("gender"), "race": N_("race/ethnicity")}
@@ -143,7 +145,7 @@ class KMView(PlotPanel):
             if r is None:
                 continue
             s = stars(r.get("p_value")) if is_number(r.get("p_value")) else ""
-            txt = text_item(f"{verdict_text(r.get('verdict'))} {s}  (p = {fmt_p(r.get('p_value'))}, n = {int(r['n'])})",
+            txt = text_item(f"{verdict_text(r.get('verdict'))} {s}  ({fmt.p_phrase(r.get('p_value'))}, n = {int(r['n'])})",
                             "#222", anchor=(0, 0.5))
             txt.setPos(x_max + width * 0.04, box["y"])
             plot.addItem(txt)
