@@ -90,6 +90,8 @@ def _moments(vals: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray
     """Per row of ``mask`` (R × n): count, mean and sample variance of vals[mask]."""
     m = mask.astype(float)
     n = m.sum(axis=1)
+    if vals.size:  # shift by one value: identical values then give a variance of exactly 0
+        vals = vals - vals[0]
     s1 = m @ vals
     s2 = m @ (vals * vals)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -115,7 +117,7 @@ def _stat(c: PersonContrast, labels: list[np.ndarray], signs: np.ndarray | None)
         for side, w in ((lab, s.weight_a), (~lab, s.weight_b)):
             n, mean, v = _moments(s.values, side)
             sign = 1.0 if side is lab else -1.0
-            est += c.w_strata * sign * w * mean
+            est += c.w_strata * sign * w * (mean + (s.values[0] if len(s.values) else 0.0))
             comp = (c.w_strata * w) ** 2 * v / n
             var += comp
             comps.append((comp, float(n[0]) - 1))
