@@ -12,7 +12,7 @@ from importlib import import_module
 
 # Subcommand modules: each exposes add_parser(subparsers). Optional ones are skipped
 # when their part of the engine is not installed, so the corpus tools always work.
-CLI_MODULES = ["engine.corpus.cli", "engine.corpus.pairs_cli", "engine.models.cli", "engine.assoc.cli", "engine.audit.cli",
+CLI_MODULES = ["engine.corpus.cli", "engine.corpus.pairs_cli", "engine.models.training.cli", "engine.assoc.cli", "engine.audit.cli",
                "engine.package.cli", "engine.exchange.cli", "engine.report.cli"]
 
 
@@ -51,22 +51,14 @@ def run_gui() -> int:
 
 
 def _user_errors() -> tuple[type[BaseException], ...]:
-    """Exceptions that carry a message meant for the user (file, field, fix): print, don't trace."""
-    from engine.corpus.errors import DefinitionError
+    """Exceptions that carry a message meant for the user (file, field, fix): print, don't trace.
 
-    found: list[type[BaseException]] = [DefinitionError]
-    for module, name in (("engine.models.errors", "ModelError"), ("engine.assoc.errors", "AssocError"),
-                         ("engine.package.errors", "PackageError"), ("engine.models.base", "Cancelled")):
-        mod = sys.modules.get(module)
-        if mod is None:
-            try:
-                mod = import_module(module)
-            except ImportError:
-                continue
-        cls = getattr(mod, name, None)
-        if isinstance(cls, type):
-            found.append(cls)
-    return tuple(found)
+    Every engine error a user can fix derives from engine.common.errors.UserError; a cancelled
+    run (Ctrl+C in a scorer's batch loop) is reported the same way."""
+    from engine.common.errors import UserError
+    from engine.models.base import Cancelled
+
+    return (UserError, Cancelled)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
@@ -32,7 +32,7 @@ def run_once(app, mode: str, assets: dict, corpus: str, tiny: bool, tmp: Path, k
     from PySide6.QtCore import QEventLoop
 
     from gui.audit.page import AuditPage
-    from test_gui_audit_helpers import TickGaps
+    from testkit.audit_fixtures import TickGaps
 
     page = AuditPage()
     page.resize(1100, 760)
@@ -88,7 +88,7 @@ def main() -> None:
 
     from PySide6.QtWidgets import QApplication
 
-    from test_gui_audit_helpers import make_tiny_classifier, write_mini_corpus, write_predictions
+    from testkit.audit_fixtures import make_tiny_classifier, write_mini_corpus, write_predictions
 
     app = QApplication.instance() or QApplication([])
     with tempfile.TemporaryDirectory(prefix="eec-stall-") as d:

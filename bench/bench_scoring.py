@@ -52,10 +52,10 @@ def main() -> int:
 
     from engine.corpus import generate, load_corpus
     from engine.models.device import select_device
-    from engine.models.encoder_head import EncoderHeadScorer
-    from engine.models.hf_encoder import HFEncoder
-    from engine.models.regression_head import build_head
-    from engine.runner.scoring import score_texts
+    from engine.models.scorers.encoder_head import EncoderHeadScorer
+    from engine.models.scorers.hf_encoder import HFEncoder
+    from engine.models.training.regression_head import build_head
+    from engine.audit.scoring import score_texts
 
     texts = list(generate(load_corpus("en-kiritchenko2018")).Sentence)
     if args.limit:

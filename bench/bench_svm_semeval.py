@@ -4,7 +4,7 @@
     .venv/bin/python bench/bench_svm_semeval.py --all           # every language × emotion of Table 2
     .venv/bin/python bench/bench_svm_semeval.py --all --glove   # plus averaged GloVe 6B 50d + MLP (English)
 
-Protocol (engine.models.training): tweets cleaned as the authors did (@mentions, &amp;),
+Protocol (engine.models.training.train): tweets cleaned as the authors did (@mentions, &amp;),
 fitted on train+dev, Pearson r on test-gold (the official metric). Needs
 ../shared/data/semeval2018_ait (or --data DIR). Exit status 1 when English anger is more
 than 0.05 away from the paper's 0.533.
@@ -33,9 +33,9 @@ def main() -> int:
     ap.add_argument("--glove", action="store_true", help="also fastText+MLP on the packaged GloVe 50d (English)")
     args = ap.parse_args()
 
-    from engine.models.cli import default_data_dir
-    from engine.models.datasets import EI_EMOTIONS, load_semeval_task
-    from engine.models.training import CAMARA_TABLE2, TrainSettings, train_regression
+    from engine.models.training.cli import default_data_dir
+    from engine.models.training.datasets import EI_EMOTIONS, load_semeval_task
+    from engine.models.training.train import CAMARA_TABLE2, TrainSettings, train_regression
 
     data = Path(args.data) if args.data else default_data_dir()
     if data is None or not data.is_dir():

@@ -16,8 +16,14 @@ from types import TracebackType
 
 from gui.i18n import _
 
-_ENGINE_ERROR_NAMES = {"DefinitionError", "ModelError", "UnsafeWeightsError", "AssocError", "CoverageError",
-                       "MissingHeadError", "StatsError", "AuditError", "PlanError", "PredictionFileError"}
+
+
+def is_user_error(exc: BaseException) -> bool:
+    """An engine error meant for the user: a UserError, or one relayed from the audit process
+    (gui.audit.job.RemoteError keeps the names of the original's classes in ``mro``)."""
+    from engine.common.errors import UserError
+
+    return isinstance(exc, UserError) or "UserError" in (getattr(exc, "mro", None) or [])
 
 
 @dataclass
@@ -68,7 +74,7 @@ def friendly(exc: BaseException, *, context: str = "") -> FriendlyError:
     """Describe ``exc`` for a user; ``context`` says what the app was doing ('Opening …')."""
     lead = f"{context}\n\n" if context else ""
     name = type(exc).__name__
-    if any(cls.__name__ in _ENGINE_ERROR_NAMES for cls in type(exc).__mro__):
+    if is_user_error(exc):
         fix = getattr(exc, "fix", "") or ""
         text = str(exc)
         if fix and text.endswith(" — " + fix):

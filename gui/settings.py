@@ -43,7 +43,7 @@ def get(key: str) -> Any:
 def put(key: str, value: Any) -> None:
     data = load()
     data[key] = value
-    from engine.corpus.export import atomic_write_bytes
+    from engine.common.io import atomic_write_bytes
 
     try:
         atomic_write_bytes(settings_path(), json.dumps(data, ensure_ascii=False, indent=2).encode("utf-8"))

@@ -10,7 +10,7 @@ import pandas as pd
 
 from conftest import ROOT
 from engine.audit import AuditPlan, run_audit
-from engine.runner.cache import ScoreCache
+from engine.audit.cache import ScoreCache
 
 N = 8640  # sentences of en-kiritchenko2018
 
@@ -18,7 +18,7 @@ SCRIPT = """
 import sys, time
 sys.path.insert(0, {root!r})
 from engine.audit import AuditPlan, run_audit
-from engine.models.lexicon import VaderScorer
+from engine.models.scorers.lexicon import VaderScorer
 
 class SlowVader(VaderScorer):  # same fingerprint as plain VADER: only slower
     def score(self, texts, **kw):

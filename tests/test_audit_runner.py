@@ -120,8 +120,8 @@ def test_bad_plan_messages():
 def test_audit_with_tiny_transformer_classifier(tmp_path):
     """The transformer path through the runner: hf-classifier spec, device/precision in the manifest, cache."""
     pytest.importorskip("torch")
-    from corpus_fixtures import mini_pairs
-    from engine.models.tiny import make_tiny_bert
+    from testkit.corpus_fixtures import mini_pairs
+    from testkit.tiny_models import make_tiny_bert
 
     corpus = tmp_path / "mini.toml"
     corpus.write_text(mini_pairs(), encoding="utf-8")

@@ -1,7 +1,7 @@
 """Every checker rule: one fixture that triggers it and the clean one that does not."""
 import pytest
 
-from corpus_fixtures import mini
+from testkit.corpus_fixtures import mini
 from engine.corpus import CODES, check_corpus, generate, parse_definition
 
 

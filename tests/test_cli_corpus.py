@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from conftest import ROOT
-from corpus_fixtures import mini
+from testkit.corpus_fixtures import mini
 
 
 def subprocess_run(*args, env=None):

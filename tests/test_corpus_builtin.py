@@ -4,7 +4,7 @@ import re
 import pandas as pd
 import pytest
 
-from corpus_fixtures import builtin_report, builtin_tables
+from testkit.corpus_fixtures import builtin_report, builtin_tables
 from engine.corpus import PUBLISHED_COLUMNS, generate, load_corpus
 
 EXPECTED = {

@@ -8,7 +8,7 @@ from engine.corpus.comments import carry_comments
 from engine.corpus.registry import resolve_path
 from engine.corpus.writer import save_definition, to_toml
 
-from test_gui_audit_helpers import mini_corpus_text
+from testkit.audit_fixtures import mini_corpus_text
 
 COMMENTED = mini_corpus_text("notes").replace(
     'format = 1\n', '# Notes corpus: written by hand.\n# Second line of the header.\n\nformat = 1\n', 1).replace(

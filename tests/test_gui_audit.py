@@ -12,7 +12,7 @@ import time
 import pandas as pd
 import pytest
 
-from test_gui_audit_helpers import PacedScorer, TickGaps, make_tiny_classifier, write_mini_corpus, write_predictions
+from testkit.audit_fixtures import PacedScorer, TickGaps, make_tiny_classifier, write_mini_corpus, write_predictions
 
 pytest.importorskip("pytestqt")
 

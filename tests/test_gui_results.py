@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from test_gui_audit_helpers import write_fise_test, write_mini_corpus, write_predictions
+from testkit.audit_fixtures import write_fise_test, write_mini_corpus, write_predictions
 
 pytest.importorskip("pytestqt")
 

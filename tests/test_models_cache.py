@@ -14,8 +14,8 @@ import pytest
 from conftest import ROOT
 from engine.models.base import Cancelled
 from engine.models.errors import ModelError
-from engine.runner.cache import ScoreCache
-from engine.runner.scoring import score_texts
+from engine.audit.cache import ScoreCache
+from engine.audit.scoring import score_texts
 
 
 class CountingScorer:
@@ -123,8 +123,8 @@ SLOW_SCRIPT = """
 import sys, time
 sys.path.insert(0, {root!r})
 import pandas as pd
-from engine.runner.cache import ScoreCache
-from engine.runner.scoring import score_texts
+from engine.audit.cache import ScoreCache
+from engine.audit.scoring import score_texts
 
 class Slow:
     name = "slow"; dimensions = ["len"]; batch_size = 10

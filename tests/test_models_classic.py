@@ -5,13 +5,13 @@ import numpy as np
 import pytest
 
 from conftest import shared_path
-from engine.models.datasets import LabeledData, TaskSplits, load_semeval_task
+from engine.models.training.datasets import LabeledData, TaskSplits, load_semeval_task
 from engine.models.errors import ModelError
-from engine.models.fasttext_mlp import WordVectors, tokenize
-from engine.models.lexicon import TextBlobScorer, VaderScorer
+from engine.models.training.fasttext_mlp import WordVectors, tokenize
+from engine.models.scorers.lexicon import TextBlobScorer, VaderScorer
 from engine.models.specs import load_scorer, parse_spec
-from engine.models.training import TrainSettings, pearson_r, train_regression
-from engine.runner.scoring import score_texts
+from engine.models.training.train import TrainSettings, pearson_r, train_regression
+from engine.audit.scoring import score_texts
 
 POS = ["great", "happy", "love", "wonderful", "joy"]
 NEG = ["awful", "sad", "hate", "terrible", "grief"]

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from conftest import shared_path
-from engine.models import cli
+from engine.models.training import cli
 from engine.models.specs import load_scorer
 
 
@@ -38,7 +38,7 @@ def test_train_svm_from_csv(csvs, capsys):
 
 
 def test_train_encoder_head_from_csv(csvs, capsys, tmp_path):
-    from engine.models.tiny import make_tiny_bert
+    from testkit.tiny_models import make_tiny_bert
 
     enc = make_tiny_bert(tmp_path / "enc")
     code = run(["train", "--system", "encoder-head", "--encoder", str(enc), "--train-csv", str(csvs / "train.csv"),

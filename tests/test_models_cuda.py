@@ -6,12 +6,12 @@ torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU (CPU-only machine)")
 
 from engine.models.device import PRECISION_TOLERANCE, select_device  # noqa: E402
-from engine.models.encoder_head import EncoderHeadScorer  # noqa: E402
-from engine.models.hf_classifier import SequenceClassifierScorer  # noqa: E402
-from engine.models.hf_encoder import HFEncoder  # noqa: E402
-from engine.models.regression_head import build_head  # noqa: E402
-from engine.models.tiny import make_tiny_bert  # noqa: E402
-from engine.runner.scoring import score_texts  # noqa: E402
+from engine.models.scorers.encoder_head import EncoderHeadScorer  # noqa: E402
+from engine.models.scorers.hf_classifier import SequenceClassifierScorer  # noqa: E402
+from engine.models.scorers.hf_encoder import HFEncoder  # noqa: E402
+from engine.models.training.regression_head import build_head  # noqa: E402
+from testkit.tiny_models import make_tiny_bert  # noqa: E402
+from engine.audit.scoring import score_texts  # noqa: E402
 
 TEXTS = [f"She feels {w} about day {i}." for i in range(50) for w in ("happy", "sad", "angry")]
 

@@ -2,7 +2,7 @@
 import pytest
 
 from conftest import shared_path
-from engine.models.datasets import load_semeval_task, read_labeled_csv, read_semeval, semeval_file
+from engine.models.training.datasets import load_semeval_task, read_labeled_csv, read_semeval, semeval_file
 from engine.models.errors import ModelError
 
 HEADER = "ID\tTweet\tAffect Dimension\tIntensity Score"

@@ -3,9 +3,9 @@ import pandas as pd
 import pytest
 
 from engine.models.errors import ModelError
-from engine.models.predictions import PredictionFileScorer
+from engine.models.scorers.predictions import PredictionFileScorer
 from engine.models.specs import load_scorer
-from engine.runner.scoring import score_texts
+from engine.audit.scoring import score_texts
 
 CORPUS = {"Alonzo feels angry.": "en-00001", "Amanda feels angry.": "en-00002", "He feels sad.": "en-00003"}
 

@@ -7,12 +7,12 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from engine.models.errors import ModelError, UnsafeWeightsError  # noqa: E402
-from engine.models.hf_classifier import SequenceClassifierScorer  # noqa: E402
-from engine.models.hf_encoder import HFEncoder  # noqa: E402
-from engine.models.regression_head import load_heads  # noqa: E402
+from engine.models.scorers.hf_classifier import SequenceClassifierScorer  # noqa: E402
+from engine.models.scorers.hf_encoder import HFEncoder  # noqa: E402
+from engine.models.training.regression_head import load_heads  # noqa: E402
 from engine.models.safe_load import load_sklearn, load_torch_state, save_sklearn  # noqa: E402
 from engine.models.specs import load_scorer  # noqa: E402
-from engine.models.tiny import make_tiny_bert  # noqa: E402
+from testkit.tiny_models import make_tiny_bert  # noqa: E402
 
 
 def _to_pickle_folder(folder):

@@ -8,16 +8,16 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from engine.models.base import Cancelled  # noqa: E402
-from engine.models.datasets import LabeledData, TaskSplits  # noqa: E402
+from engine.models.training.datasets import LabeledData, TaskSplits  # noqa: E402
 from engine.models.device import resolve_precision, select_device  # noqa: E402
-from engine.models.encoder_head import EncoderHeadScorer  # noqa: E402
+from engine.models.scorers.encoder_head import EncoderHeadScorer  # noqa: E402
 from engine.models.errors import ModelError  # noqa: E402
-from engine.models.hf_classifier import SequenceClassifierScorer, label_values, majority_vote  # noqa: E402
-from engine.models.hf_encoder import HFEncoder  # noqa: E402
+from engine.models.scorers.hf_classifier import SequenceClassifierScorer, label_values, majority_vote  # noqa: E402
+from engine.models.scorers.hf_encoder import HFEncoder  # noqa: E402
 from engine.models.specs import load_scorer  # noqa: E402
-from engine.models.tiny import make_tiny_bert  # noqa: E402
-from engine.models.training import TrainSettings, train_regression  # noqa: E402
-from engine.runner.scoring import score_texts  # noqa: E402
+from testkit.tiny_models import make_tiny_bert  # noqa: E402
+from engine.models.training.train import TrainSettings, train_regression  # noqa: E402
+from engine.audit.scoring import score_texts  # noqa: E402
 
 SENTS = ["She feels happy.", "He is sad", "My day was terrible!!", "I love the great man.",
          "The situation made a woman feel afraid, very afraid indeed.", "ok", "He feels angry about my day."]
@@ -184,8 +184,8 @@ def test_label_values_and_vote():
 
 
 def test_fine_tune_two_seed_ensemble(tiny, tmp_path):
-    from engine.models.fine_tune import FineTuneConfig
-    from engine.models.training import train_classifier
+    from engine.models.training.fine_tune import FineTuneConfig
+    from engine.models.training.train import train_classifier
 
     texts = [f"{w} day {i}" for i in range(12) for w in ("great", "terrible", "ok")]
     labels = ["5" if t.startswith("great") else "1" if t.startswith("terrible") else "3" for t in texts]

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from corpus_fixtures import builtin_report, builtin_tables
+from testkit.corpus_fixtures import builtin_report, builtin_tables
 from engine.corpus import PAIR_COLUMNS, builtin_names, generate_group_comparisons
 from engine.corpus.pairs import GROUP_COLUMNS, PAIR_EXTRA_COLUMNS
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from conftest import ROOT
-from corpus_fixtures import mini, mini_pairs
+from testkit.corpus_fixtures import mini, mini_pairs
 from engine.corpus import PAIR_COLUMNS
 
 

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from conftest import shared_path
-from corpus_fixtures import builtin_tables
+from testkit.corpus_fixtures import builtin_tables
 
 SIDES = {"gender": ("male", "female"), "race": ("race: privileged", "race: minoritized"),
          "rank": ("rank: privileged", "rank: minoritized")}

@@ -10,7 +10,7 @@ import csv
 import re
 
 from conftest import shared_path
-from corpus_fixtures import builtin_report, builtin_tables
+from testkit.corpus_fixtures import builtin_report, builtin_tables
 from engine.corpus import EmotionWord, Form, Pair, Template, Variant, check_corpus, generate, generate_pairs, load_corpus
 
 SHEETS = ("data", "goldfarb_tarrant2023", "sheets")

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from corpus_fixtures import EMOTIONS, HEADER, PAIR_PERSONS, PAIRS, PERSONS, TEMPLATES, mini_pairs
+from testkit.corpus_fixtures import EMOTIONS, HEADER, PAIR_PERSONS, PAIRS, PERSONS, TEMPLATES, mini_pairs
 from engine.corpus import (PAIR_COLUMNS, DefinitionError, check_corpus, generate, generate_group_comparisons,
                            generate_pairs, parse_definition)
 

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 SIZE = (1400, 900)
@@ -35,7 +35,7 @@ def wait(app, cond, timeout: float = 300.0) -> None:
 
 
 def audit_screenshot(app, win, tmp: Path, out: Path) -> None:
-    from test_gui_audit_helpers import make_tiny_classifier, write_predictions
+    from testkit.audit_fixtures import make_tiny_classifier, write_predictions
 
     page = win.audit_page()
     win.show_page("audit")
@@ -63,7 +63,7 @@ def audit_screenshot(app, win, tmp: Path, out: Path) -> None:
 def real_audit(tmp: Path) -> Path:
     from engine.audit import AuditPlan, run_audit
     from engine.audit.assoc_step import AssocStep, run_assoc_step, write_assoc_outputs
-    from test_gui_audit_helpers import write_fise_test, write_predictions
+    from testkit.audit_fixtures import write_fise_test, write_predictions
 
     import pandas as pd
 

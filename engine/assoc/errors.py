@@ -8,20 +8,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.problem_line import problem_line
+from engine.common.errors import UserError
 
 
 @dataclass
-class AssocError(Exception):
+class AssocError(UserError):
     """A problem the user can fix: bad stimulus file, unusable vectors or model."""
 
     message: str
     file: str = ""
     field: str = ""
     fix: str = ""
-
-    def __str__(self) -> str:  # one line, as users see it
-        return problem_line(self.message, self.file, field=self.field, fix=self.fix)
 
 
 class CoverageError(AssocError):

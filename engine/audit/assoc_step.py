@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from engine.corpus.export import atomic_write_bytes
+from engine.common.io import atomic_write_bytes
 from engine.models.base import Cancelled, is_cancelled
 
 LogFn = Callable[[str], None]

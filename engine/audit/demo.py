@@ -119,7 +119,7 @@ def run_demo(out_dir: str | Path, *, progress: Callable[[int, int, float | None]
     except Exception as exc:  # noqa: BLE001 - e.g. AssocError: the GloVe package is not installed
         demo.notes.append(f"WEAT skipped: {exc}")
     else:
-        from engine.corpus.export import atomic_write_bytes
+        from engine.common.io import atomic_write_bytes
 
         from .assoc_step import write_assoc_outputs
         from .plots import write_plots

@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from engine.problem_line import problem_line
+from engine.common.errors import UserError
 
 from .run import AuditResult
 
@@ -40,15 +40,12 @@ NEEDED = {"beta": ["corpus", "model", "emotion", "test", "subset", "term", "p_va
 
 
 @dataclass
-class AuditError(Exception):
+class AuditError(UserError):
     """An audit folder that cannot be read; one line with the fix, like ModelError."""
 
     file: str
     message: str
     fix: str = ""
-
-    def __str__(self) -> str:
-        return problem_line(self.message, self.file, fix=self.fix)
 
 
 def read_text_file(path: Path, limit: int = MAX_TABLE) -> str:

@@ -19,6 +19,8 @@ from typing import Any, Sequence
 
 import pandas as pd
 
+from engine.common.fmt import as_float, p_label
+
 ROW_H = 18
 LEFT = 160  # minimum width of the label column
 PLOT_W = 380
@@ -111,17 +113,8 @@ def forest_svg(title: str, labels: Sequence[str], est: Sequence[float], lo: Sequ
     return "\n".join(out) + "\n"
 
 
-def _num(v: Any) -> float | None:
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return None
-    return f if math.isfinite(f) else None
-
-
-def _p(v: Any) -> str:
-    f = _num(v)
-    return "" if f is None else (f"p={f:.1e}" if f < 1e-3 else f"p={f:.3f}")
+_num = as_float
+_p = p_label
 
 
 def paired_svg(df: pd.DataFrame) -> str:
@@ -165,7 +158,7 @@ PLOTTERS = {"paired": paired_svg, "beta": beta_svg, "counterfactual": counterfac
 
 def write_plots(tables: dict[str, pd.DataFrame], out_dir: str | Path) -> list[Path]:
     """One SVG per known table that has rows; returns the files written."""
-    from engine.corpus.export import atomic_write_bytes
+    from engine.common.io import atomic_write_bytes
 
     out = Path(out_dir)
     written = []

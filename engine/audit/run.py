@@ -22,7 +22,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from engine.corpus import CompiledCorpus, generate, load_corpus
-from engine.corpus.export import atomic_write_bytes
+from engine.common.io import atomic_write_bytes
 from engine.corpus.registry import resolve_path
 from engine.models.base import Cancelled, is_cancelled
 
@@ -70,7 +70,7 @@ def run_audit(plan: AuditPlan, *, progress: Callable[[int, int, float | None], N
     statistic; `Cancelled.stage` says which ("scoring" or "statistics"). Nothing is written
     to `out_dir` unless the run completes.
     """
-    from engine.runner.cache import ScoreCache
+    from engine.audit.cache import ScoreCache
 
     plan.validate()
     cache = ScoreCache(plan.cache_dir)
@@ -82,7 +82,7 @@ def run_audit(plan: AuditPlan, *, progress: Callable[[int, int, float | None], N
 
 def _run(plan: AuditPlan, cache: Any, progress: Any, cancel: Any, say: LogFn) -> AuditResult:
     from engine.models.specs import load_scorer
-    from engine.runner.scoring import score_texts
+    from engine.audit.scoring import score_texts
 
     started = time.perf_counter()
     result = AuditResult(plan.out_dir)

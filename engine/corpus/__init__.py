@@ -12,10 +12,10 @@ __all__ = [
     "EmotionWord", "Finding", "Form", "PUBLISHED_COLUMNS", "PersonTerm", "Review", "Template", "Variant",
     "Word", "check_corpus", "generate", "load_definition", "parse_definition",
 ]
-from .export import FORMATS, atomic_write_bytes, export_table  # noqa: E402
+from .export import FORMATS, export_table  # noqa: E402
 from .registry import builtin_names, list_corpora, load_corpus, user_corpus_dir  # noqa: E402
 
-__all__ += ["FORMATS", "atomic_write_bytes", "builtin_names", "export_table", "list_corpora", "load_corpus",
+__all__ += ["FORMATS", "builtin_names", "export_table", "list_corpora", "load_corpus",
             "user_corpus_dir"]
 from .model import Pair  # noqa: E402
 from .pairs import PAIR_COLUMNS, generate_group_comparisons, generate_pairs  # noqa: E402

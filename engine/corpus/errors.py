@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.problem_line import problem_line
+from engine.common.errors import UserError
 
 
 @dataclass
-class DefinitionError(Exception):
+class DefinitionError(UserError):
     """A corpus definition that cannot be read or has the wrong shape."""
 
     file: str
@@ -19,6 +19,3 @@ class DefinitionError(Exception):
     field: str = ""
     line: int | None = None
     fix: str = ""
-
-    def __str__(self) -> str:  # one line, as users see it
-        return problem_line(self.message, self.file, self.line, self.field, self.fix)

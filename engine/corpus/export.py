@@ -6,34 +6,16 @@ Emotion,Emotion word``) so existing analysis scripts read it unchanged.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 from typing import TYPE_CHECKING
+
+from engine.common.io import atomic_write_bytes
 
 if TYPE_CHECKING:  # pandas loads in about a second: only the functions that build tables import it
     import pandas as pd
 
 FORMATS = ("csv", "jsonl", "parquet")
-
-
-def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
-    """Write to a temp file in the same folder, fsync, then rename: never a half file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def to_bytes(df: pd.DataFrame, fmt: str) -> bytes:

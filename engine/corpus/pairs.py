@@ -162,3 +162,14 @@ def generate_group_comparisons(corpus: CorpusDefinition, compiled: CompiledCorpu
                 cols["language"].append(corpus.language)
                 cols["corpus"].append(corpus.id)
     return pd.DataFrame(cols, columns=GROUP_COLUMNS)
+
+
+def pair_count(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -> int | None:
+    """Number of counterfactual pairs, or None while a half-edited corpus cannot be paired yet.
+
+    Why None rather than an error: the workbench shows the count as the translator types; the
+    checks panel already says what is wrong, so the count just waits."""
+    try:
+        return len(generate_pairs(corpus, compiled))
+    except Exception:  # noqa: BLE001 - any half-finished state; the checker reports it
+        return None

@@ -14,7 +14,7 @@ from typing import Any
 
 import tomli_w
 
-from .export import atomic_write_bytes
+from engine.common.io import atomic_write_bytes
 from .model import CorpusDefinition, Form, Review
 
 

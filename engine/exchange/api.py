@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.corpus import CheckReport, CorpusDefinition, check_corpus
-from engine.corpus.export import atomic_write_bytes
+from engine.common.io import atomic_write_bytes
 from engine.corpus.registry import load_corpus
 from engine.corpus.writer import to_toml_keeping_comments
 from engine.package.overwrite import Confirm, may_replace

@@ -45,7 +45,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from engine.package.cli import tty_confirm
+    from engine.common.io import tty_confirm
 
     from .api import export_exchange
 
@@ -56,7 +56,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from engine.package.cli import tty_confirm
+    from engine.common.io import tty_confirm
 
     from .api import import_exchange, merge_exchange
     from .errors import ExchangeError

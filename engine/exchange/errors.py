@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.problem_line import problem_line
+from engine.common.errors import UserError
 
 
 @dataclass
-class ExchangeError(ValueError):
+class ExchangeError(UserError, ValueError):
     file: str
     message: str
     entry: str = ""
     fix: str = ""
 
-    def __str__(self) -> str:
-        return problem_line(self.message, self.file, field=self.entry, fix=self.fix)
+    @property
+    def field(self) -> str:  # type: ignore[override]
+        return self.entry

@@ -4,13 +4,14 @@ Importing this package is cheap: torch, transformers and scikit-learn are import
 inside the functions that need them. Typical use::
 
     from engine.models import load_scorer
-    from engine.runner import ScoreCache, score_texts
+    from engine.audit.cache import ScoreCache
+    from engine.audit.scoring import score_texts
     scorer = load_scorer("vader")
     frame = score_texts(scorer, sentences, cache=ScoreCache())
 """
-from .base import Cancelled, CancelFn, ProgressFn, Scorer
-from .errors import ModelError, UnsafeWeightsError
-from .specs import load_scorer, parse_spec
+from engine.models.base import Cancelled, CancelFn, ProgressFn, Scorer
+from engine.models.errors import ModelError, UnsafeWeightsError
+from engine.models.specs import load_scorer, parse_spec
 
 __all__ = ["Cancelled", "CancelFn", "ModelError", "ProgressFn", "Scorer", "UnsafeWeightsError", "load_scorer",
            "parse_spec"]

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from .base import ProgressTracker, check_cancel
-from .device import DeviceInfo, free_memory, is_oom
-from .errors import ModelError
+from engine.models.base import ProgressTracker, check_cancel
+from engine.models.device import DeviceInfo, free_memory, is_oom
+from engine.models.errors import ModelError
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np

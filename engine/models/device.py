@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .errors import ModelError
+from engine.models.errors import ModelError
 
 PRECISION_TOLERANCE = 1e-2
 PRECISIONS = ("auto", "fp32", "bf16", "fp16")

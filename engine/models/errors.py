@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.problem_line import problem_line
+from engine.common.errors import UserError
 
 
 @dataclass
-class ModelError(Exception):
+class ModelError(UserError):
     """A model, weights file, prediction file or training file that cannot be used."""
 
     file: str
@@ -21,8 +21,8 @@ class ModelError(Exception):
     line: int | None = None
     fix: str = ""
 
-    def __str__(self) -> str:  # one line, as users see it
-        return problem_line(self.message, self.file or "model", self.line, self.field, self.fix)
+    def where(self) -> str:
+        return self.file or "model"
 
 
 class UnsafeWeightsError(ModelError):

@@ -56,9 +56,3 @@ def folder_fingerprint(folder: str | Path) -> str:
             h.update(rel.encode("utf-8"))
             h.update(file_sha256(full).encode())
     return h.hexdigest()
-
-
-def path_fingerprint(path: str | Path) -> str:
-    """Fingerprint a file or a folder."""
-    path = Path(path)
-    return folder_fingerprint(path) if path.is_dir() else file_sha256(path)

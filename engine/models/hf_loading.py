@@ -13,8 +13,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .errors import ModelError
-from .safe_load import hf_weights_policy
+from engine.models.errors import ModelError
+from engine.models.safe_load import hf_weights_policy
 
 
 def offline() -> None:

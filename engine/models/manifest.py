@@ -15,7 +15,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from .errors import ModelError
+from engine.models.errors import ModelError
 
 MANIFEST_NAME = "manifest.json"
 FORMAT = "eec-studio-model"

@@ -26,7 +26,7 @@ PREPROCESSORS: dict[str, Callable[[str], str]] = {
 
 
 def get_preprocessor(name: str) -> Callable[[str], str]:
-    from .errors import ModelError
+    from engine.models.errors import ModelError
 
     try:
         return PREPROCESSORS[name]

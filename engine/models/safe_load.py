@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .errors import ModelError, UnsafeWeightsError
+from engine.models.errors import ModelError, UnsafeWeightsError
 
 PICKLE_SUFFIXES = {".bin", ".pt", ".pth", ".ckpt", ".joblib", ".pkl", ".pickle"}
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Mapping
 from urllib.parse import parse_qsl
 
-from .errors import ModelError
+from engine.models.errors import ModelError
 
 KINDS = ("vader", "textblob", "model", "hf-classifier", "predictions")
 _INT_OPTS = {"batch_size", "max_length"}
@@ -57,13 +57,13 @@ def load_scorer(spec: str, *, allow_pickle: bool = False, ids: Mapping[str, str]
     name = opts.pop("name", None)
 
     if kind in ("vader", "textblob"):
-        from .lexicon import TextBlobScorer, VaderScorer
+        from engine.models.scorers.lexicon import TextBlobScorer, VaderScorer
 
         return VaderScorer() if kind == "vader" else TextBlobScorer()
     if not target:
         raise ModelError(spec, f"'{kind}:' needs a path", field="--model")
     if kind == "predictions":
-        from .predictions import PredictionFileScorer
+        from engine.models.scorers.predictions import PredictionFileScorer
 
         cols = opts.pop("columns", None)
         return PredictionFileScorer(target, key=opts.pop("key", "auto"), ids=ids,
@@ -71,7 +71,7 @@ def load_scorer(spec: str, *, allow_pickle: bool = False, ids: Mapping[str, str]
                                     on_missing=opts.pop("on_missing", "error"),
                                     on_duplicate=opts.pop("on_duplicate", "error"), name=name)
     if kind == "hf-classifier":
-        from .hf_classifier import SequenceClassifierScorer
+        from engine.models.scorers.hf_classifier import SequenceClassifierScorer
 
         return SequenceClassifierScorer(target, allow_pickle=allow_pickle, name=name, **common)
     return load_trained(target, allow_pickle=allow_pickle, encoder=opts.pop("encoder", None),
@@ -81,7 +81,7 @@ def load_scorer(spec: str, *, allow_pickle: bool = False, ids: Mapping[str, str]
 def load_trained(folder: str | Path, *, allow_pickle: bool = False, encoder: str | None = None,
                  vectors: str | None = None, **common: Any) -> Any:
     """Load any folder written by `main.py train` (dispatch on the manifest's `system`)."""
-    from .manifest import read_manifest
+    from engine.models.manifest import read_manifest
 
     folder = Path(folder).expanduser()
     if not folder.exists():
@@ -93,21 +93,21 @@ def load_trained(folder: str | Path, *, allow_pickle: bool = False, encoder: str
     man = read_manifest(folder)
     system = man["system"]
     if system == "encoder-head":
-        from .encoder_head import EncoderHeadScorer
+        from engine.models.scorers.encoder_head import EncoderHeadScorer
 
         common.pop("max_length", None)  # fixed by the trained heads' manifest
 
         return EncoderHeadScorer.load(folder, allow_pickle=allow_pickle, encoder=encoder, **common)
     if system == "svm-tfidf":
-        from .svm_tfidf import load_svm_tfidf
+        from engine.models.training.svm_tfidf import load_svm_tfidf
 
         return load_svm_tfidf(folder, allow_pickle=allow_pickle)
     if system == "fasttext-mlp":
-        from .fasttext_mlp import load_fasttext_mlp
+        from engine.models.training.fasttext_mlp import load_fasttext_mlp
 
         return load_fasttext_mlp(folder, allow_pickle=allow_pickle, vectors=vectors)
     if system == "classifier-ensemble":
-        from .hf_classifier import EnsembleClassifierScorer
+        from engine.models.scorers.hf_classifier import EnsembleClassifierScorer
 
         return EnsembleClassifierScorer.load(folder, allow_pickle=allow_pickle, **common)
     raise ModelError(str(folder), f"unknown system '{system}' in manifest", field="system", fix="update EEC Studio")

@@ -9,22 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable, Optional
-
-
-def tty_confirm() -> Optional[Callable[[str], bool]]:
-    """A y/N prompt when a person is at the terminal; None (so: refuse) in scripts and pipes."""
-    if not (sys.stdin and sys.stdin.isatty()):
-        return None
-
-    def ask(question: str) -> bool:
-        try:
-            answer = input(f"{question} [y/N] ")
-        except EOFError:
-            return False
-        return answer.strip().lower() in ("y", "yes")
-
-    return ask
+from engine.common.io import tty_confirm
 
 
 def _add(subparsers: argparse._SubParsersAction, name: str, **kw) -> argparse.ArgumentParser | None:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.problem_line import problem_line
+from engine.common.errors import UserError
 
 
 @dataclass
-class PackageError(ValueError):
+class PackageError(UserError, ValueError):
     """A package (or an output path) that cannot be exported, verified or imported."""
 
     file: str
@@ -21,5 +21,6 @@ class PackageError(ValueError):
     member: str = ""
     fix: str = ""
 
-    def __str__(self) -> str:
-        return problem_line(self.message, self.file, field=self.member, fix=self.fix)
+    @property
+    def field(self) -> str:  # type: ignore[override]
+        return self.member

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.corpus import CompiledCorpus, CorpusDefinition, DefinitionError, check_corpus, generate, parse_definition
-from engine.corpus.export import atomic_write_bytes, to_bytes
+from engine.common.io import atomic_write_bytes
+from engine.corpus.export import to_bytes
+from engine.corpus.pairs import generate_pairs
 from engine.corpus.registry import load_corpus
 from engine.corpus.writer import to_toml_keeping_comments
 
@@ -27,7 +29,6 @@ from .datasheet import build_datasheet
 from .layout import CHECKER_JSON, CHECKER_TEXT, MANIFEST, README, Layout, check_corpus_id
 from .manifest import Manifest
 from .overwrite import Confirm, may_replace
-from .pairs_table import pairs_table
 from .version import app_version
 
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -59,7 +60,8 @@ def build_package(corpus: CorpusDefinition) -> tuple[bytes, Manifest]:
     cc = CompiledCorpus(corpus)
     report = check_corpus(corpus, cc)
     df = generate(corpus, cc)
-    pairs = pairs_table(corpus, cc)
+    pairs = generate_pairs(corpus, cc)
+    pairs = pairs if len(pairs) else None  # a corpus that declares no pairs: no pairs file
     files: dict[str, bytes] = {
         layout.definition: definition_bytes(corpus),
         layout.csv: to_bytes(df, "csv"),

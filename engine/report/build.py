@@ -33,10 +33,12 @@ from typing import Any, Callable, Optional
 import numpy as np
 import pandas as pd
 
+from engine.common.fmt import number, p_value
+
 from .audit_folder import AuditFolder, read_audit, read_table
 from .errors import ReportError
 from .html import document, esc, kv_table, page, simple_table, stars_html, stat_table
-from .svg import Row, forest, legend_html, level_of
+from engine.common.svg import Row, forest, legend_html, level_of
 
 Confirm = Optional[Callable[[str], bool]]
 MARKER = ".eec-report"
@@ -130,17 +132,8 @@ def key_results(folder: AuditFolder) -> list[KeyResult]:
     return out
 
 
-def _num(x: float, digits: int = 3) -> str:
-    if not _finite(x):
-        return "–"
-    s = f"{x:.{digits}f}"
-    return s.lstrip("-") if float(s) == 0 else s
-
-
-def _p(p: float) -> str:
-    if not _finite(p):
-        return "–"
-    return "<0.001" if p < 0.001 else f"{p:.3f}"
+_num = number
+_p = p_value
 
 
 def key_results_html(results: list[KeyResult]) -> str:

@@ -22,7 +22,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from engine.package.cli import tty_confirm
+    from engine.common.io import tty_confirm
 
     from .build import build_report
 

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.problem_line import problem_line
+from engine.common.errors import UserError
 
 
 @dataclass
-class ReportError(ValueError):
+class ReportError(UserError, ValueError):
     file: str
     message: str
     fix: str = ""
-
-    def __str__(self) -> str:
-        return problem_line(self.message, self.file, fix=self.fix)

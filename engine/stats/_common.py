@@ -16,6 +16,8 @@ from typing import Any, Iterator, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from engine.common.fmt import stars  # noqa: F401  (re-exported: engine.stats.stars)
+
 #: Groups the data contract names as the reference ("majority") of the race/ethnicity axis.
 #: Used only to infer ``majority`` when exactly one of them occurs in the data.
 KNOWN_REFERENCE_GROUPS: tuple[str, ...] = ("European", "Anglo")
@@ -165,19 +167,6 @@ def split_corpora(df: pd.DataFrame, corpus: str | None) -> Iterator[tuple[str, p
         return
     for label in pd.unique(df["corpus"].astype(str)):
         yield label, df[df["corpus"].astype(str) == label]
-
-
-def stars(p: float | None) -> str:
-    """Significance stars as in Câmara et al.'s tables: *** p ≤ .01, ** p ≤ .05, * p ≤ .10."""
-    if p is None or not isinstance(p, (int, float, np.floating)) or math.isnan(p):
-        return ""
-    if p <= 0.01:
-        return "***"
-    if p <= 0.05:
-        return "**"
-    if p <= 0.10:
-        return "*"
-    return ""
 
 
 def _json_default(o: Any) -> Any:

@@ -12,30 +12,15 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from engine.common.fmt import cell
+
 #: Columns every tidy result row carries, first and in this order.
 ID_COLUMNS = ["corpus", "model", "emotion", "test"]
 
 
 def fmt_num(x, digits: int = 4) -> str:
-    """A number for text tables: fixed digits, tiny p-values in scientific notation, '–' for missing."""
-    if x is None:
-        return "–"
-    if isinstance(x, (bool, np.bool_)):
-        return "yes" if x else "no"
-    if isinstance(x, (int, np.integer)):
-        return str(int(x))
-    try:
-        xf = float(x)
-    except (TypeError, ValueError):
-        return str(x)
-    if math.isnan(xf):
-        return "–"
-    if math.isinf(xf):
-        return "inf" if xf > 0 else "-inf"
-    if xf != 0 and abs(xf) < 10 ** (-digits):
-        return f"{xf:.2e}"
-    s = f"{xf:.{digits}f}"
-    return "0." + "0" * digits if s.lstrip("-") == "0." + "0" * digits else s
+    """A number for text tables (summaries): engine.common.fmt.cell with '–' for missing."""
+    return cell(x, digits, missing="–")
 
 
 def text_table(frame: pd.DataFrame, columns: Sequence[str], headers: Sequence[str] | None = None,

@@ -15,6 +15,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from engine.common.fmt import number, p_value
+
 from . import _common as C
 
 
@@ -41,30 +43,9 @@ class Table:
         return len(self.align)
 
 
-def fmt(x, digits: int = 3) -> str:
-    """Fixed decimals, '–' for missing, no negative zero ('-0.000' -> '0.000')."""
-    if x is None:
-        return "–"
-    try:
-        xf = float(x)
-    except (TypeError, ValueError):
-        return str(x)
-    if math.isnan(xf):
-        return "–"
-    s = f"{xf:.{digits}f}"
-    if float(s) == 0.0:
-        s = s.lstrip("-")
-    return s
-
-
-def fmt_p(p, digits: int = 3) -> str:
-    try:
-        pf = float(p)
-    except (TypeError, ValueError):
-        return "–"
-    if math.isnan(pf):
-        return "–"
-    return f"<{10 ** -digits:.{digits}f}" if pf < 10 ** -digits else f"{pf:.{digits}f}"
+# one formatter for every table (engine.common.fmt); the short names read well in the layouts below
+fmt = number
+fmt_p = p_value
 
 
 def num(x, digits: int = 3, sup: str = "") -> Cell:

@@ -10,6 +10,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+from engine.common import fmt
+
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -27,15 +29,7 @@ from gui.i18n import _, connect_retranslate
 
 
 def _fmt(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        if math.isnan(value):
-            return ""
-        if value != 0 and abs(value) < 1e-4:
-            return f"{value:.2e}"
-        return f"{value:.4f}"
-    return str(value)
+    return fmt.cell(value)
 
 
 class FrameModel(QAbstractTableModel):
@@ -161,7 +155,7 @@ class FrameTable(QWidget):
         return text
 
     def save_csv(self, path: str | Path) -> Path:
-        from engine.corpus.export import atomic_write_bytes
+        from engine.common.io import atomic_write_bytes
 
         path = Path(path)
         atomic_write_bytes(path, self.model.frame.to_csv(index=False).encode("utf-8"))

@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
+from engine.common import fmt
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
 
@@ -173,9 +175,7 @@ class BetaView(PlotPanel):
 
 
 def _num(v: Any, signed: bool = False) -> str:
-    if not is_number(v):
-        return "–"
-    return f"{float(v):+.3f}" if signed else f"{float(v):.3f}"
+    return fmt.number(v, 3, signed=signed)
 
 
 __all__ = ["BetaView", "TERM_LABELS"]

@@ -16,6 +16,8 @@ from typing import Any, Callable, Iterator
 
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401 - registers ImageExporter / SVGExporter
+from engine.common import fmt
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -46,24 +48,9 @@ def colour(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
 
 
-def stars(p: Any) -> str:
-    """The engine's significance stars (*** p ≤ .01, ** p ≤ .05, * p ≤ .10)."""
-    from engine.stats import stars as _stars
-
-    try:
-        return _stars(float(p))
-    except (TypeError, ValueError):
-        return ""
-
-
-def fmt_p(p: Any) -> str:
-    try:
-        p = float(p)
-    except (TypeError, ValueError):
-        return "–"
-    if math.isnan(p):
-        return "–"
-    return f"{p:.2e}" if 0 < p < 0.001 else f"{p:.3f}"
+# the engine's one formatter (engine.common.fmt): the same text as the tables and the report
+stars = fmt.stars
+fmt_p = fmt.p_value
 
 
 def is_number(v: Any) -> bool:

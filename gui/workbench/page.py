@@ -30,7 +30,7 @@ from engine.corpus.model import REVIEW_STATUSES
 
 from gui import i18n, settings
 from gui.common.background import Latest
-from gui.engine_bridge import pair_count
+from engine.corpus.pairs import pair_count
 from gui.errors import _headless, friendly
 from gui.i18n import _, connect_retranslate, ngettext
 

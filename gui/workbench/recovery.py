@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.corpus import parse_definition
-from engine.corpus.export import atomic_write_bytes
+from engine.common.io import atomic_write_bytes
 from engine.corpus.registry import user_home
 from engine.corpus.writer import to_toml
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import ModelError
-from .fingerprint import file_sha256
+from engine.models.errors import ModelError
+from engine.models.fingerprint import file_sha256
 
 SEMEVAL_HEADER = ["ID", "Tweet", "Affect Dimension", "Intensity Score"]
 SEMEVAL_LANGUAGES = {"en": "En", "es": "Es", "ar": "Ar"}

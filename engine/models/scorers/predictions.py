@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from .base import ProgressTracker, check_cancel, make_frame, stable_hash
-from .errors import ModelError
-from .fingerprint import file_sha256
+from engine.models.base import ProgressTracker, check_cancel, make_frame, stable_hash
+from engine.models.errors import ModelError
+from engine.models.fingerprint import file_sha256
 
 SENTENCE_COLUMNS = ("Sentence", "sentence", "Text", "text", "Tweet", "tweet")
 ID_COLUMNS = ("ID", "Id", "id")

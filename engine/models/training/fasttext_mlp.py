@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .base import stable_hash
-from .errors import ModelError
-from .fingerprint import file_sha256
-from .manifest import read_manifest
-from .sklearn_scorer import SklearnScorer
+from engine.models.base import stable_hash
+from engine.models.errors import ModelError
+from engine.models.fingerprint import file_sha256
+from engine.models.manifest import read_manifest
+from engine.models.scorers.sklearn_scorer import SklearnScorer
 
 SYSTEM = "fasttext-mlp"
 _PUNCT = str.maketrans("", "", string.punctuation + "’—”“‘\"")

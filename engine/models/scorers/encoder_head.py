@@ -9,14 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .base import make_frame, stable_hash
-from .device import PROBE_TEXTS, PrecisionCheck, resolve_precision
-from .errors import ModelError
-from .hf_encoder import HFEncoder
-from .manifest import read_manifest
-from .preprocess import get_preprocessor
-from .regression_head import heads_digest as compute_heads_digest
-from .regression_head import load_heads
+from engine.models.base import make_frame, stable_hash
+from engine.models.device import PROBE_TEXTS, PrecisionCheck, resolve_precision
+from engine.models.errors import ModelError
+from engine.models.scorers.hf_encoder import HFEncoder
+from engine.models.manifest import read_manifest
+from engine.models.preprocess import get_preprocessor
+from engine.models.training.regression_head import heads_digest as compute_heads_digest
+from engine.models.training.regression_head import load_heads
 
 HEADS_FILE = "heads.safetensors"
 

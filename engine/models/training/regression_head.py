@@ -13,8 +13,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import ModelError
-from .safe_load import load_torch_state
+from engine.models.errors import ModelError
+from engine.models.safe_load import load_torch_state
 
 
 @dataclass
@@ -52,7 +52,7 @@ def train_head(x_train: Any, y_train: Any, x_val: Any | None = None, y_val: Any 
     import numpy as np
     import torch
 
-    from .base import check_cancel
+    from engine.models.base import check_cancel
 
     config = config or HeadConfig()
     x_train = np.asarray(x_train, dtype=np.float32)

@@ -10,12 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .base import stable_hash
-from .batching import pad_batch, run_in_batches
-from .device import DeviceInfo, autocast, dtype_name, select_device
-from .errors import ModelError
-from .fingerprint import folder_fingerprint
-from .hf_loading import load_model, load_tokenizer, resolve_model_dir
+from engine.models.base import stable_hash
+from engine.models.batching import pad_batch, run_in_batches
+from engine.models.device import DeviceInfo, autocast, dtype_name, select_device
+from engine.models.errors import ModelError
+from engine.models.fingerprint import folder_fingerprint
+from engine.models.hf_loading import load_model, load_tokenizer, resolve_model_dir
 
 POOLINGS = ("cls", "mean")
 

@@ -10,9 +10,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import ModelError
-from .manifest import read_manifest
-from .sklearn_scorer import SklearnScorer
+from engine.models.errors import ModelError
+from engine.models.manifest import read_manifest
+from engine.models.scorers.sklearn_scorer import SklearnScorer
 
 SYSTEM = "svm-tfidf"
 

@@ -12,12 +12,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from .base import ProgressTracker, check_cancel
-from .batching import pad_batch
-from .device import select_device
-from .errors import ModelError
-from .fingerprint import folder_fingerprint
-from .hf_loading import load_model, load_tokenizer, offline, quiet_transformers, resolve_model_dir
+from engine.models.base import ProgressTracker, check_cancel
+from engine.models.batching import pad_batch
+from engine.models.device import select_device
+from engine.models.errors import ModelError
+from engine.models.fingerprint import folder_fingerprint
+from engine.models.hf_loading import load_model, load_tokenizer, offline, quiet_transformers, resolve_model_dir
 
 
 @dataclass
@@ -98,7 +98,7 @@ def fine_tune_ensemble(base_model: str | Path, texts: list[str], labels: list[An
                        device: str | None = None, allow_pickle: bool = False, progress: Any = None,
                        cancel: Any = None, manifest_extra: dict[str, Any] | None = None) -> Path:
     """Fine-tune one member per seed into `out_dir/seed-<n>/` and write the ensemble manifest."""
-    from .manifest import write_manifest
+    from engine.models.manifest import write_manifest
 
     offline()
     config = config or FineTuneConfig()

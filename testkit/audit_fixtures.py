@@ -145,7 +145,7 @@ def write_fise_test(folder: str | Path) -> Path:
 
 def make_tiny_classifier(folder: str | Path) -> Path:
     """A tiny random BERT sentiment classifier (negative/positive) saved with save_pretrained."""
-    from engine.models.tiny import make_tiny_bert
+    from testkit.tiny_models import make_tiny_bert
 
     return make_tiny_bert(folder, labels=["negative", "positive"], seed=3)
 

@@ -48,7 +48,7 @@ def make_tiny_bert(folder: str | Path, *, num_labels: int | None = None, labels:
         model = BertForSequenceClassification(cfg)
     else:
         model = BertModel(BertConfig(**kwargs))
-    from .hf_loading import quiet_transformers
+    from engine.models.hf_loading import quiet_transformers
 
     with quiet_transformers():
         model.save_pretrained(str(folder))

@@ -1,4 +1,7 @@
-"""Small SVG charts in pure Python, inlined into the HTML report.
+"""The one SVG chart renderer: forest plots (estimate and interval per row) in pure Python.
+
+Used for the audit's plots/<stat>.svg files (``standalone=True``: with the SVG namespace, so
+browsers open them as files) and inlined into the HTML report.
 
 Why not matplotlib or pyqtgraph: the report must build headless, fast and without another
 dependency, and the plots it needs are simple: estimates with confidence intervals (a
@@ -26,6 +29,7 @@ class Row:
     high: float | None = None
     note: str = ""  # printed right of the plot (e.g. "0.049***")
     level: str = "ns"  # sig | weak | ns
+    band: float | None = None  # half-width of a shaded "negligible" zone around 0 on this row
 
 
 def _finite(x) -> bool:
@@ -59,14 +63,21 @@ def _fmt_tick(t: float, step: float) -> str:
 
 
 def forest(rows: list[Row], *, title: str = "", x_label: str = "", zero: float | None = 0.0,
-           width: int = 760, label_width: int = 260, note_width: int = 110) -> str:
-    """Horizontal dot-and-whisker chart; a vertical reference line at ``zero`` (None: none)."""
+           width: int = 760, label_width: int | None = 260, note_width: int = 110, standalone: bool = False) -> str:
+    """Horizontal dot-and-whisker chart; a vertical reference line at ``zero`` (None: none).
+
+    ``label_width=None`` sizes the label column to the longest label (160–640 px) and widens
+    the chart by as much; ``standalone`` adds the SVG namespace for a .svg file of its own."""
     rows = [r for r in rows if _finite(r.value)]
     if not rows:
         return ""
+    if label_width is None:  # about 7 px per character at 12 px
+        label_width = min(640, max(160, 7 * max(len(r.label) for r in rows) + 20))
+        width += label_width - 260
     row_h, top, bottom = 22, 34 if title else 12, 42
     height = top + row_h * len(rows) + bottom
     vals = [r.value for r in rows] + [v for r in rows for v in (r.low, r.high) if _finite(v)]
+    vals += [s * float(r.band) for r in rows if _finite(r.band) for s in (-1, 1)]
     if zero is not None:
         vals.append(zero)
     lo, hi = min(vals), max(vals)
@@ -79,7 +90,8 @@ def forest(rows: list[Row], *, title: str = "", x_label: str = "", zero: float |
         return x0 + (v - t0) / (t1 - t0) * (x1 - x0)
 
     step = ticks[1] - ticks[0] if len(ticks) > 1 else 1.0
-    out = [f'<svg class="chart" role="img" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+    ns = ' xmlns="http://www.w3.org/2000/svg"' if standalone else ""
+    out = [f'<svg{ns} class="chart" role="img" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
            f'font-family="{escape(FONT)}" font-size="12">',
            f"<title>{escape(title or x_label or 'chart')}</title>",
            f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>']
@@ -103,6 +115,10 @@ def forest(rows: list[Row], *, title: str = "", x_label: str = "", zero: float |
         if i % 2:
             out.append(f'<rect x="0" y="{y - row_h / 2:.1f}" width="{width}" height="{row_h}" fill="#f6f8fa" '
                        'fill-opacity="0.6"/>')
+        if _finite(r.band) and float(r.band) > 0:
+            b = float(r.band)
+            out.append(f'<rect x="{X(-b):.1f}" y="{y - row_h / 2 + 2:.1f}" width="{X(b) - X(-b):.1f}" '
+                       f'height="{row_h - 4}" fill="#cfe3d4" fill-opacity="0.7"/>')
         chars = max(12, (label_width - 16) // 7)
         label = r.label if len(r.label) <= chars else r.label[:chars - 1] + "…"
         out.append(f'<text x="{x0 - 10}" y="{y + 4:.1f}" text-anchor="end" fill="#1d2733">{escape(label)}</text>')

@@ -16,11 +16,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .base import check_cancel
-from .datasets import LabeledData, TaskSplits
-from .errors import ModelError
-from .manifest import write_manifest
-from .preprocess import get_preprocessor
+from engine.models.base import check_cancel
+from engine.models.training.datasets import LabeledData, TaskSplits
+from engine.models.errors import ModelError
+from engine.models.manifest import write_manifest
+from engine.models.preprocess import get_preprocessor
 
 REGRESSION_SYSTEMS = ("svm-tfidf", "fasttext-mlp", "encoder-head")
 SYSTEMS = REGRESSION_SYSTEMS + ("classifier",)
@@ -162,8 +162,8 @@ def train_regression(tasks: list[TaskSplits], settings: TrainSettings, *,
     extra_manifest: dict[str, Any] = {}
 
     if settings.system == "encoder-head":
-        from .hf_encoder import HFEncoder
-        from .regression_head import HeadConfig, save_heads, train_head
+        from engine.models.scorers.hf_encoder import HFEncoder
+        from engine.models.training.regression_head import HeadConfig, save_heads, train_head
 
         if not settings.encoder:
             raise ModelError("", "encoder-head needs an encoder", field="encoder", fix="pass --encoder FOLDER_OR_HF_ID")
@@ -171,7 +171,7 @@ def train_regression(tasks: list[TaskSplits], settings: TrainSettings, *,
                         batch_size=settings.batch_size, device=settings.device, allow_pickle=settings.allow_pickle)
         store = None
         if settings.embedding_cache:
-            from engine.runner.cache import ScoreCache
+            from engine.audit.cache import ScoreCache
 
             store = ScoreCache(Path(settings.embedding_cache) / "embeddings.sqlite")
         head_cfg = HeadConfig()
@@ -196,18 +196,18 @@ def train_regression(tasks: list[TaskSplits], settings: TrainSettings, *,
         if store is not None:
             store.close()
     else:
-        from .sklearn_scorer import SklearnScorer
+        from engine.models.scorers.sklearn_scorer import SklearnScorer
 
         vectors = None
         if settings.system == "fasttext-mlp":
-            from .fasttext_mlp import FastTextMlpConfig, WordVectors, fit_fasttext_mlp
+            from engine.models.training.fasttext_mlp import FastTextMlpConfig, WordVectors, fit_fasttext_mlp
 
             if not settings.vectors:
                 raise ModelError("", "fasttext-mlp needs word vectors", field="vectors", fix="pass --vectors FILE.bin|.vec")
             ft_cfg = FastTextMlpConfig(max_words=settings.max_words)
             vectors = WordVectors(settings.vectors, max_words=ft_cfg.max_words, lowercase=ft_cfg.lowercase)
         else:
-            from .svm_tfidf import SvmTfidfConfig, fit_svm_tfidf
+            from engine.models.training.svm_tfidf import SvmTfidfConfig, fit_svm_tfidf
 
             svm_cfg = SvmTfidfConfig()
         for i, task in enumerate(tasks):
@@ -282,8 +282,8 @@ def train_classifier(train: LabeledData, test: LabeledData | None, *, base_model
     """Fine-tune a seed ensemble on class labels; report majority-vote accuracy and macro-F1 on test."""
     import numpy as np
 
-    from .fine_tune import fine_tune_ensemble
-    from .hf_classifier import EnsembleClassifierScorer
+    from engine.models.training.fine_tune import fine_tune_ensemble
+    from engine.models.scorers.hf_classifier import EnsembleClassifierScorer
 
     started = time.perf_counter()
     extra = {"data": [train.record("train")] + ([test.record("test")] if test is not None else []),

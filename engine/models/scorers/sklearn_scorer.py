@@ -9,11 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from .base import ProgressTracker, check_cancel, make_frame, stable_hash
-from .errors import ModelError
-from .fingerprint import file_sha256
-from .preprocess import get_preprocessor
-from .safe_load import load_sklearn, save_sklearn
+from engine.models.base import ProgressTracker, check_cancel, make_frame, stable_hash
+from engine.models.errors import ModelError
+from engine.models.fingerprint import file_sha256
+from engine.models.preprocess import get_preprocessor
+from engine.models.safe_load import load_sklearn, save_sklearn
 
 CHUNK = 512  # texts per predict call: the progress/cancel granularity of these fast models
 

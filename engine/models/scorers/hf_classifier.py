@@ -14,13 +14,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .base import make_frame, stable_hash
-from .batching import pad_batch, run_in_batches
-from .device import PROBE_TEXTS, DeviceInfo, PrecisionCheck, autocast, resolve_precision, select_device
-from .errors import ModelError
-from .fingerprint import folder_fingerprint
-from .hf_loading import load_model, load_tokenizer, resolve_model_dir
-from .manifest import read_manifest
+from engine.models.base import make_frame, stable_hash
+from engine.models.batching import pad_batch, run_in_batches
+from engine.models.device import PROBE_TEXTS, DeviceInfo, PrecisionCheck, autocast, resolve_precision, select_device
+from engine.models.errors import ModelError
+from engine.models.fingerprint import folder_fingerprint
+from engine.models.hf_loading import load_model, load_tokenizer, resolve_model_dir
+from engine.models.manifest import read_manifest
 
 _NUM = re.compile(r"^\s*(-?\d+(?:\.\d+)?)")
 _LABEL_K = re.compile(r"^LABEL_(\d+)$")

@@ -13,8 +13,8 @@ from __future__ import annotations
 from importlib import metadata
 from typing import Any, Callable
 
-from .base import ProgressTracker, check_cancel, make_frame, stable_hash
-from .errors import ModelError
+from engine.models.base import ProgressTracker, check_cancel, make_frame, stable_hash
+from engine.models.errors import ModelError
 
 CHUNK = 256
 

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .errors import ModelError
+from engine.models.errors import ModelError
 
 DEFAULT_EMOTIONS = "anger,fear,joy,sadness"
 
@@ -103,9 +103,9 @@ def handle_train(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from .base import Cancelled
-    from .datasets import TaskSplits, load_semeval_task, read_labeled_csv
-    from .training import TrainSettings, train_classifier, train_regression
+    from engine.models.base import Cancelled
+    from engine.models.training.datasets import TaskSplits, load_semeval_task, read_labeled_csv
+    from engine.models.training.train import TrainSettings, train_classifier, train_regression
 
     out = Path(args.out)
     if out.exists() and any(out.iterdir()) and not (out / "manifest.json").exists():
@@ -119,7 +119,7 @@ def _train(args: argparse.Namespace) -> int:
                                  fix="give a local model folder (save_pretrained) to fine-tune")
             if not args.train_csv:
                 raise ModelError("", "--system classifier needs --train-csv with class labels", field="--train-csv")
-            from .fine_tune import FineTuneConfig
+            from engine.models.training.fine_tune import FineTuneConfig
 
             train = read_labeled_csv(args.train_csv, text_column=args.text_column, label_column=args.label_column)
             test = read_labeled_csv(args.test_csv, text_column=args.text_column,
@@ -159,6 +159,6 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def _default_embedding_cache() -> str:
-    from engine.runner.cache import default_cache_dir
+    from engine.audit.cache import default_cache_dir
 
     return str(default_cache_dir())
