@@ -17,7 +17,6 @@ Its Welch t (person means as the units) is the person-robust test of the same me
 """
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from .person_tests import PersonContrast, Stratum
