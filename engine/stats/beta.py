@@ -84,17 +84,29 @@ class BetaFit:
                  f"status: {self.status}   link: logit   precision φ = {fmt_num(self.precision, 3)}"
                  f"   log-likelihood = {fmt_num(self.llf, 2)}",
                  "scores squeezed (Smithson & Verkuilen): " + ("yes" if self.squeezed else "no"),
+                 "inference: " + _inference_line(self.settings),
                  "",
-                 text_table(self.terms, ["term", "estimate", "std_err", "statistic", "p_value", "stars",
-                                         "ci_low", "ci_high"],
-                            ["term", "coef (logit)", "std err", "z", "p", "", "[ci low", "ci high]"]),
+                 text_table(self.terms, ["term", "estimate", "std_err", "statistic", "df", "p_value", "stars",
+                                         "ci_low", "ci_high", "perm_p_value"],
+                            ["term", "coef (logit)", "std err", "t/z", "df", "p", "", "[ci low", "ci high]",
+                             "p (perm.)"]),
                  "",
                  text_table(self.terms, ["term", "ame", "ame_ci_low", "ame_ci_high", "ols_estimate",
-                                         "ols_std_err", "ols_p_value", "ols_stars"],
-                            ["term", "AME (score)", "[ci low", "ci high]", "OLS coef", "HC3 se", "p", ""])]
+                                         "ols_std_err", "ols_p_value", "ols_stars", "paper_p_value"],
+                            ["term", "AME (score)", "[ci low", "ci high]", "OLS coef", "OLS se", "p", "",
+                             "p (paper)"])]
         for n in self.notes:
             lines.append("note: " + n)
         return "\n".join(lines)
+
+
+def _inference_line(settings: dict) -> str:
+    inf = (settings.get("inference") or {}).get("inference", "paper")
+    if inf == "person":
+        kind = (settings.get("inference") or {}).get("small_sample", "CR2")
+        return (f"person-robust ({kind} cluster-robust by person, t with "
+                + ("Bell–McCaffrey df" if kind == "CR2" else "G − 1 df") + "); p (perm.): person-level permutation")
+    return "paper (Beta: observed-information Wald z; OLS: HC3; sentences treated as independent)"
 
 
 @dataclass

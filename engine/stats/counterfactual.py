@@ -27,9 +27,11 @@ from .results import ID_COLUMNS, ResultsMixin, rule, text_table
 TEST = "counterfactual"
 STAT_COLUMNS = ["n", "mean_diff", "var_diff", "sd_diff", "ci_low", "ci_high", "share_changed",
                 "share_priv_higher", "share_min_higher", "t_statistic", "t_df", "t_p_value",
-                "wilcoxon_statistic", "wilcoxon_p_value", "band", "exceeds_band", "status", "inference",
-                "person_t_p_value", "person_wilcoxon_p_value", "paper_t_p_value", "paper_wilcoxon_p_value",
-                "perm_p_value", "perm_se", "perm_n", "perm_method", "n_person_pairs"]
+                "wilcoxon_statistic", "wilcoxon_p_value", "band", "exceeds_band", "status"]
+#: Which inference the tests used, both inferences' p-values and the permutation test (not grouping columns).
+INFERENCE_COLUMNS = ["inference", "person_t_p_value", "person_wilcoxon_p_value", "paper_t_p_value",
+                     "paper_wilcoxon_p_value", "perm_p_value", "perm_se", "perm_n", "perm_method", "n_person_pairs"]
+STAT_COLUMNS = STAT_COLUMNS + INFERENCE_COLUMNS
 
 
 @dataclass
@@ -48,7 +50,11 @@ class CounterfactualResults(ResultsMixin):
                                  "wilcoxon_p_value", "band", "exceeds_band"]
         heads = ["model"] + by + ["pairs", "mean R(p)−R(m)", "variance", "changed", "p (t)", "p (Wilcoxon)",
                                   "band", "beyond band"]
-        out = [rule("Counterfactual pairs (Goldfarb-Tarrant et al. 2023)"), text_table(self.frame, cols, heads)]
+        inf = (self.settings.get("inference") or {}).get("inference", "person")
+        used = set(self.frame["inference"].dropna().astype(str)) if "inference" in self.frame else {inf}
+        line = ("inference: " + ("person-robust (one unit per person pair)" if used == {"person"} else
+                                 "paper (sentence pairs treated as independent)" if used == {"paper"} else "mixed"))
+        out = [rule("Counterfactual pairs (Goldfarb-Tarrant et al. 2023)"), line, text_table(self.frame, cols, heads)]
         out += ["note: " + n for n in self.notes]
         return "\n".join(out)
 

@@ -94,10 +94,13 @@ class KMPairedResults(ResultsMixin):
     def summary(self) -> str:
         if not self.tests:
             return "no paired test run"
-        out = [rule("Kiritchenko & Mohammad paired analysis")]
-        cols = ["corpus", "model", "emotion", "axis", "subset", "n", "mean_delta", "p_value", "verdict",
-                "avg_delta_pos", "avg_delta_neg", "delta_spread"]
-        heads = ["corpus", "model", "emotion", "axis", "subset", "pairs", "mean Δ", "p", "bias group",
+        inf = self.settings.get("inference", "person")
+        out = [rule("Kiritchenko & Mohammad paired analysis"),
+               "inference: " + ("person-robust (Welch t on person means; perm = person-level permutation test)"
+                                if inf == "person" else "paper (paired t-test over sentence pairs)")]
+        cols = ["corpus", "model", "emotion", "axis", "subset", "n", "mean_delta", "p_value", "perm_p_value",
+                "verdict", "avg_delta_pos", "avg_delta_neg", "delta_spread"]
+        heads = ["corpus", "model", "emotion", "axis", "subset", "pairs", "mean Δ", "p", "p (perm.)", "bias group",
                  "avg Δ>0", "avg Δ<0", "Δ-spread"]
         out.append(text_table(self.frame, cols, heads))
         notes = sorted({n for t in self.tests for n in t.notes})

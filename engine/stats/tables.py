@@ -124,9 +124,11 @@ def camara_tables(frame: pd.DataFrame, *, value: str = "ame", p_col: str | None 
                         p = getattr(r, p_col)
                         row.append(num(v, digits, C.stars(p if p is not None else float("nan"))))
                 rows.append(row)
+        inf = inference_words(f, "beta")
         caption = (f"{what[:1].upper() + what[1:]} for all model, emotion combinations{adj}. "
                    "Statistically significant results (p ≤ 0.01) are marked with three asterisks ***, "
-                   "(p ≤ 0.05) with two asterisks **, (p ≤ 0.10) with one asterisk *.")
+                   "(p ≤ 0.05) with two asterisks **, (p ≤ 0.10) with one asterisk *."
+                   + (f" Stars from {inf}." if inf and p_col in ("p_value", "ols_p_value") else ""))
         tables.append(Table(caption, header, rows, "ll" + "r" * (len(block) * len(terms)), starts))
     return tables
 
@@ -169,10 +171,30 @@ def km_tables(frame: pd.DataFrame, *, digits: int = 3) -> list[Table]:
         alpha = _setting(g, "alpha", 0.05)
         where = f" on {corp}" if corp else ""
         caption = (f"Analysis of {what} bias: summary results for {g['model'].nunique()} system(s){where} "
-                   f"({SUBSET_WORDS.get(subset, subset)}). Bias groups from a two-sided paired t-test at "
+                   f"({SUBSET_WORDS.get(subset, subset)}). Bias groups from {inference_words(g, 'km')} at "
                    f"α = {alpha:g}; average score differences are averaged over the systems of each group.")
         tables.append(Table(caption, header, rows, "llrrr", starts, notes))
     return tables
+
+
+INFERENCE_WORDS = {
+    "beta": {"person": "p-values cluster-robust by person (CR2, t with Bell–McCaffrey df)",
+             "paper": "p-values from the Beta model's Wald z test (as in the paper; sentences treated as independent)"},
+    "km": {"person": "a two-sided Welch t-test on person means (each name and noun-phrase pair one unit)",
+           "paper": "a two-sided paired t-test over sentence pairs (as in the paper)"},
+    "cf": {"person": "t and Wilcoxon tests over person pairs",
+           "paper": "paired t and Wilcoxon signed-rank tests over sentence pairs (as in the paper)"},
+}
+
+
+def inference_words(frame: pd.DataFrame, kind: str) -> str:
+    """How the table's p-values were obtained, from its ``inference`` column ('' if unknown/mixed)."""
+    if "inference" not in frame.columns:
+        return INFERENCE_WORDS[kind]["paper"] if kind != "beta" else ""
+    vals = {str(v) for v in frame["inference"].dropna() if str(v)}
+    if len(vals) == 1 and next(iter(vals)) in INFERENCE_WORDS[kind]:
+        return INFERENCE_WORDS[kind][next(iter(vals))]
+    return "p-values of mixed inference (see the 'inference' column)" if vals else ""
 
 
 def _setting(g: pd.DataFrame, key: str, default):
@@ -196,12 +218,14 @@ def km_model_tables(frame: pd.DataFrame, *, digits: int = 3) -> list[Table]:
                  num(r.delta_spread, digits), Cell(fmt_p(r.p_value, digits), numeric=True)]
                 for r in g.itertuples(index=False)]
         where = f" on {corp}" if corp else ""
-        tables.append(Table(f"Paired {axis} analysis per system{where} ({SUBSET_WORDS.get(subset, subset)}).",
+        tables.append(Table(f"Paired {axis} analysis per system{where} ({SUBSET_WORDS.get(subset, subset)}); "
+                            f"p from {inference_words(g, 'km')}.",
                             header, rows, "lllrrrrrr"))
     return tables
 
 
 # ------------------------------------------------------------------ Goldfarb-Tarrant et al.
+from .counterfactual import INFERENCE_COLUMNS as COUNTERFACTUAL_INFERENCE_COLUMNS  # noqa: E402
 def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[str] | None = None) -> list[Table]:
     """Per model and group of pairs: mean (CI) and variance of R(priv) − R(min), changes, tests."""
     if frame.empty:
@@ -209,7 +233,7 @@ def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[
     std = set(["corpus", "model", "emotion", "test", "note", "settings"]) | set(
         ["n", "mean_diff", "var_diff", "sd_diff", "ci_low", "ci_high", "share_changed", "share_priv_higher",
          "share_min_higher", "t_statistic", "t_df", "t_p_value", "wilcoxon_statistic", "wilcoxon_p_value",
-         "band", "exceeds_band", "status"])
+         "band", "exceeds_band", "status"]) | set(COUNTERFACTUAL_INFERENCE_COLUMNS)
     by = list(by) if by is not None else [c for c in frame.columns if c not in std and not c.startswith(("t_p_", "wilcoxon_p_"))]
     header = [[("Corpus", 1), ("Model", 1)] + [(b.capitalize(), 1) for b in by] +
               [("Pairs", 1), ("Mean R(p) − R(m) [95% CI]", 1), ("Variance", 1), ("Changed", 1),
@@ -226,7 +250,7 @@ def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[
                      Cell(f"yes (band {fmt(r['band'], digits)})" if r["exceeds_band"] else
                           f"no (band {fmt(r['band'], digits)})")])
     cap = ("Counterfactual pairs: difference R(privileged) − R(minoritised) (> 0: against the minoritised "
-           "group), share of pairs whose score changed, paired t and Wilcoxon signed-rank p-values, and "
+           f"group), share of pairs whose score changed, p-values of {inference_words(frame, 'cf')}, and "
            "whether |mean| exceeds the band.")
     return [Table(cap, header, rows, "ll" + "l" * len(by) + "rrrrrrrrl")]
 
