@@ -37,6 +37,12 @@ class SklearnScorer:
         self.batch_size = CHUNK
         self.manifest: dict[str, Any] = {}
 
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The training language from the model's manifest (empty when unknown)."""
+        lang = (self.manifest or {}).get("language")
+        return (str(lang),) if isinstance(lang, str) and lang else ()
+
     def fingerprint(self) -> str:
         if not self._digest:
             import hashlib
