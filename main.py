@@ -10,8 +10,8 @@ import os
 import sys
 from importlib import import_module
 
-# Subcommand modules: each exposes add_parser(subparsers). Optional ones are skipped
-# when their part of the engine is not installed, so the corpus tools always work.
+# Subcommand modules: each exposes add_parser(subparsers) and calls the same engine
+# functions as the GUI.
 CLI_MODULES = ["engine.corpus.cli", "engine.corpus.pairs_cli", "engine.models.training.cli", "engine.assoc.cli", "engine.audit.cli",
                "engine.package.cli", "engine.exchange.cli", "engine.report.cli"]
 
@@ -22,13 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     gui = sub.add_parser("gui", help="open the desktop app (the default with no arguments)")
     gui.set_defaults(func=lambda args: run_gui())
     for name in CLI_MODULES:
-        try:
-            module = import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name and (exc.name == name or name.startswith(exc.name + ".")):
-                continue
-            raise
-        module.add_parser(sub)
+        import_module(name).add_parser(sub)
     return parser
 
 

@@ -21,7 +21,9 @@ def audit_dir(tmp_path_factory):
     """A finished audit: 462 sentences × (planted prediction file, VADER), all statistics, and
     WEAT T1, SEAT T1, WEAT T6 and an English FISE test on the packaged GloVe vectors."""
     from engine.audit import AuditPlan, run_audit
-    from engine.audit.assoc_step import AssocStep, run_assoc_step, write_assoc_outputs
+    import json
+
+    from engine.audit.assoc_step import AssocStep, assoc_record, run_assoc_step, write_assoc_tables
 
     root = tmp_path_factory.mktemp("results")
     corpus = write_mini_corpus(root)
@@ -36,7 +38,10 @@ def audit_dir(tmp_path_factory):
     # WEAT row stands in for it here
     lpbs = tables["assoc"].iloc[[0]].assign(kind="lpbs", test="weat/T1", effect_size=-0.4, p_value=0.3)
     tables["assoc"] = pd.concat([tables["assoc"], lpbs], ignore_index=True)
-    write_assoc_outputs(out, tables, step, problems)
+    write_assoc_tables(out, tables)
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["assoc"] = assoc_record(step, problems)
+    (out / "manifest.json").write_text(json.dumps(manifest))
     return out
 
 
@@ -202,7 +207,7 @@ def test_shows_a_fresh_result_and_refuses_a_wrong_folder(qtbot, audit_dir, tmp_p
 
 
 def test_empty_views_say_what_to_do(qtbot, tmp_path):
-    from engine.audit.run import AuditResult
+    from engine.audit import AuditResult
 
     p = ResultsPage()
     qtbot.addWidget(p)

@@ -62,7 +62,7 @@ def audit_screenshot(app, win, tmp: Path, out: Path) -> None:
 
 def real_audit(tmp: Path) -> Path:
     from engine.audit import AuditPlan, run_audit
-    from engine.audit.assoc_step import AssocStep, run_assoc_step, write_assoc_outputs
+    from engine.audit import AssocStep
     from testkit.audit_fixtures import write_fise_test, write_predictions
 
     import pandas as pd
@@ -73,12 +73,10 @@ def real_audit(tmp: Path) -> Path:
     pred = tmp / "my-system.tsv"
     pd.concat(parts).drop_duplicates("Sentence").to_csv(pred, sep="\t", index=False)
     folder = tmp / "audit-results"
-    run_audit(AuditPlan(corpora, [f"predictions:{pred}?key=sentence", "vader", "textblob"], out_dir=folder,
-                        cache_dir=tmp / "cache", settings={"n_resamples": 1000}))
     step = AssocStep(["weat/T1", "weat/T2", "weat/T6", "weat/T7", "weat/T8", "seat:weat/T1", "seat:weat/T6",
                       str(write_fise_test(tmp))], permutations=10_000)
-    tables, problems, _objs = run_assoc_step(step)
-    write_assoc_outputs(folder, tables, step, problems)
+    run_audit(AuditPlan(corpora, [f"predictions:{pred}?key=sentence", "vader", "textblob"], out_dir=folder,
+                        cache_dir=tmp / "cache", settings={"n_resamples": 1000}, assoc=step))
     return folder
 
 

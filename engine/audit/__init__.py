@@ -1,5 +1,9 @@
-"""Audits: corpora × scorers × statistics, run headless with progress, cancel and a cache."""
-from .plan import STATISTICS, AuditPlan
-from .run import AuditResult, run_audit
+"""Audits: corpora × scorers × statistics (+ association tests, report), run headless with
+progress, cancel and a score cache. ``run_audit`` (engine.audit.pipeline) is the one entry
+point; the CLI, the GUI's audit process and the demo all call it."""
+from .assoc_step import AssocStep, association_tests
+from .pipeline import run_audit
+from .plan import AuditPlan, statistic_ids
+from .result import AuditResult
 
-__all__ = ["AuditPlan", "AuditResult", "STATISTICS", "run_audit"]
+__all__ = ["AssocStep", "association_tests", "AuditPlan", "AuditResult", "run_audit", "statistic_ids"]

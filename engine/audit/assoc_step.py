@@ -15,7 +15,6 @@ The manifest gets an ``assoc`` entry with the settings used.
 """
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -117,6 +116,13 @@ def run_assoc_step(step: AssocStep, *, progress: Callable[[int, int, float | Non
     return tables, problems, results
 
 
+def association_tests() -> list[Any]:
+    """The library's tests an audit can run (WEAT, SEAT, LPBS, FISE), for pickers such as the GUI's."""
+    from engine.assoc.library import list_tests
+
+    return [e for e in list_tests() if e.kind in ("weat", "seat", "lpbs", "fise")]
+
+
 def split_run_as(name: str) -> tuple[str, str]:
     """("seat", "weat/T1") for "seat:weat/T1"; ("auto", name) otherwise."""
     head, sep, rest = name.partition(":")
@@ -130,25 +136,71 @@ def _is_mlm_test(name: str) -> bool:
     return run_as == "lpbs" or "/lpbs/" in test or "/crows/" in test
 
 
-FILE_OF = {"assoc": "tests", "assoc_words": "word_scores", "fise_quadrants": "fise_quadrants",
-           "fise_words": "fise_words"}
+def assoc_record(step: AssocStep, problems: list[str] | None = None) -> dict[str, Any]:
+    """The manifest's ``assoc`` entry: the settings used and what could not run."""
+    return {"tests": step.tests, "vectors": step.vectors, "permutations": step.permutations,
+            "seed": step.seed, "top_k": step.top_k, "problems": list(problems or [])}
 
 
-def write_assoc_outputs(out: str | Path, tables: dict[str, pd.DataFrame], step: AssocStep,
-                        problems: list[str] | None = None) -> None:
-    """Write the tables under ``out/assoc/`` and record the step in ``out/manifest.json``."""
-    out = Path(out)
-    for key, frame in tables.items():
-        if key in FILE_OF:
-            atomic_write_bytes(out / "assoc" / f"{FILE_OF[key]}.csv", frame.to_csv(index=False).encode("utf-8"))
-    man_path = out / "manifest.json"
-    try:
-        manifest = json.loads(man_path.read_text(encoding="utf-8")) if man_path.exists() else {}
-    except (OSError, ValueError):
-        manifest = {}
-    manifest["assoc"] = {"tests": step.tests, "vectors": step.vectors, "permutations": step.permutations,
-                         "seed": step.seed, "top_k": step.top_k, "problems": list(problems or [])}
-    if problems:
-        manifest["problems"] = list(manifest.get("problems", [])) + [p for p in problems
-                                                                     if p not in manifest.get("problems", [])]
-    atomic_write_bytes(man_path, json.dumps(manifest, indent=2, ensure_ascii=False, default=str).encode("utf-8"))
+def write_assoc_tables(out: str | Path, tables: dict[str, pd.DataFrame]) -> None:
+    """The association tables under ``out/assoc/`` (file names from the statistics registry)."""
+    from engine.stats.registry import ASSOC_TABLES
+
+    for t in ASSOC_TABLES:
+        frame = tables.get(t.id)
+        if frame is not None:
+            atomic_write_bytes(Path(out) / t.folder / f"{t.file}.csv", frame.to_csv(index=False).encode("utf-8"))
+
+
+def assoc_overview(tables: dict[str, pd.DataFrame], step: AssocStep, problems: list[str]) -> pd.DataFrame:
+    """One row per requested test — the results, and the refused or failed ones with the reason."""
+    from engine.assoc.library import resolve
+
+    done = tables.get("assoc", pd.DataFrame(columns=["test"]))
+    rows = []
+    for name in step.tests:
+        hit = done[done.test == split_run_as(name)[1]] if len(done) else done
+        if len(hit):
+            rows.append({**hit.iloc[0].to_dict(), "status": "ok", "note": ""})
+            continue
+        why = next((p.split(": ", 1)[1] for p in problems if p.startswith(f"association test {name}:")), "not run")
+        try:
+            title = resolve(split_run_as(name)[1]).title
+        except Exception:  # noqa: BLE001 - a title is decoration
+            title = ""
+        rows.append({"test": name, "title": title, "status": "refused" if "coverage" in why else "error", "note": why})
+    frame = pd.DataFrame(rows)
+    if "title" not in frame:
+        frame["title"] = ""
+    frame["title"] = frame["title"].fillna("")
+    return frame
+
+
+def assoc_markdown(df: pd.DataFrame) -> str:
+    """The overview as a Markdown table (tables/assoc.md)."""
+    from engine.common.fmt import number, p_value
+
+    lines = ["| test | title | d | p | method | n X/Y/A/B | status |", "|---|---|---:|---:|---|---|---|"]
+    for r in df.to_dict("records"):
+        if r.get("status") == "ok":
+            sizes = "/".join(str(int(r[k])) if k in r and r[k] == r[k] else "–" for k in ("n_x", "n_y", "n_a", "n_b"))
+            lines.append(f"| {r['test']} | {r['title']} | {number(r['effect_size'])} | {p_value(r['p_value'])} | "
+                         f"{r.get('p_method', '')} | {sizes} | ok |")
+        else:
+            lines.append(f"| {r['test']} | {r.get('title', '')} | – | – | – | – | {r['status']}: {str(r['note'])[:100]}… |")
+    return "\n".join(lines) + "\n"
+
+
+def assoc_plot(df: pd.DataFrame) -> Any:
+    """Forest plot of the association tests' effect sizes (no interval; p-value as the note)."""
+    from engine.common.fmt import as_float, p_label
+    from engine.common.svg import Row, level_of
+    from engine.stats.registry import PlotSpec
+
+    ok = df[df.status == "ok"] if "status" in df else df
+    rows = [Row(f"{r.test} {r.title}" if isinstance(getattr(r, "title", ""), str) and getattr(r, "title", "") else str(r.test),
+                as_float(r.effect_size) if as_float(r.effect_size) is not None else float("nan"), None, None,
+                p_label(r.p_value), level_of(r.p_value)) for r in ok.itertuples()]
+    reps = sorted({str(v) for v in df["representation"].dropna()}) if "representation" in df else []
+    title = "Association tests: effect sizes" + (f" ({', '.join(reps)})" if reps else "")
+    return PlotSpec(title, "effect size d", rows)

@@ -1,22 +1,24 @@
-"""`python main.py audit …` and `python main.py demo` (thin shells over run_audit)."""
+"""`python main.py audit …` and `python main.py demo` (thin shells over engine.audit.run_audit)."""
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
 
-from .plan import STATISTICS, AuditPlan
+from .assoc_step import AssocStep
+from .plan import AuditPlan, statistic_ids
 from .progress_bar import ProgressBar
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    stats = statistic_ids()
     p = subparsers.add_parser("audit", help="score corpora with models and compute bias statistics")
-    p.add_argument("--corpus", nargs="+", required=True, metavar="NAME", help="corpus names or definition files")
-    p.add_argument("--model", nargs="+", required=True, metavar="SPEC",
+    p.add_argument("--corpus", nargs="+", default=[], metavar="NAME", help="corpus names or definition files")
+    p.add_argument("--model", nargs="+", default=[], metavar="SPEC",
                    help="vader | textblob | predictions:FILE | hf-classifier:DIR | a folder from `main.py train`; "
                         "options after '?': device=cpu|cuda, precision=auto|fp32|bf16|fp16, batch_size=N, name=LABEL "
                         "(see docs/models.md)")
-    p.add_argument("--stats", default=",".join(STATISTICS), help=f"comma list of {', '.join(STATISTICS)}")
+    p.add_argument("--stats", default=",".join(stats), help=f"comma list of {', '.join(stats)}")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for tables, scores and the manifest")
     p.add_argument("--cache-dir", default=None, metavar="DIR", help="score cache (default ~/.cache/eec-studio)")
     p.add_argument("--alpha", type=float, default=0.05)
@@ -27,6 +29,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--noun-phrases", choices=["exclude", "gender"], default="exclude",
                    help="Beta regression: leave noun-phrase sentences out, or fit them with gender only")
     p.add_argument("--allow-pickle", action="store_true", help="allow pickled model weights (.bin, joblib): runs their code")
+    p.add_argument("--assoc", nargs="+", default=[], metavar="TEST",
+                   help="association tests into DIR/assoc (library names as in `main.py assoc list`, e.g. weat/T1, "
+                        "or test files; prefix seat: or lpbs: to run a word test as SEAT or LPBS)")
+    p.add_argument("--vectors", default="glove-6b-50d", metavar="SPEC",
+                   help="representation for --assoc (as `main.py assoc run --vectors`; default glove-6b-50d)")
+    p.add_argument("--permutations", type=int, default=10_000, metavar="N",
+                   help="permutations for the association tests' p-values (exact when fewer partitions exist)")
     p.add_argument("--report", action="store_true", help="also write an HTML report into DIR/report")
     p.set_defaults(func=cmd_audit)
 
@@ -35,47 +44,45 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     d.set_defaults(func=cmd_demo)
 
 
-def _print_tables(result) -> None:
-    print(result.summary())
+def plan_from_args(args: argparse.Namespace) -> AuditPlan:
+    """The AuditPlan the command line describes (validated by the pipeline before any work)."""
+    stats = [s.strip() for s in args.stats.split(",") if s.strip()]
+    assoc = AssocStep(tests=list(args.assoc), vectors=args.vectors, permutations=args.permutations,
+                      seed=args.seed) if args.assoc else None
+    return AuditPlan(corpora=args.corpus, scorers=args.model, stats=stats, out_dir=Path(args.out),
+                     cache_dir=Path(args.cache_dir) if args.cache_dir else None, allow_pickle=args.allow_pickle,
+                     settings={"alpha": args.alpha, "correction": args.correction, "n_resamples": args.bootstrap,
+                               "seed": args.seed, "band_share": args.band, "noun_phrases": args.noun_phrases},
+                     assoc=assoc, report=args.report)
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from .run import run_audit
+    from .pipeline import run_audit
 
-    stats = [s.strip() for s in args.stats.split(",") if s.strip()]
-    plan = AuditPlan(corpora=args.corpus, scorers=args.model, stats=stats, out_dir=Path(args.out),
-                     cache_dir=Path(args.cache_dir) if args.cache_dir else None, allow_pickle=args.allow_pickle,
-                     settings={"alpha": args.alpha, "correction": args.correction, "n_resamples": args.bootstrap,
-                               "seed": args.seed, "band_share": args.band, "noun_phrases": args.noun_phrases})
+    plan = plan_from_args(args)
     result = run_audit(plan, progress=ProgressBar("scoring"), log=lambda m: print(m, file=sys.stderr))
-    _print_tables(result)
-    if args.report:
-        _report(Path(args.out))
+    print(result.summary())
+    if result.assoc_overview is not None:
+        from .assoc_step import assoc_markdown
+
+        print("\nAssociation tests\n")
+        print(assoc_markdown(result.assoc_overview))
     return 0
 
 
-def _report(out: Path) -> Path | None:
-    try:
-        from engine.report import build_report
-    except ImportError:
-        print("(HTML report not available in this build)", file=sys.stderr)
-        return None
-    path = build_report(out, out / "report")
-    print(f"report: {path}", file=sys.stderr)
-    return path
-
-
 def cmd_demo(args: argparse.Namespace) -> int:
-    from .demo import DEMO_CORPORA, DEMO_SCORERS, run_demo, weat_markdown
+    from .demo import DEMO_CORPORA, DEMO_SCORERS, run_demo
 
     out = Path(args.out).resolve()
     print(f"EEC Studio demo: {', '.join(DEMO_CORPORA)} scored by {' and '.join(DEMO_SCORERS)}, "
           f"plus WEAT on GloVe 6B 50d -> {out}", file=sys.stderr)
     demo = run_demo(out, progress=ProgressBar("scoring"), log=lambda m: print(m, file=sys.stderr))
-    _print_tables(demo.audit)
+    print(demo.audit.summary())
     if demo.weat is not None:
+        from .assoc_step import assoc_markdown
+
         print("\nWEAT on GloVe 6B 50d (10,000 permutations or exact)\n")
-        print(weat_markdown(demo.weat))
+        print(assoc_markdown(demo.weat))
     for note in demo.notes:
         print(f"note: {note}", file=sys.stderr)
     print(f"\nDemo finished in {demo.seconds:.0f} s. Everything is in {out}:", file=sys.stderr)

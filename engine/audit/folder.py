@@ -1,6 +1,6 @@
 """Read a finished audit folder back into an ``AuditResult`` (tables, scores, pairs, manifest).
 
-Why: results outlive the process (engine/audit/run.py writes them); the GUI's "Open audit
+Why: results outlive the process (engine/audit/pipeline.py writes them); the GUI's "Open audit
 folder", the HTML report (engine/report/audit_folder.py) and a notebook all need them back as
 the same tidy tables that ``run_audit`` returned, without re-running anything. Result *objects*
 (``results``) are not stored, only their tables and ``summary.txt``.
@@ -9,7 +9,7 @@ Why strict: the folder is often read later, on another machine, after someone co
 it. Every file is checked (size, UTF-8, JSON or CSV that parses, the columns readers rely on),
 and each problem is one AuditError naming the file and the fix — never a pandas traceback.
 
-Layout read (see engine/audit/run.py): ``manifest.json``, ``scores/<corpus>.csv``,
+Layout read (see engine/audit/pipeline.py): ``manifest.json``, ``scores/<corpus>.csv``,
 ``pairs/<corpus>.csv``, ``stats/<table>.csv`` and the association tests' ``assoc/*.csv``
 (engine/audit/assoc_step.py). A folder without a manifest or any table is refused with a
 message that says what a results folder looks like.
@@ -24,19 +24,12 @@ from typing import Any
 import pandas as pd
 
 from engine.common.errors import UserError
+from engine.stats import registry
 
-from .run import AuditResult
+from .result import AuditResult
 
-#: assoc/<file>.csv -> the table name it is read into
-ASSOC_FILES = {"tests": "assoc", "word_scores": "assoc_words", "fise_quadrants": "fise_quadrants",
-               "fise_words": "fise_words"}
 MAX_MANIFEST = 16 * 1024 * 1024
 MAX_TABLE = 256 * 1024 * 1024
-#: columns every reader of these tables relies on (plots, report, summaries)
-NEEDED = {"beta": ["corpus", "model", "emotion", "test", "subset", "term", "p_value"],
-          "paired": ["corpus", "model", "emotion", "test", "axis", "subset", "mean_delta", "p_value"],
-          "counterfactual": ["corpus", "model", "emotion", "test", "mean_diff", "t_p_value"],
-          "assoc": ["test", "effect_size", "p_value"]}
 
 
 @dataclass
@@ -142,10 +135,11 @@ def read_audit(folder: str | Path, *, load_scores: bool = True) -> AuditResult:
             for path in csv_files(out / sub):
                 target[path.stem] = read_table(path)
     for path in csv_files(out / "stats"):
-        result.tables[path.stem] = read_table(path, NEEDED.get(path.stem))
+        result.tables[path.stem] = read_table(path, registry.needed_columns(path.stem))
+    assoc_files = registry.assoc_file_tables()
     for path in csv_files(out / "assoc"):
-        name = ASSOC_FILES.get(path.stem, f"assoc_{path.stem}")
-        result.tables[name] = read_table(path, NEEDED.get(name))
+        name = assoc_files.get(path.stem, f"assoc_{path.stem}")
+        result.tables[name] = read_table(path, registry.needed_columns(name))
     if not (result.tables or result.scores or csv_files(out / "scores")):
         raise AuditError(str(out), "the audit folder holds no result tables",
                          "the audit may have been cancelled before it finished; run it again")

@@ -49,3 +49,24 @@ def device_info() -> dict[str, Any]:
 
 def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def scorer_record(spec: Any, scorer: Any) -> dict[str, Any]:
+    """What the run manifest says about one scorer: spec, fingerprint, and how it was built and run."""
+    rec: dict[str, Any] = {"spec": spec if isinstance(spec, str) else f"<object {type(scorer).__name__}>",
+                           "fingerprint": scorer.fingerprint(), "dimensions": list(scorer.dimensions)}
+    describe = getattr(scorer, "describe", None)
+    if callable(describe):
+        try:
+            rec["describe"] = describe()
+        except Exception as exc:  # noqa: BLE001 - a description must never sink the audit
+            rec["describe"] = {"error": f"{type(exc).__name__}: {exc}"}
+    trained = getattr(scorer, "manifest", None)
+    if isinstance(trained, dict) and trained:
+        keep = ("system", "name", "language", "model_id", "model_fingerprint", "seed", "seeds", "created",
+                "preprocess", "metrics", "paper_row")
+        rec["trained"] = {k: trained[k] for k in keep if k in trained}
+        rec["trained"]["data"] = [{k: d.get(k) for k in ("role", "path", "sha256", "rows")}
+                                  for d in trained.get("data", []) if isinstance(d, dict)]
+        rec["trained"]["versions"] = trained.get("versions", {})
+    return rec

@@ -1,40 +1,94 @@
-"""What an audit does, as plain data (so the CLI, the GUI and a notebook build the same thing)."""
+"""What an audit does, as plain data (so the CLI, the GUI, the demo and a notebook build the same thing)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-STATISTICS = ("beta", "paired", "counterfactual")
+from engine.common.errors import UsageError
+
+from .assoc_step import AssocStep
+
+
+def statistic_ids() -> tuple[str, ...]:
+    """The statistics an audit can compute, from the registry (engine.stats.registry)."""
+    from engine.stats.registry import ids
+
+    return ids()
 
 
 @dataclass
 class AuditPlan:
-    """Corpora (names or paths) × scorers × statistics.
+    """Corpora (names or paths) × scorers × statistics, optional association tests and report.
 
     `scorers`: spec strings (see engine.models.specs: `vader`, `predictions:FILE`, a trained
     folder …) or ready scorer objects (anything with name, dimensions, fingerprint(), score()).
+    `stats`: registry ids (None: every statistic). `assoc`: association tests run on a
+    representation into the same folder (``assoc/``). `report`: also build the HTML report
+    into ``out_dir/report`` (needs ``out_dir``).
 
     `settings` go to the statistics unchanged and are recorded in the manifest:
     alpha, correction (None/"holm"/"bh"), n_resamples, seed, band_share, noun_phrases.
+    An assoc-only plan (no corpora, no scorers) runs just the association tests.
     """
 
-    corpora: list[str]
-    scorers: list[Any]
-    stats: list[str] = field(default_factory=lambda: list(STATISTICS))
+    corpora: list[str] = field(default_factory=list)
+    scorers: list[Any] = field(default_factory=list)
+    stats: list[str] | None = None
     out_dir: Path | None = None
     cache_dir: Path | None = None
     allow_pickle: bool = False
     settings: dict[str, Any] = field(default_factory=dict)
+    assoc: AssocStep | None = None
+    report: bool = False
+
+    def __post_init__(self) -> None:
+        if self.stats is None:
+            self.stats = list(statistic_ids())
+        if self.out_dir is not None:
+            self.out_dir = Path(self.out_dir)
+
+    @property
+    def has_assoc(self) -> bool:
+        return self.assoc is not None and bool(self.assoc.tests)
+
+    @property
+    def assoc_only(self) -> bool:
+        return not self.corpora and not self.scorers and self.has_assoc
 
     def validate(self) -> None:
-        if not self.corpora:
-            raise ValueError("audit: name at least one corpus (--corpus NAME)")
-        if not self.scorers:
-            raise ValueError("audit: name at least one model (--model SPEC, e.g. vader)")
-        bad = [s for s in self.stats if s not in STATISTICS]
+        """Raise UsageError (one line, with the fix) before any work is done."""
+        if not self.assoc_only:
+            if not self.corpora:
+                raise UsageError("name at least one corpus", field="--corpus", fix="e.g. --corpus en-kiritchenko2018")
+            if not self.scorers:
+                raise UsageError("name at least one model", field="--model", fix="e.g. --model vader")
+        known = statistic_ids()
+        bad = [s for s in self.stats or [] if s not in known]
         if bad:
-            raise ValueError(f"audit: unknown statistic {bad[0]!r}; choose from {', '.join(STATISTICS)}")
+            raise UsageError(f"unknown statistic {bad[0]!r}", field="--stats", fix=f"choose from {', '.join(known)}")
+        alpha = self.settings.get("alpha", 0.05)
+        if alpha is not None and not (0.0 < float(alpha) < 1.0):
+            raise UsageError(f"alpha must lie between 0 and 1, not {alpha}", field="--alpha", fix="e.g. --alpha 0.05")
+        resamples = self.settings.get("n_resamples", 1000)
+        if resamples is not None and int(resamples) < 0:
+            raise UsageError(f"the number of bootstrap resamples cannot be negative ({resamples})",
+                             field="--bootstrap", fix="use 0 for none, or e.g. 1000")
+        band = self.settings.get("band_share", 0.03)
+        if band is not None and not (0.0 <= float(band) < 1.0):
+            raise UsageError(f"the negligible band is a share of the score range in [0, 1), not {band}",
+                             field="--band", fix="e.g. --band 0.03")
+        if self.has_assoc and int(self.assoc.permutations) < 0:
+            raise UsageError("the number of permutations cannot be negative", field="--permutations")
+        if self.report and self.out_dir is None:
+            raise UsageError("a report needs an output folder", field="--out")
+        if self.out_dir is not None:
+            out = self.out_dir
+            if out.exists() and not out.is_dir():
+                raise UsageError("is a file, not a folder", file=str(out), fix="choose a folder for the results")
+            parent = next((p for p in (out, *out.parents) if p.exists()), None)
+            if parent is not None and not parent.is_dir():
+                raise UsageError(f"{parent} is a file, not a folder", file=str(out), fix="choose another output folder")
 
     def setting(self, key: str, default: Any) -> Any:
         return self.settings.get(key, default)

@@ -41,5 +41,5 @@ class UserError(Exception):
         return text[: -len(tail)] if tail and text.endswith(tail) else text
 
 
-class UsageError(UserError):
+class UsageError(UserError, ValueError):
     """A command-line argument or plan setting that is out of range or inconsistent."""

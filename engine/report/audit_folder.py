@@ -17,11 +17,11 @@ from typing import Any, Iterator
 import pandas as pd
 
 from engine.audit import folder as core
+from engine.stats import registry
 
 from .errors import ReportError
 
 MANIFEST = "manifest.json"
-STATS = ("beta", "paired", "counterfactual")
 
 
 @dataclass
@@ -64,11 +64,11 @@ def read_audit(audit_dir: str | Path) -> AuditFolder:
         root = core.audit_folder_path(root)  # missing, or a file: the reader's own messages
         result = core.read_audit(root, load_scores=False)
         folder = AuditFolder(root, result.manifest)
-        folder.stats = {name: result.tables[name] for name in STATS if name in result.tables}
+        folder.stats = {name: result.tables[name] for name in registry.ids() if name in result.tables}
         folder.assoc = result.tables.get("assoc")
         folder.data_files = core.csv_files(root / "stats") + core.csv_files(root / "assoc")
         folder.scores = {p.stem: p for p in core.csv_files(root / "scores")}
-        for name in STATS:
+        for name in registry.ids():
             for suffix, store in ((".tex", folder.latex), (".md", folder.markdown)):
                 p = root / "tables" / f"{name}{suffix}"
                 if p.is_file():

@@ -22,7 +22,7 @@ _EXPORTS = {
     "smithson_verkuilen": "squeeze", "stars": "_common",
     "to_latex": "render", "to_markdown": "render",
     "synthetic_eec": "synthetic", "planted_scores": "synthetic", "synthetic_np_pairs": "synthetic",
-    "synthetic_pairs": "synthetic",
+    "synthetic_pairs": "synthetic", "group_means": "group_summary",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -4,7 +4,7 @@ Why in the engine: the GUI (gui/results), the HTML report and a notebook must dr
 boxes and heatmaps and list the same pairs behind them; quartiles, bin membership and the
 mapping from a K&M pair back to its sentences are statistics and data handling, not display.
 Only numpy and pandas; every function takes the tidy tables of an audit folder
-(docs/DATA-CONTRACT.md, engine/audit/run.py) and returns plain numbers or DataFrames.
+(docs/DATA-CONTRACT.md, engine/audit/pipeline.py) and returns plain numbers or DataFrames.
 
 * ``box_summary`` / ``km_boxes``: Tukey box plots of K&M per-pair differences per system.
 * ``km_pair_sentences``: the pairs behind one box, with the sentences on both sides.

@@ -29,47 +29,37 @@ LogFn = Callable[[str], None]
 class AuditJob:
     """Everything a run needs, as plain picklable data built by the page from its widgets."""
 
-    plan: Any = None  # engine.audit.AuditPlan, or None for association tests only
-    assoc: Any = None  # engine.audit.assoc_step.AssocStep, or None
+    plan: Any = None  # engine.audit.AuditPlan (corpora × scorers × statistics, association tests)
     out_dir: Path | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def throttled(progress: ProgressFn, phase: str, hz: float = PROGRESS_HZ) -> Callable[[int, int, Any], None]:
-    """An engine progress callback that forwards at most ``hz`` updates a second (and the last one)."""
+def throttled(progress: ProgressFn, phase: list[str], hz: float = PROGRESS_HZ) -> Callable[[int, int, Any], None]:
+    """An engine progress callback that forwards at most ``hz`` updates a second (and the last
+    one), labelled with the pipeline's current phase (``phase[0]``)."""
     last = [0.0]
 
     def relay(done: int, total: int, eta: float | None) -> None:
         now = time.monotonic()
         if done >= total or now - last[0] >= 1.0 / hz:
             last[0] = now
-            progress(phase, int(done), int(total), eta)
+            progress(phase[0], int(done), int(total), eta)
 
     return relay
 
 
 def execute(job: AuditJob, *, progress: ProgressFn, log: LogFn, cancel: Any) -> Any:
-    """Run the audit (engine.audit.run_audit) and the association tests; returns an AuditResult."""
-    from engine.audit.run import AuditResult, run_audit
+    """Run the job's plan through the one audit pipeline (engine.audit.run_audit)."""
+    from engine.audit import run_audit
 
-    if job.plan is not None:
-        result = run_audit(job.plan, progress=throttled(progress, "scoring"), cancel=cancel, log=log)
-    else:
-        result = AuditResult(job.out_dir)
-        result.manifest = {"plan": {"corpora": [], "scorers": [], "stats": []}}
-    if job.assoc is not None and job.assoc.tests:
-        from engine.audit.assoc_step import run_assoc_step, write_assoc_outputs
+    phase = ["scoring"]
 
-        progress("assoc", 0, len(job.assoc.tests), None)
-        tables, problems, _objects = run_assoc_step(job.assoc, progress=throttled(progress, "assoc"),
-                                                    cancel=cancel, log=log)
-        result.tables.update(tables)
-        result.problems.extend(problems)
-        result.manifest["assoc"] = {"tests": job.assoc.tests, "vectors": job.assoc.vectors,
-                                    "permutations": job.assoc.permutations}
-        if job.out_dir is not None:
-            write_assoc_outputs(job.out_dir, tables, job.assoc, problems)
-            log(f"association tests written to {Path(job.out_dir) / 'assoc'}")
+    def on_phase(name: str, total: int) -> None:
+        phase[0] = name
+        if name == "assoc":
+            progress("assoc", 0, total, None)
+
+    result = run_audit(job.plan, progress=throttled(progress, phase), cancel=cancel, log=log, on_phase=on_phase)
     if result.out_dir is None and job.out_dir is not None:
         result.out_dir = Path(job.out_dir)
     return result

@@ -42,8 +42,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.audit.assoc_step import AssocStep
-from engine.audit.plan import AuditPlan
+from engine.audit import AssocStep, AuditPlan, association_tests, statistic_ids
+from engine.stats.registry import get as statistic
 
 from gui.errors import FriendlyError, friendly, last_errors
 from gui.i18n import N_, _, connect_retranslate
@@ -55,11 +55,6 @@ SPEC_ROLE = Qt.UserRole + 40
 KIND_ROLE = Qt.UserRole + 41
 
 #: statistic key -> (label, paper) marked for translation
-STAT_LABELS = {
-    "beta": (N_("Beta regression"), N_("Câmara et al. 2022: race, gender and their intersection")),
-    "paired": (N_("Paired differences"), N_("Kiritchenko & Mohammad 2018: F–M and minority–majority pairs")),
-    "counterfactual": (N_("Counterfactual pairs"), N_("Goldfarb-Tarrant et al. 2023: differences and confusion")),
-}
 SCORER_KINDS = {
     "lexicon": N_("lexicon system"),
     "hf-classifier": N_("local model"),
@@ -183,7 +178,7 @@ class AuditPage(QWidget):
         self.stats_box = QGroupBox()
         self.stat_checks: dict[str, QCheckBox] = {}
         stats_lay = QVBoxLayout(self.stats_box)
-        for key in STAT_LABELS:
+        for key in statistic_ids():
             cb = QCheckBox()
             cb.setChecked(True)
             self.stat_checks[key] = cb
@@ -354,9 +349,9 @@ class AuditPage(QWidget):
         self.allow_pickle.setText(_("Allow pickled weights (runs code from the model file: only for files you trust)"))
         self.stats_box.setTitle(_("3. Statistics"))
         for key, cb in self.stat_checks.items():
-            label, paper = STAT_LABELS[key]
-            cb.setText(_(label))
-            cb.setToolTip(_(paper))
+            stat = statistic(key)
+            cb.setText(_(stat.label))
+            cb.setToolTip(_(stat.paper))
         self.alpha_label.setText(_("Significance level α:"))
         self.correction_label.setText(_("Multiple-comparison correction:"))
         for i, text in enumerate([_("none"), _("Holm"), _("Benjamini–Hochberg")]):
@@ -485,12 +480,7 @@ class AuditPage(QWidget):
                 self.scorers.takeItem(self.scorers.row(item))
 
     def _fill_assoc(self) -> None:
-        try:
-            from engine.assoc.library import list_tests
-
-            entries = [e for e in list_tests() if e.kind in ("weat", "seat", "lpbs", "fise")]
-        except Exception:  # the association engine is optional for an audit
-            entries = []
+        entries = association_tests()
         for e in entries:
             item = QListWidgetItem(f"{e.id} — {e.title}")
             item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
@@ -630,15 +620,16 @@ class AuditPage(QWidget):
             raise ValueError(_("To score corpora, tick at least one corpus and one system "
                                "(or untick them to run the association tests only)."))
         out = self._resolve_out_dir()
-        plan = None
-        if corpora and scorers:
-            plan = AuditPlan(corpora=corpora, scorers=scorers, stats=stats or ["paired"], out_dir=out,
-                             cache_dir=self.cache_dir, allow_pickle=self.allow_pickle.isChecked(),
-                             settings={"alpha": self.alpha.value(), "correction": self.correction.currentData() or None,
-                                       "n_resamples": self.bootstrap.value(), "seed": self.seed.value()})
         assoc = AssocStep(tests, vectors=self.vectors.text().strip() or "glove-6b-50d",
                           permutations=self.permutations.value(), seed=self.seed.value()) if tests else None
-        return AuditJob(plan=plan, assoc=assoc, out_dir=out)
+        scoring = bool(corpora and scorers)
+        plan = AuditPlan(corpora=corpora if scoring else [], scorers=scorers if scoring else [],
+                         stats=(stats or ["paired"]) if scoring else [], out_dir=out,
+                         cache_dir=self.cache_dir, allow_pickle=self.allow_pickle.isChecked(),
+                         settings={"alpha": self.alpha.value(), "correction": self.correction.currentData() or None,
+                                   "n_resamples": self.bootstrap.value(), "seed": self.seed.value()},
+                         assoc=assoc)
+        return AuditJob(plan=plan, out_dir=out)
 
     @property
     def running(self) -> bool:

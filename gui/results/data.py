@@ -11,19 +11,10 @@ from typing import Any
 
 import pandas as pd
 
+from engine.stats.registry import labels_for as table_labels
 from gui.i18n import N_, _
 
 TERM_LABELS = {"race": N_("Race/Ethnicity"), "gender": N_("Gender"), "intersection": N_("Intersection")}
-TABLE_LABELS = {
-    "beta": N_("Beta regression (Câmara et al.)"),
-    "paired": N_("Paired tests (Kiritchenko & Mohammad)"),
-    "paired_pairs": N_("Paired differences, one row per pair"),
-    "counterfactual": N_("Counterfactual pairs (Goldfarb-Tarrant et al.)"),
-    "assoc": N_("Association tests (WEAT, SEAT, LPBS)"),
-    "assoc_words": N_("Association tests: per-word scores"),
-    "fise_quadrants": N_("FISE quadrants"),
-    "fise_words": N_("FISE words"),
-}
 
 
 def label(key: str) -> str:
@@ -56,7 +47,8 @@ class ResultData:
 
     def all_tables(self) -> list[tuple[str, str, pd.DataFrame]]:
         """(key, label, frame) of every table, then each corpus's scores and pairs."""
-        out = [(k, _(TABLE_LABELS.get(k, k)), v) for k, v in self.tables.items() if v is not None]
+        labels = table_labels(list(self.tables))
+        out = [(k, _(labels[k]), v) for k, v in self.tables.items() if v is not None]
         out += [(f"scores:{c}", _("Scores: {corpus}").format(corpus=c), v) for c, v in self.scores.items()]
         out += [(f"pairs:{c}", _("Pairs: {corpus}").format(corpus=c), v) for c, v in self.pairs.items()]
         return out

@@ -1,0 +1,72 @@
+"""Write an audit's results folder (layout in engine/audit/pipeline.py's docstring).
+
+Why files: results outlive the process, a colleague opens them in pandas or R, and the report
+and the GUI's *Open audit folder…* read them back. Every file is written atomically.
+"""
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from engine.common.io import atomic_write_bytes
+from engine.stats import registry
+
+from .plots import write_plots
+from .result import AuditResult
+
+
+def write_outputs(result: AuditResult, out: Path) -> None:
+    from engine.stats.render import to_latex, to_markdown
+
+    out.mkdir(parents=True, exist_ok=True)
+    for cid, df in result.scores.items():
+        atomic_write_bytes(out / "scores" / f"{cid}.csv", df.to_csv(index=False).encode("utf-8"))
+        _write_parquet(df, out / "scores" / f"{cid}.parquet", result)
+    for cid, df in result.pairs.items():
+        atomic_write_bytes(out / "pairs" / f"{cid}.csv", df.to_csv(index=False).encode("utf-8"))
+    assoc_ids = {t.id for t in registry.ASSOC_TABLES}
+    for name, df in result.tables.items():
+        if name in assoc_ids:
+            continue  # association tests live under assoc/ (engine.audit.assoc_step)
+        atomic_write_bytes(out / "stats" / f"{name}.csv", df.to_csv(index=False).encode("utf-8"))
+        _write_parquet(df, out / "stats" / f"{name}.parquet", result)
+    for name, items in result.results.items():
+        md, tex = [], []
+        for r in items:
+            try:
+                md.append(to_markdown(r))
+                tex.append(to_latex(r))
+            except (ValueError, KeyError, TypeError) as exc:
+                result.problems.append(f"table layout for {name}: {exc}")
+        if md:
+            atomic_write_bytes(out / "tables" / f"{name}.md", "\n\n".join(md).encode("utf-8"))
+            atomic_write_bytes(out / "tables" / f"{name}.tex", "\n\n".join(tex).encode("utf-8"))
+    write_plots(result.tables, out / "plots")
+    atomic_write_bytes(out / "summary.txt", result.summary().encode("utf-8"))
+    write_manifest(result, out)
+
+
+def write_manifest(result: AuditResult, out: Path) -> None:
+    result.manifest["problems"] = list(result.problems)
+    atomic_write_bytes(out / "manifest.json", json.dumps(result.manifest, indent=2, ensure_ascii=False,
+                                                        default=str).encode("utf-8"))
+
+
+def _write_parquet(df: pd.DataFrame, path: Path, result: AuditResult) -> None:
+    """Parquet copy of a tidy table; mixed-type object columns are written as text."""
+    frame = df.copy()
+    for col in frame.columns:
+        if frame[col].dtype == object:
+            kinds = {type(v) for v in frame[col].dropna()}
+            if len(kinds) > 1 or (kinds and not kinds <= {str}):
+                frame[col] = frame[col].map(lambda v: v if v is None or (isinstance(v, float) and v != v) else str(v))
+    buf = io.BytesIO()
+    try:
+        frame.to_parquet(buf, index=False)
+    except (ImportError, ValueError, TypeError) as exc:  # pyarrow missing or an odd column: CSV still stands
+        result.problems.append(f"parquet for {path.name}: {exc}")
+        return
+    atomic_write_bytes(path, buf.getvalue())

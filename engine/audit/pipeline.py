@@ -1,0 +1,243 @@
+"""The one audit pipeline: ``AuditPlan`` → ``AuditResult``. The CLI (`main.py audit`), the GUI's
+audit process, the demo and notebooks all call ``run_audit``; nothing else composes an audit.
+
+Steps: corpora (generate sentences and counterfactual pairs) → scoring (every scorer over every
+corpus, through the score cache, one progress bar) → statistics (the registry's entries) →
+association tests (optional) → files → HTML report (optional).
+
+Output folder contract (read by the HTML report, the GUI and ``engine.audit.folder``):
+    manifest.json                      run manifest (corpora hashes, scorer fingerprints, settings, versions)
+    scores/<corpus>.csv                the generated corpus + one column per scorer × dimension ("scorer:dim")
+    pairs/<corpus>.csv                 counterfactual pairs with ":privileged"/":minoritised" score columns
+    stats/<statistic>.csv              tidy tables, one per registry entry (+ its extra tables, e.g. paired_pairs)
+    stats/*.parquet, scores/*.parquet  the same tidy tables as parquet (typed columns, for pandas/R/Arrow)
+    tables/<stat>.md, tables/<stat>.tex   rendered in the papers' layouts
+    assoc/tests.csv, assoc/word_scores.csv, assoc/fise_*.csv, tables/assoc.md   association tests
+    plots/<stat>.svg, plots/assoc.svg  forest plots (estimate and CI per row)
+    summary.txt                        the results objects' own summaries
+    report/index.html                  the HTML report (plan.report)
+Nothing is written unless the run completes; a cancelled run resumes from the score cache.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import pandas as pd
+
+from engine.common.io import atomic_write_bytes
+from engine.models.base import Cancelled, is_cancelled
+
+from .eta import PlanEta
+from .manifest import device_info, now_iso, package_versions, scorer_record, sha256_file, sha256_text
+from .plan import AuditPlan
+from .result import AuditResult
+
+LogFn = Callable[[str], None]
+ProgressFn = Callable[[int, int, "float | None"], None]
+PhaseFn = Callable[[str, int], None]
+
+
+def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: Any = None, log: LogFn | None = None,
+              on_phase: PhaseFn | None = None) -> AuditResult:
+    """Run ``plan``; raises ``engine.models.base.Cancelled`` when ``cancel`` is set.
+
+    ``progress(done, total, eta_seconds)`` counts the items of the current phase: texts while
+    scoring (cache hits included, over the whole plan), tests while running association tests.
+    ``on_phase(name, total)`` announces each phase: "scoring", "statistics", "assoc", "writing",
+    "report". ``cancel`` is a callable or a ``threading.Event``, checked between batches, before
+    each statistic and each association test, and before anything is written; ``Cancelled.stage``
+    says where it stopped ("scoring", "statistics" or "assoc"), and the scores so far stay cached.
+    """
+    plan.validate()
+    say = log or (lambda _msg: None)
+    phase = on_phase or (lambda _name, _total: None)
+    started = time.perf_counter()
+    result = AuditResult(plan.out_dir)
+    result.manifest = {"created": now_iso(), "plan": _plan_record(plan), "corpora": {}, "scorers": {},
+                       "versions": package_versions()}
+    total_scored = 0
+    if plan.corpora:
+        from .cache import ScoreCache
+
+        cache = ScoreCache(plan.cache_dir)
+        try:
+            total_scored = _score_and_analyse(plan, cache, result, progress, cancel, say, phase)
+            result.manifest["cache"] = {"path": str(cache.path), "hits": cache.hits, "misses": cache.misses,
+                                        "writes": cache.writes}
+        finally:
+            cache.close()
+    if plan.has_assoc:
+        phase("assoc", len(plan.assoc.tests))
+        _association_tests(plan, result, progress, cancel, say)
+    if is_cancelled(cancel):
+        raise Cancelled(total_scored, total_scored, stage="statistics")
+    result.manifest["device"] = device_info()
+    result.manifest["seconds"] = round(time.perf_counter() - started, 3)
+    if plan.out_dir is not None:
+        phase("writing", 0)
+        from .outputs import write_outputs
+
+        write_outputs(result, plan.out_dir)
+        if plan.has_assoc:
+            _write_assoc(plan, result)
+        say(f"results written to {plan.out_dir}")
+        if plan.report:
+            phase("report", 0)
+            from engine.report import build_report
+
+            result.report = Path(build_report(plan.out_dir, plan.out_dir / "report"))
+            say(f"report: {result.report}")
+    return result
+
+
+def _plan_record(plan: AuditPlan) -> dict[str, Any]:
+    scorers = [s if isinstance(s, str) else f"<object {type(s).__name__}>" for s in plan.scorers]
+    return {"corpora": list(plan.corpora), "scorers": scorers, "stats": list(plan.stats or []),
+            "settings": dict(plan.settings)}
+
+
+def _load_corpora(plan: AuditPlan, result: AuditResult, say: LogFn) -> list[tuple[Any, pd.DataFrame, Any]]:
+    from engine.corpus import CompiledCorpus, generate, load_corpus
+    from engine.corpus.pairs import generate_pairs
+    from engine.corpus.registry import resolve_path
+
+    out = []
+    for name in plan.corpora:
+        corpus = load_corpus(name)
+        compiled = CompiledCorpus(corpus)
+        df = generate(corpus, compiled)
+        pairs = None
+        if "counterfactual" in (plan.stats or []):
+            pairs = generate_pairs(corpus)
+            pairs = pairs if pairs is not None and len(pairs) else None
+        path = resolve_path(name)
+        result.manifest["corpora"][corpus.id] = {
+            "definition": str(path), "definition_sha256": sha256_file(path), "sentences": len(df),
+            "corpus_sha256": sha256_text("\n".join(df.Sentence)), "pairs": 0 if pairs is None else len(pairs)}
+        out.append((corpus, df, pairs))
+        say(f"{corpus.id}: {len(df):,} sentences" + (f", {len(pairs):,} pairs" if pairs is not None else ""))
+    return out
+
+
+def _load_scorers(plan: AuditPlan, corpora: list, result: AuditResult) -> list[Any]:
+    from engine.models.specs import load_scorer
+
+    ids: dict[str, str] = {}  # sentence -> corpus ID, for prediction files keyed by ID
+    for _corpus, df, _pairs in corpora:
+        for sid, sentence in zip(df.ID, df.Sentence):
+            ids.setdefault(sentence, sid)
+    scorers = []
+    for spec in plan.scorers:
+        # a spec string (engine.models.specs) or a ready scorer object (notebooks, tests, the GUI)
+        scorer = load_scorer(spec, allow_pickle=plan.allow_pickle, ids=ids) if isinstance(spec, str) else spec
+        if scorer.name in result.manifest["scorers"]:
+            raise ValueError(f"audit: two models are both named {scorer.name!r}; their score columns would clash — "
+                             f"give one another name (append ?name=OTHER to its --model spec)")
+        scorers.append(scorer)
+        result.manifest["scorers"][scorer.name] = scorer_record(spec, scorer)
+    return scorers
+
+
+def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progress: ProgressFn | None, cancel: Any,
+                       say: LogFn, phase: PhaseFn) -> int:
+    from .scoring import score_texts
+    from .statistics_step import run_statistics
+
+    corpora = _load_corpora(plan, result, say)
+    scorers = _load_scorers(plan, corpora, result)
+    jobs = []
+    for corpus, df, pairs in corpora:
+        texts = list(dict.fromkeys(df.Sentence))
+        if pairs is not None:
+            texts = list(dict.fromkeys(texts + list(pairs.privileged) + list(pairs.minoritised)))
+        for scorer in scorers:
+            jobs.append((corpus, scorer, texts))
+    total = sum(len(t) for _, _, t in jobs)
+    phase("scoring", total)
+    offset = 0
+    eta = PlanEta([(scorer.name, len(texts)) for _corpus, scorer, texts in jobs])
+    scored: dict[tuple[str, str], dict[str, pd.Series]] = {}
+    result.manifest["scoring"] = []
+    for j, (corpus, scorer, texts) in enumerate(jobs):
+        say(f"scoring {corpus.id} with {scorer.name} ({len(texts):,} texts)")
+        eta.start_job(j)
+
+        def relay(done: int, _total: int, job_eta: float | None, _off: int = offset, _j: int = j) -> None:
+            if progress is not None:
+                progress(_off + done, total, eta.estimate(_j, done, job_eta))
+
+        frame = score_texts(scorer, texts, cache=cache, progress=relay, cancel=cancel)
+        eta.end_job(j)
+        stats = frame.attrs.get("scoring")
+        if stats is not None:
+            say(f"  {stats.scored:,} scored, {stats.cache_hits:,} from cache, {stats.seconds:.1f} s")
+            result.manifest["scoring"].append({"corpus": corpus.id, "scorer": scorer.name, "texts": stats.unique,
+                                               "scored": stats.scored, "cache_hits": stats.cache_hits,
+                                               "seconds": round(stats.seconds, 3)})
+        scored[(corpus.id, scorer.name)] = {dim: pd.Series(frame[dim].to_numpy(), index=texts) for dim in scorer.dimensions}
+        offset += len(texts)
+    if progress is not None:
+        progress(total, total, 0.0)
+
+    # Cancel still works in the statistics (bootstraps and Beta fits take a while): checked before
+    # every statistic and before anything is written, so a cancelled run leaves no half-written
+    # results folder and its scores are all in the cache
+    def stop_here() -> None:
+        if is_cancelled(cancel):
+            raise Cancelled(total, total, stage="statistics")
+
+    phase("statistics", len(corpora))
+    for corpus, df, pairs in corpora:
+        df = df.copy()
+        score_cols: dict[str, tuple[str, str]] = {}
+        for scorer in scorers:
+            for dim, series in scored[(corpus.id, scorer.name)].items():
+                col = f"{scorer.name}:{dim}"
+                df[col] = df.Sentence.map(series).to_numpy()
+                score_cols[col] = (scorer.name, dim)
+        result.scores[corpus.id] = df
+        if pairs is not None:
+            pairs = pairs.copy()
+            if "corpus" not in pairs.columns:
+                pairs["corpus"] = corpus.id
+            for col, (sname, dim) in score_cols.items():
+                series = scored[(corpus.id, sname)][dim]
+                pairs[f"{col}:privileged"] = pairs.privileged.map(series).to_numpy()
+                pairs[f"{col}:minoritised"] = pairs.minoritised.map(series).to_numpy()
+            result.pairs[corpus.id] = pairs
+        run_statistics(list(plan.stats or []), corpus, df, pairs, score_cols, plan.settings, result, say, stop_here)
+    stop_here()
+    return total
+
+
+def _association_tests(plan: AuditPlan, result: AuditResult, progress: ProgressFn | None, cancel: Any,
+                       say: LogFn) -> None:
+    from .assoc_step import assoc_overview, assoc_record, run_assoc_step
+
+    from engine.common.errors import UserError
+
+    try:
+        tables, problems, _objects = run_assoc_step(plan.assoc, progress=progress, cancel=cancel, log=say)
+    except Cancelled as exc:
+        raise Cancelled(exc.done, exc.total, stage="assoc") from None
+    except (UserError, OSError) as exc:  # the representation cannot be opened: no test can run
+        if plan.assoc_only:
+            raise
+        tables, problems = {}, [f"association tests: {exc}"]
+        say(f"  skipped: {problems[0]}")
+    result.tables.update(tables)
+    result.problems.extend(problems)
+    result.manifest["assoc"] = assoc_record(plan.assoc, problems)
+    result.assoc_overview = assoc_overview(tables, plan.assoc, problems)
+
+
+def _write_assoc(plan: AuditPlan, result: AuditResult) -> None:
+    from .assoc_step import assoc_markdown, write_assoc_tables
+
+    out = Path(plan.out_dir)
+    write_assoc_tables(out, result.tables)
+    overview = result.assoc_overview
+    if overview is not None and len(overview):
+        atomic_write_bytes(out / "tables" / "assoc.md", assoc_markdown(overview).encode("utf-8"))

@@ -1,0 +1,52 @@
+"""The statistics of an audit: every registry entry the plan names, on every scored corpus.
+
+Why a loop over the registry: the pipeline knows nothing about any one statistic; an entry says
+whether it applies to a corpus, computes its results and names the extra tables they carry.
+One degenerate input (a constant score column, too few pairs) must not sink the audit: the
+entry's ValueError/KeyError becomes a problem line and the other statistics go on.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pandas as pd
+
+from engine.stats import registry
+from engine.stats.context import StatContext
+
+from .result import AuditResult
+
+LogFn = Callable[[str], None]
+
+
+def run_statistics(stat_ids: list[str], corpus: Any, scores: pd.DataFrame, pairs: pd.DataFrame | None,
+                   score_cols: dict[str, tuple[str, str]], settings: dict[str, Any], result: AuditResult,
+                   say: LogFn, stop_here: Callable[[], None] = lambda: None) -> None:
+    """Compute each statistic on one corpus; tables and result objects accumulate in ``result``."""
+
+    def note(msg: str) -> None:
+        result.problems.append(msg)
+        say(f"  note: {msg}")
+
+    ctx = StatContext(corpus=corpus, scores=scores, score_cols=score_cols, pairs=pairs, settings=settings, note=note)
+    for stat in registry.statistics():
+        if stat.id not in stat_ids:
+            continue
+        why_not = stat.applies(ctx)
+        if why_not:
+            say(f"  {stat.label}: not applicable to {corpus.id} ({why_not})")
+            continue
+        stop_here()
+        say(f"  {stat.label} on {corpus.id}")
+        try:
+            items = stat.compute(ctx)
+        except (ValueError, KeyError) as exc:
+            msg = f"{stat.id} on {corpus.id}: {exc}"
+            result.problems.append(msg)
+            say(f"  skipped: {msg}")
+            continue
+        for res in items:
+            result.results.setdefault(stat.id, []).append(res)
+            result.add_table(stat.id, res.to_frame())
+            for name, frame in stat.extra_tables(res).items():
+                result.add_table(name, frame)

@@ -1,0 +1,299 @@
+"""The report page: the papers' table layouts, association tests, scores by group, the run
+manifest and the datasheets, rendered into one self-contained HTML document."""
+from __future__ import annotations
+
+import json
+import math
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from engine.common.fmt import number, p_value
+from engine.common.svg import Row, forest, legend_html, level_of
+from engine.stats import registry
+
+from .audit_folder import AuditFolder, read_table
+from .html import document, esc, kv_table, page, simple_table, stars_html, stat_table
+from engine.stats.group_summary import group_means
+
+from .key_results import KeyRow, key_charts, key_results_html
+
+MAX_SCORE_CHARTS = 8
+_num = number
+_p = p_value
+
+
+def _f(x: Any) -> float:
+    return float(x) if _finite(x) else float("nan")
+
+
+def _finite(x: Any) -> bool:
+    try:
+        return x is not None and math.isfinite(float(x))
+    except (TypeError, ValueError):
+        return False
+
+
+# ----------------------------------------------------------------------------- tables
+def layout_tables(name: str, frame: pd.DataFrame) -> tuple[list, list, str]:
+    """(main tables, extra tables, problem) in the papers' layouts; problem is '' when fine."""
+    from engine.stats.render import build_tables
+
+    main_layouts, extra_layouts = registry.get(name).layouts
+
+    def build(layouts: tuple[str, ...]) -> list:
+        return [t for lay in layouts for t in (build_tables(frame, lay) if lay else build_tables(frame))]
+
+    try:
+        return build(main_layouts), build(extra_layouts), ""
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        return [], [], f"the {name} table could not be laid out ({exc})"
+
+
+def table_csv(tables: list) -> bytes:
+    from engine.stats.markdown import _flat_header
+
+    frames = []
+    for t in tables:
+        head = _flat_header(t)
+        frames.append(pd.DataFrame([[c.text + c.sup for c in row] for row in t.rows], columns=head))
+    return "\n".join(f.to_csv(index=False, lineterminator="\n") for f in frames).encode("utf-8")
+
+
+# ----------------------------------------------------------------------------- association tests
+def assoc_html(frame: pd.DataFrame) -> list[str]:
+    """WEAT/SEAT/LPBS rows: effect size with stars from the permutation p-value, and a chart."""
+    from engine.common.fmt import stars
+
+    def cell(r: dict, key: str) -> str:
+        v = r.get(key)
+        return "" if v is None or (isinstance(v, float) and not math.isfinite(v)) else str(v)
+
+    rows, chart = [], []
+    for r in frame.to_dict("records"):
+        p, es = _f(r.get("p_value")), _f(r.get("effect_size"))
+        st = stars(p) if _finite(p) else ""
+        sizes = "/".join(str(int(r[k])) for k in ("n_x", "n_y", "n_a", "n_b") if _finite(r.get(k)))
+        rows.append([cell(r, "test"), cell(r, "kind"), cell(r, "representation"), cell(r, "language"),
+                     esc(_num(es, 2)) + stars_html(st), esc(_p(p)), sizes])
+        chart.append(Row(f"{cell(r, 'test')} ({cell(r, 'representation')})" if cell(r, "representation") else
+                         cell(r, "test"), es, None, None, f"{_num(es, 2)}{st}", level_of(p)))
+    out = []
+    svg = forest(chart, title="Association tests — effect sizes", x_label="effect size (Cohen's d style)",
+                 label_width=340)
+    if svg:
+        out += [svg, legend_html().replace("; lines are 95% confidence intervals.", ".")]
+    out.append(simple_table(["test", "kind", "representation", "language", "effect size", "p", "|X|/|Y|/|A|/|B|"],
+                            rows, numeric=[4, 5, 6], raw=[4, 5]))
+    out.append('<p class="caption">Stars from the permutation p-value: *** p ≤ 0.01, ** p ≤ 0.05, * p ≤ 0.10. '
+               "Per-word associations and FISE tables are in <code>data/assoc_*.csv</code>.</p>")
+    return out
+
+
+def scores_html(folder: AuditFolder) -> list[str]:
+    out = []
+    for cid, path in folder.scores.items():
+        means, cols = group_means(read_table(path, ["Gender"]))
+        if means.empty:
+            continue
+        out.append(f"<h3>{esc(cid)}</h3>")
+        pivot = means.pivot(index="group", columns="score", values="mean")
+        ns = means.groupby("group")["n"].max()
+        rows = [[g, f"{int(ns[g]):,}"] + [_num(pivot.loc[g, c]) for c in cols] for g in pivot.index]
+        out.append(simple_table(["group", "sentences"] + cols, rows, numeric=list(range(1, len(cols) + 2))))
+        out.append('<p class="caption">Mean score per person group (race/ethnicity · gender; noun phrases have no '
+                   "race/ethnicity). Columns are <code>scorer:dimension</code>.</p>")
+        for c in cols[:MAX_SCORE_CHARTS]:
+            part = means[means.score == c]
+            rows_ = [Row(r.group, r.mean, r.low, r.high, _num(r.mean), "ns") for r in part.itertuples()]
+            svg = forest(rows_, title=f"{c} — mean score by group ({cid})", x_label="mean score (95% CI)", zero=None)
+            if svg:
+                out.append(svg)
+        if len(cols) > MAX_SCORE_CHARTS:
+            out.append(f'<p class="muted">{len(cols) - MAX_SCORE_CHARTS} more score column(s) are in the table '
+                       "above but not charted.</p>")
+    return out
+
+
+# ----------------------------------------------------------------------------- manifest & datasheets
+def manifest_html(m: dict[str, Any]) -> list[str]:
+    out = []
+    device = m.get("device") if isinstance(m.get("device"), dict) else {}
+    plan = m.get("plan") if isinstance(m.get("plan"), dict) else {}
+    pairs = [("created", m.get("created", "–")), ("run time", f"{m['seconds']} s" if "seconds" in m else "–"),
+             ("statistics", ", ".join(map(str, plan.get("stats", []))) or "–"),
+             ("settings", json.dumps(plan.get("settings", {}), ensure_ascii=False, sort_keys=True)),
+             ("python / platform", f"{device.get('python', '?')} / {device.get('platform', '?')}"),
+             ("score cache", _cache_text(m.get("cache")))]
+    if device.get("cuda_device"):
+        pairs.append(("GPU", device["cuda_device"]))
+    out.append(kv_table(pairs))
+    corpora = m.get("corpora") if isinstance(m.get("corpora"), dict) else {}
+    if corpora:
+        out.append("<h3>Corpora</h3>")
+        rows = [[cid, f"{c.get('sentences', '–'):,}" if isinstance(c.get("sentences"), int) else "–",
+                 f"{c.get('pairs', 0):,}" if isinstance(c.get("pairs"), int) else "–",
+                 f"<code>{esc(c.get('definition', ''))}</code>",
+                 f"<code class=\"hash\">{esc(c.get('definition_sha256', ''))}</code>",
+                 f"<code class=\"hash\">{esc(c.get('corpus_sha256', ''))}</code>"]
+                for cid, c in corpora.items() if isinstance(c, dict)]
+        out.append(simple_table(["corpus", "sentences", "pairs", "definition file", "definition sha256",
+                                 "sentences sha256"], rows, numeric=[1, 2], raw=[3, 4, 5]))
+    scorers = m.get("scorers") if isinstance(m.get("scorers"), dict) else {}
+    if scorers:
+        out.append("<h3>Models (scorers)</h3>")
+        rows = [[name, f"<code>{esc(s.get('spec', ''))}</code>", f"<code>{esc(s.get('fingerprint', ''))}</code>",
+                 ", ".join(map(str, s.get("dimensions", [])))] for name, s in scorers.items() if isinstance(s, dict)]
+        out.append(simple_table(["name", "spec", "fingerprint", "dimensions"], rows, raw=[1, 2]))
+    versions = m.get("versions") if isinstance(m.get("versions"), dict) else {}
+    if versions:
+        out.append("<h3>Software versions</h3>")
+        out.append(simple_table(["package", "version"], sorted(versions.items())))
+    out.append("<details><summary>The complete run manifest (manifest.json)</summary><pre>"
+               + esc(json.dumps(m, indent=2, ensure_ascii=False)) + "</pre></details>")
+    return out
+
+
+def _cache_text(cache: Any) -> str:
+    if isinstance(cache, dict):
+        counts = ", ".join(f"{k} {cache[k]:,}" for k in ("hits", "misses", "writes") if isinstance(cache.get(k), int))
+        return f"{cache.get('path', '?')}" + (f" ({counts})" if counts else "")
+    return "–" if cache is None else str(cache)
+
+
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def datasheets(folder: AuditFolder) -> list[tuple[str, Any, str]]:
+    """(corpus id, datasheet Document or None, warning) for every corpus of the audit."""
+    from engine.corpus import DefinitionError, load_definition
+    from engine.package.datasheet import build_datasheet
+
+    out = []
+    ids = list(folder.corpora) or list(folder.scores)
+    for cid in ids:
+        entry = folder.corpora.get(cid, {}) if isinstance(folder.corpora.get(cid), dict) else {}
+        path = Path(str(entry.get("definition", ""))) if entry.get("definition") else None
+        warning = ""
+        corpus = None
+        try:
+            if path is not None and path.is_file():
+                want = entry.get("definition_sha256")
+                if want and _sha256(path) != want:
+                    warning = (f"the definition file {path} changed after the audit (its sha256 differs from the "
+                               "manifest's); this datasheet describes the file as it is now")
+                corpus = load_definition(path)
+            else:
+                from engine.corpus import load_corpus
+
+                corpus = load_corpus(cid)
+                warning = (f"the audit's definition file ({path}) is not here; this is the datasheet of corpus "
+                           f"{cid!r} as this installation has it") if path is not None else ""
+        except (DefinitionError, OSError, ValueError) as exc:
+            out.append((cid, None, f"no datasheet: the definition could not be read ({exc})"))
+            continue
+        out.append((cid, build_datasheet(corpus), warning))
+    return out
+
+
+# ----------------------------------------------------------------------------- the page
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def render_html(folder: AuditFolder, sheets: list[tuple[str, Any, str]], layouts: dict[str, tuple[list, list, str]],
+                results: list[KeyRow]) -> str:
+    from engine.package.version import app_version
+
+    m = folder.manifest
+    corpora = list(folder.corpora) or list(folder.scores)
+    scorers = list(folder.scorers)
+    toc = [("results", "Key results")]
+    toc += [(f"stat-{s.id}", s.title) for s in registry.statistics() if s.id in folder.stats]
+    toc += [("assoc", "Association tests")] if folder.assoc is not None and len(folder.assoc) else []
+    toc += [("scores", "Scores by group")] if folder.scores else []
+    toc += [("manifest", "Run manifest"), ("datasheets", "Corpus datasheets"), ("files", "Files of this report")]
+    body = ['<header class="top">', "<h1>EEC Studio audit report</h1>",
+            f'<p class="sub">{_count(len(corpora), "corpus", "corpora")} ({esc(", ".join(corpora) or "–")}) × '
+            f'{_count(len(scorers), "model", "models")} ({esc(", ".join(scorers) or "–")}) — '
+            f'run {esc(m.get("created", "?"))}</p>',
+            "</header>"]
+    body.append('<nav class="toc"><strong>Contents</strong><ol>'
+                + "".join(f'<li><a href="#{a}">{esc(t)}</a></li>' for a, t in toc) + "</ol></nav>")
+    problems = m.get("problems") if isinstance(m.get("problems"), list) else []
+    for p in problems:
+        body.append(f'<div class="warn">Audit problem: {esc(p)}</div>')
+    for name, (_main, _extra, problem) in layouts.items():
+        if problem:
+            body.append(f'<div class="warn">{esc(problem)}</div>')
+
+    body.append('<h2 id="results">Key results</h2>')
+    if results:
+        n_sig = sum(1 for r in results if _finite(r.p) and r.p <= 0.05)
+        body.append(f"<p>{len(results)} test(s); {n_sig} significant at p ≤ 0.05. Stars: *** p ≤ 0.01, ** p ≤ 0.05, "
+                    "* p ≤ 0.10 (adjusted p-values when the audit used a correction). Estimates are on the score "
+                    "scale; for the paired analysis the first group minus the second, for counterfactual pairs the "
+                    "privileged minus the minoritised sentence.</p>")
+        body.append(key_results_html(results))
+    else:
+        body.append("<p>No statistics in this audit folder (no stats/*.csv).</p>")
+
+    for stat in registry.statistics():
+        name = stat.id
+        if name not in folder.stats:
+            continue
+        main, extra, _problem = layouts[name]
+        body.append(f'<h2 id="stat-{name}">{esc(stat.title)}</h2>')
+        charts = key_charts(results, name)
+        if charts:
+            body += charts
+            body.append(legend_html())
+        for t in main:
+            body.append(stat_table(t))
+        if extra:
+            body.append(f"<details><summary>Summary tables in the paper's layout ({len(extra)})</summary>")
+            body += [stat_table(t) for t in extra]
+            body.append("</details>")
+        files = [f"tables/{name}.tex", f"tables/{name}.md", f"tables/{name}.csv", f"data/{name}.csv"]
+        body.append('<p class="muted">Files: ' + ", ".join(f"<code>{esc(f)}</code>" for f in files) + "</p>")
+
+    if folder.assoc is not None and len(folder.assoc):
+        body.append('<h2 id="assoc">Association tests</h2>')
+        body += assoc_html(folder.assoc)
+
+    if folder.scores:
+        body.append('<h2 id="scores">Scores by group</h2>')
+        body += scores_html(folder)
+
+    body.append('<h2 id="manifest">Run manifest</h2>')
+    body.append("<p>What produced these results: corpora with the sha256 of their definition and sentences, "
+                "each model's specification and fingerprint, the settings and the software versions.</p>")
+    body += manifest_html(m)
+
+    body.append('<h2 id="datasheets">Corpus datasheets</h2>')
+    for cid, doc, warning in sheets:
+        if warning:
+            body.append(f'<div class="warn">{esc(cid)}: {esc(warning)}</div>')
+        if doc is not None:
+            body.append(document(doc, level=3, anchor=f"datasheet-{cid}"))
+
+    body.append('<h2 id="files">Files of this report</h2>')
+    body.append("<ul><li><code>tables/</code> — LaTeX (booktabs), Markdown and CSV tables in the papers' layouts"
+                "</li><li><code>data/</code> — the audit's tidy statistics tables (CSV)</li>"
+                "<li><code>datasheets/</code> — corpus datasheets (Markdown)</li>"
+                "<li><code>manifest.json</code> — the run manifest</li></ul>")
+    body.append(f"<footer>Built by EEC Studio {esc(app_version())} on "
+                f"{esc(datetime.now(timezone.utc).isoformat(timespec='seconds'))} from <code>{esc(folder.path)}</code>. "
+                "This page is self-contained: it loads no scripts, fonts or images from anywhere.</footer>")
+    return page("EEC Studio audit report — " + ", ".join(corpora), body)
+
+

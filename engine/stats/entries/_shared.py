@@ -1,0 +1,23 @@
+"""Small pieces the entries share: numbers from table cells and the adjusted-p column."""
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from engine.common.fmt import as_float
+
+
+def f(x: Any) -> float:
+    """A table cell as a float (NaN when missing)."""
+    v = as_float(x)
+    return float("nan") if v is None else v
+
+
+def p_column(frame: pd.DataFrame, base: str) -> str:
+    """The adjusted p-values when the audit applied a correction, else ``base``."""
+    for suffix in ("holm", "bh", "bonferroni"):
+        for name in (f"p_{suffix}", f"{base}_{suffix}", f"{base[:-len('value')]}{suffix}" if base.endswith("value") else ""):
+            if name and name in frame.columns and frame[name].notna().any():
+                return name
+    return base

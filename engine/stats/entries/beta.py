@@ -1,0 +1,72 @@
+"""Registry entry: Beta regression with race, gender and their intersection (Câmara et al. 2022)."""
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from engine.common.fmt import as_float, p_label
+from engine.common.i18n import N_
+from engine.common.svg import Row, level_of
+
+from ..context import StatContext, unit_interval_columns
+from ..registry import KeyRow, PlotSpec, Statistic
+from ._shared import f, p_column
+
+
+def applies(ctx: StatContext) -> str | None:
+    return None if ctx.race_axis is not None else "the corpus has no race/ethnicity axis"
+
+
+def compute(ctx: StatContext) -> list[Any]:
+    from engine.stats.beta import beta_regression
+
+    cols = unit_interval_columns(ctx.scores, ctx.score_cols)
+    for col in sorted(set(ctx.score_cols) - set(cols)):
+        ctx.note(f"Beta regression on {ctx.corpus_id}: {col} lies outside [0, 1] (e.g. 1–5 stars) and is left out; "
+                 f"use its [0, 1] column (such as expected_01) for the regression")
+    if not cols:
+        return []
+    return [beta_regression(ctx.scores, cols, corpus=ctx.corpus_id, minority=ctx.minority, majority=ctx.majority,
+                            noun_phrases=ctx.setting("noun_phrases", "exclude"), correction=ctx.setting("correction", None))]
+
+
+def plot(df: pd.DataFrame) -> PlotSpec:
+    rows = df[df.term != "intercept"]
+    out = []
+    for r in rows.itertuples():
+        p = as_float(r.p_value)
+        out.append(Row(f"{r.corpus} · {r.model}:{r.emotion} · {r.term} ({r.subset})", f(r.ame), as_float(r.ame_ci_low),
+                       as_float(r.ame_ci_high), p_label(p), level_of(p)))
+    return PlotSpec("Beta regression: average marginal effects (Câmara et al.)", "AME on the score scale (95% CI)", out)
+
+
+def key_rows(beta: pd.DataFrame) -> list[KeyRow]:
+    out = []
+    pc = p_column(beta, "p_value")
+    for r in beta[beta["term"].isin(["race", "gender", "intersection"])].to_dict("records"):
+        use_ame = as_float(r.get("ame")) is not None
+        label = r.get("term_label") if isinstance(r.get("term_label"), str) else r["term"]
+        subset = "" if r.get("subset") == "names" else f" ({r.get('subset')})"
+        out.append(KeyRow("beta", str(r["corpus"]), str(r["model"]), str(r["emotion"]),
+                          f"{label}{subset}" + ("" if use_ame else " [logit]"),
+                          f(r["ame"] if use_ame else r.get("estimate")),
+                          f(r.get("ame_ci_low") if use_ame else r.get("ci_low")),
+                          f(r.get("ame_ci_high") if use_ame else r.get("ci_high")), f(r.get(pc)),
+                          str(r.get("status", "")) if r.get("status") not in ("ok", None) else ""))
+    return out
+
+
+ENTRY = Statistic(
+    id="beta",
+    label=N_("Beta regression"),
+    title=N_("Beta regression (Câmara et al. 2022)"),
+    paper=N_("Câmara et al. 2022: race, gender and their intersection"),
+    compute=compute,
+    applies=applies,
+    needs=("corpus", "model", "emotion", "test", "subset", "term", "p_value"),
+    x_label="average marginal effect on the score scale",
+    plot=plot,
+    key_rows=key_rows,
+    layouts=(("",), ()),
+)

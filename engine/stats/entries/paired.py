@@ -1,0 +1,69 @@
+"""Registry entry: Kiritchenko & Mohammad's (2018) paired analysis (F–M and minority–majority)."""
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from engine.common.fmt import as_float, p_label
+from engine.common.i18n import N_
+from engine.common.svg import Row
+
+from ..context import StatContext, noun_phrase_pairs
+from ..registry import KeyRow, PlotSpec, Statistic
+from ._shared import f, p_column
+
+
+def compute(ctx: StatContext) -> list[Any]:
+    from engine.stats.km import km_paired_analysis
+
+    race = ctx.race_axis
+    np_pairs = noun_phrase_pairs(ctx.corpus, ctx.pairs)
+    return [km_paired_analysis(ctx.scores, ctx.score_cols, axis="both" if race is not None else "gender",
+                               corpus=ctx.corpus_id, minority=ctx.minority if race else None,
+                               majority=ctx.majority if race else None, np_pairs=np_pairs or None,
+                               alpha=ctx.setting("alpha", 0.05), correction=ctx.setting("correction", None),
+                               n_resamples=ctx.setting("n_resamples", 1000), seed=ctx.setting("seed", 0))]
+
+
+def extra_tables(res: Any) -> dict[str, pd.DataFrame]:
+    pairs = getattr(res, "pairs", None)
+    return {"paired_pairs": pairs} if pairs is not None else {}
+
+
+def plot(df: pd.DataFrame) -> PlotSpec:
+    rows = df[df.get("status", "ok").astype(str) != "error"] if "status" in df else df
+    out = [Row(f"{r.corpus} · {r.model}:{r.emotion} · {r.label_a}−{r.label_b} ({r.subset})", f(r.mean_delta),
+               as_float(r.ci_low), as_float(r.ci_high), p_label(r.p_value), "sig" if bool(r.significant) else "ns")
+           for r in rows.itertuples()]
+    return PlotSpec("Paired differences (Kiritchenko & Mohammad)", "mean difference a − b (95% CI)", out)
+
+
+def key_rows(paired: pd.DataFrame) -> list[KeyRow]:
+    out = []
+    pc = p_column(paired, "p_value")
+    sub = paired[paired["subset"] == "all"] if (paired["subset"] == "all").any() else paired
+    for r in sub.to_dict("records"):
+        a, b = r.get("label_a", r.get("a", "a")), r.get("label_b", r.get("b", "b"))
+        subset = "" if r.get("subset") == "all" else f", {r.get('subset')}"
+        out.append(KeyRow("paired", str(r["corpus"]), str(r["model"]), str(r["emotion"]),
+                          f"{r['axis']}: {a} − {b}{subset}", f(r["mean_delta"]), f(r.get("ci_low")),
+                          f(r.get("ci_high")), f(r.get(pc)),
+                          str(r.get("verdict", "")) if isinstance(r.get("verdict"), str) else ""))
+    return out
+
+
+ENTRY = Statistic(
+    id="paired",
+    label=N_("Paired differences"),
+    title=N_("Paired analysis (Kiritchenko & Mohammad 2018)"),
+    paper=N_("Kiritchenko & Mohammad 2018: F–M and minority–majority pairs"),
+    compute=compute,
+    needs=("corpus", "model", "emotion", "test", "axis", "subset", "mean_delta", "p_value"),
+    x_label="mean score difference (first group − second)",
+    extra_tables=extra_tables,
+    extra_table_labels={"paired_pairs": N_("Paired differences, one row per pair")},
+    plot=plot,
+    key_rows=key_rows,
+    layouts=(("km_models",), ("km",)),
+)

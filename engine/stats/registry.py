@@ -1,0 +1,161 @@
+"""The statistics registry: every statistic of an audit is one entry here.
+
+Why a registry: the pipeline, the audit-folder reader, the HTML report and the GUI all iterate
+over the statistics; before, each declared its own list of ids, labels, titles and needed
+columns, and adding a statistic meant editing about eight files. Now a statistic is its module
+(the computation, e.g. ``engine/stats/counterfactual.py``) and one entry
+(``engine/stats/entries/<id>.py``, listed in ``_ENTRY_MODULES`` below). See docs/stats.md,
+"Adding a statistic".
+
+Importing this module is cheap: entries import their statistics lazily.
+
+Besides the statistics, ``TABLES`` names every tidy table an audit folder may hold (including
+the association tests' tables, which come from ``engine.assoc`` rather than from a statistic),
+with its label and the columns its readers rely on.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import pandas as pd
+
+from engine.common.i18n import N_
+
+from .context import StatContext
+
+#: entry modules in display order; adding a statistic adds one name here
+_ENTRY_MODULES = ("beta", "paired", "counterfactual")
+
+
+@dataclass(frozen=True)
+class PlotSpec:
+    """A forest plot of one tidy table, for ``engine.common.svg.forest``."""
+
+    title: str
+    x_label: str
+    rows: list[Any]  # engine.common.svg.Row
+
+
+@dataclass(frozen=True)
+class KeyRow:
+    """One headline result for the report's key-results table and charts."""
+
+    statistic: str
+    corpus: str
+    model: str
+    emotion: str
+    effect: str
+    value: float
+    low: float
+    high: float
+    p: float
+    verdict: str = ""
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """One statistic of an audit.
+
+    ``compute(ctx)`` returns a list of result objects (each with ``to_frame()`` and ``summary()``)
+    for one corpus; it may call ``ctx.note(msg)`` for problems that do not stop it, and raises
+    ValueError/KeyError when the input does not allow it (the pipeline records that and goes
+    on). ``applies(ctx)`` says why the statistic does not apply to a corpus (None: it does).
+    ``extra_tables(result)`` gives further tidy tables ({name: frame}) a result carries (the
+    paired analysis's one-row-per-pair table). ``plot(frame)`` and ``key_rows(frame)`` turn the
+    tidy table back into a chart and headline rows; ``layouts`` are the ``engine.stats.render``
+    layouts of its paper tables (main, then extra).
+    """
+
+    id: str
+    label: str  # short, translatable (N_): GUI checkboxes and tabs
+    title: str  # with the paper: report headings, table labels
+    paper: str  # translatable one-liner: what it computes, after whom
+    compute: Callable[[StatContext], list[Any]]
+    needs: tuple[str, ...]  # columns every reader of the tidy table relies on
+    x_label: str = ""
+    applies: Callable[[StatContext], str | None] = lambda ctx: None
+    extra_tables: Callable[[Any], dict[str, pd.DataFrame]] = lambda res: {}
+    plot: Callable[[pd.DataFrame], PlotSpec] | None = None
+    key_rows: Callable[[pd.DataFrame], list[KeyRow]] = lambda frame: []
+    layouts: tuple[tuple[str, ...], tuple[str, ...]] = (("",), ())
+    extra_table_labels: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """A tidy table an audit folder may hold: where it lives, its label, the columns readers need."""
+
+    id: str
+    label: str  # translatable (N_)
+    folder: str  # "stats" or "assoc"
+    file: str  # file stem inside the folder
+    needs: tuple[str, ...] = ()
+
+
+_ENTRIES: dict[str, Statistic] | None = None
+
+
+def _load() -> dict[str, Statistic]:
+    global _ENTRIES
+    if _ENTRIES is None:
+        entries = {}
+        for name in _ENTRY_MODULES:
+            entry = importlib.import_module(f"{__package__}.entries.{name}").ENTRY
+            entries[entry.id] = entry
+        _ENTRIES = entries
+    return _ENTRIES
+
+
+def statistics() -> list[Statistic]:
+    """Every statistic, in display order."""
+    return list(_load().values())
+
+
+def ids() -> tuple[str, ...]:
+    return tuple(_load())
+
+
+def get(stat_id: str) -> Statistic:
+    try:
+        return _load()[stat_id]
+    except KeyError:
+        raise KeyError(f"unknown statistic {stat_id!r}; choose from {', '.join(ids())}") from None
+
+
+ASSOC_TABLES = (
+    TableInfo("assoc", N_("Association tests (WEAT, SEAT, LPBS)"), "assoc", "tests", ("test", "effect_size", "p_value")),
+    TableInfo("assoc_words", N_("Association tests: per-word scores"), "assoc", "word_scores"),
+    TableInfo("fise_quadrants", N_("FISE quadrants"), "assoc", "fise_quadrants"),
+    TableInfo("fise_words", N_("FISE words"), "assoc", "fise_words"),
+)
+
+
+def tables() -> list[TableInfo]:
+    """Every tidy table of an audit folder: each statistic's own and extra tables, then the
+    association tests' tables."""
+    out = []
+    for s in statistics():
+        out.append(TableInfo(s.id, s.title, "stats", s.id, s.needs))
+        out += [TableInfo(k, v, "stats", k) for k, v in s.extra_table_labels.items()]
+    return out + list(ASSOC_TABLES)
+
+
+def table(table_id: str) -> TableInfo | None:
+    return next((t for t in tables() if t.id == table_id), None)
+
+
+def needed_columns(table_id: str) -> list[str] | None:
+    t = table(table_id)
+    return list(t.needs) if t is not None and t.needs else None
+
+
+def assoc_file_tables() -> dict[str, str]:
+    """assoc/<file>.csv -> table id."""
+    return {t.file: t.id for t in ASSOC_TABLES}
+
+
+def labels_for(keys: Sequence[str]) -> dict[str, str]:
+    """Untranslated labels of table ids (GUI translates them with gettext)."""
+    return {k: (t.label if (t := table(k)) is not None else k) for k in keys}
