@@ -240,3 +240,15 @@ def test_counterfactual_person_pairs_and_range_source():
     assert r["n_person_pairs"] == 10 and r["t_p_value"] == pytest.approx(ref.pvalue, rel=1e-9)
     assert r["wilcoxon_p_value"] == pytest.approx(stats.wilcoxon(units).pvalue, rel=1e-9)
     assert '"score_range_source": "scorer"' in r["settings"]
+
+
+def test_lexicon_like_scores_equal_up_to_rounding_are_not_significant():
+    # a lexicon that ignores names: the score depends on the emotion word only, with values that are
+    # not exactly representable, so group means differ from each other in the last bits only
+    df = synthetic_eec(words_per_emotion=2, names_per_cell=5)
+    words = sorted(df["emotion_word_id"].unique())
+    df["s"] = df["emotion_word_id"].map({w: 0.1 + (i + 1) / 7 / len(words) for i, w in enumerate(words)})
+    f = beta_regression(df, "s").to_frame().set_index("term")
+    for term in ("race", "gender", "intersection"):
+        assert f.loc[term, "p_value"] == 1.0 and f.loc[term, "estimate"] == 0.0 and f.loc[term, "ame"] == 0.0
+        assert "rounding" in f.loc[term, "note"]

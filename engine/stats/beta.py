@@ -46,6 +46,9 @@ TERM_COLUMNS = ["term", "term_label", "inference", "estimate", "std_err", "stati
                 "paper_std_err", "paper_p_value", "ols_person_p_value", "ols_paper_p_value",
                 "perm_p_value", "perm_se", "perm_n", "perm_method", "n_persons", "note"]
 STATUS_OK = "ok"
+#: OLS differences and their standard errors below this (scores mapped to [0, 1] by score_range) are
+#: rounding noise: sums of identical floats in a different order differ in the last bits.
+ROUNDING = 1e-12
 SQUEEZE_NOTE = ("scores squeezed (Smithson & Verkuilen): some equal a bound of the score range, so the Beta fit "
                 "used (y·(n−1)+0.5)/n; AMEs are back on the score scale, OLS uses the raw scores")
 #: Accepted spellings of ``noun_phrases`` -> canonical value ("gender" is the audit CLI's choice).
@@ -359,13 +362,20 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
         person = _person_inference(res, y, X, persons, opts)
         notes.extend(person.pop("notes"))
     use = person if (opts.person and person is not None) else paper
+    rounding: list[str] = []
+    tiny = ROUNDING * (hi - lo)
     for j, term in enumerate(terms):
         sel = t["term"] == term
         est, ols_est = params[j], float(ols_res.params[j])
-        stat, p, lo, hi = _wald(est, use["se"][j], use["df"][j], conf_level)
+        if term != "intercept" and abs(ols_est) <= tiny and use["ols_se"][j] <= tiny:
+            # every group (and person) mean equal up to rounding, as lexicons that ignore names give:
+            # the studentised ratio of two rounding errors is noise, not evidence
+            est, ols_est = 0.0, 0.0
+            rounding.append(term)
+        stat, p, ci_lo, ci_hi = _wald(est, use["se"][j], use["df"][j], conf_level)
         ostat, op, olo, ohi = _wald(ols_est, use["ols_se"][j], use["ols_df"][j], conf_level)
         vals = {"estimate": est, "std_err": use["se"][j], "statistic": stat, "df": use["df"][j], "p_value": p,
-                "ci_low": lo, "ci_high": hi, "ols_estimate": ols_est, "ols_std_err": use["ols_se"][j],
+                "ci_low": ci_lo, "ci_high": ci_hi, "ols_estimate": ols_est, "ols_std_err": use["ols_se"][j],
                 "ols_statistic": ostat, "ols_df": use["ols_df"][j], "ols_p_value": op, "ols_ci_low": olo,
                 "ols_ci_high": ohi, "paper_std_err": paper["se"][j],
                 "paper_p_value": _wald(est, paper["se"][j], inf, conf_level)[1],
@@ -379,7 +389,14 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
             if perm is not None:
                 vals.update(perm_p_value=perm.p_value, perm_se=perm.mc_se, perm_n=perm.n_permutations)
                 t.loc[sel, "perm_method"] = perm.method
-        if term != "intercept":
+        if term in rounding:
+            vals.update(statistic=0.0, p_value=1.0, ci_low=0.0, ci_high=0.0, ols_statistic=0.0, ols_p_value=1.0,
+                        ols_ci_low=0.0, ols_ci_high=0.0, ame=0.0, ame_std_err=0.0, ame_ci_low=0.0, ame_ci_high=0.0,
+                        paper_p_value=1.0, ols_paper_p_value=1.0)
+            if person is not None:
+                vals.update(person_p_value=1.0, ols_person_p_value=1.0)
+            t.loc[sel, "note"] = "group means equal up to rounding: difference exactly 0, p = 1"
+        elif term != "intercept":
             me = indicator_ame(params[:k], use["cov"], X, j, res.model.link, sq.scale_back, conf_level)
             q = _quantile(use["df"][j], conf_level)
             vals.update(ame=me.estimate, ame_std_err=me.std_err,

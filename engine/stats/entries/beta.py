@@ -28,7 +28,9 @@ def compute(ctx: StatContext) -> list[Any]:
     if not cols:
         return []
     return [beta_regression(ctx.scores, cols, corpus=ctx.corpus_id, minority=ctx.minority, majority=ctx.majority,
-                            noun_phrases=ctx.setting("noun_phrases", "exclude"), correction=ctx.setting("correction", None))]
+                            noun_phrases=ctx.setting("noun_phrases", "exclude"), correction=ctx.setting("correction", None),
+                            inference=ctx.setting("inference", "person"),
+                            n_permutations=ctx.setting("n_permutations", 2000), seed=ctx.setting("seed", 0))]
 
 
 def plot(df: pd.DataFrame) -> PlotSpec:

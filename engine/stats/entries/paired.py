@@ -23,7 +23,10 @@ def compute(ctx: StatContext) -> list[Any]:
                                corpus=ctx.corpus_id, minority=ctx.minority if race else None,
                                majority=ctx.majority if race else None, np_pairs=np_pairs or None,
                                alpha=ctx.setting("alpha", 0.05), correction=ctx.setting("correction", None),
-                               n_resamples=ctx.setting("n_resamples", 1000), seed=ctx.setting("seed", 0))]
+                               n_resamples=ctx.setting("n_resamples", 1000), seed=ctx.setting("seed", 0),
+                               inference=ctx.setting("inference", "person"),
+                               race_pooling=ctx.setting("race_pooling", "paper"),
+                               n_permutations=ctx.setting("n_permutations", 2000))]
 
 
 def extra_tables(res: Any) -> dict[str, pd.DataFrame]:
