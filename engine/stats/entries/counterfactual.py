@@ -11,7 +11,7 @@ from engine.common.svg import Row
 
 from ..context import StatContext
 from ..registry import KeyRow, PlotSpec, Statistic
-from ._shared import f, p_column
+from ._shared import f, inference_suffix, p_column
 
 
 def applies(ctx: StatContext) -> str | None:
@@ -65,7 +65,7 @@ def plot(df: pd.DataFrame) -> PlotSpec:
                as_float(r.ci_high), f"changed {100 * (as_float(r.share_changed) or 0):.0f}%",
                "sig" if bool(r.exceeds_band) else "ns", as_float(r.band))
            for r in df.itertuples()]
-    return PlotSpec("Counterfactual pairs (Goldfarb-Tarrant et al.)",
+    return PlotSpec(f"Counterfactual pairs (Goldfarb-Tarrant et al.){inference_suffix(df)}",
                     "mean R(privileged) − R(minoritised) (95% CI); shaded: ± negligible band", out)
 
 

@@ -11,7 +11,7 @@ from engine.common.svg import Row
 
 from ..context import StatContext, noun_phrase_pairs
 from ..registry import KeyRow, PlotSpec, Statistic
-from ._shared import f, p_column
+from ._shared import f, inference_suffix, p_column
 
 
 def compute(ctx: StatContext) -> list[Any]:
@@ -39,7 +39,7 @@ def plot(df: pd.DataFrame) -> PlotSpec:
     out = [Row(f"{r.corpus} · {r.model}:{r.emotion} · {r.label_a}−{r.label_b} ({r.subset})", f(r.mean_delta),
                as_float(r.ci_low), as_float(r.ci_high), p_label(r.p_value), "sig" if bool(r.significant) else "ns")
            for r in rows.itertuples()]
-    return PlotSpec("Paired differences (Kiritchenko & Mohammad)", "mean difference a − b (95% CI)", out)
+    return PlotSpec(f"Paired differences (Kiritchenko & Mohammad){inference_suffix(df)}", "mean difference a − b (95% CI)", out)
 
 
 def key_rows(paired: pd.DataFrame) -> list[KeyRow]:
