@@ -12,7 +12,7 @@ from importlib import import_module
 
 # Subcommand modules: each exposes add_parser(subparsers) and calls the same engine
 # functions as the GUI.
-CLI_MODULES = ["engine.corpus.cli", "engine.corpus.pairs_cli", "engine.models.training.cli", "engine.assoc.cli", "engine.audit.cli",
+CLI_MODULES = ["engine.corpus.cli", "engine.corpus.pairs_cli", "engine.models.training.cli", "engine.models.prompts_cli", "engine.assoc.cli", "engine.audit.cli",
                "engine.package.cli", "engine.exchange.cli", "engine.report.cli"]
 
 

@@ -160,3 +160,45 @@ def test_beta_regression_keeps_unit_columns_beside_a_star_scale(tmp_path):
     g = beta[beta.term == "gender"].iloc[0]
     assert g.p_value < 1e-6 and abs(g.ame - 0.05) < 0.01
     assert any("clf:stars" in p and "outside [0, 1]" in p for p in result.problems)
+
+
+class _Paced:
+    """A scorer that takes ``delay`` seconds per text (deterministic scores)."""
+
+    dimensions = ["v"]
+
+    def __init__(self, name: str, delay: float):
+        self.name, self.delay = name, delay
+
+    def fingerprint(self):
+        return f"paced-{self.name}-{self.delay}"
+
+    def score(self, texts, *, progress=None, cancel=None):
+        import time
+
+        import pandas as pd
+
+        time.sleep(self.delay * len(texts))
+        return pd.DataFrame({"v": [(len(t) % 7) / 7 for t in texts]})
+
+
+def test_eta_knows_a_slow_second_scorer_from_the_start(tmp_path):
+    """The speed probe times each scorer before the run: while the fast first scorer works, the
+    ETA already includes the slow one's remaining texts (not 'about 1 s left' at 19 %)."""
+    from testkit.audit_fixtures import write_mini_corpus
+
+    corpus = write_mini_corpus(tmp_path)
+    fast, slow = _Paced("fast", 0.0), _Paced("slow", 0.002)
+    seen = []
+
+    def progress(done, total, eta):
+        seen.append((done, total, eta))
+
+    res = run_audit(AuditPlan([str(corpus)], [fast, slow], stats=[], cache_dir=tmp_path / "c"), progress=progress)
+    n = len(res.scores[next(iter(res.scores))])
+    first_job = [e for d, t, e in seen if 0 < d <= n // 2 and e is not None]
+    assert first_job, seen[:5]
+    slow_left = 0.002 * (n - 32)  # the probe already scored 32 of the slow scorer's texts
+    assert min(first_job) >= 0.5 * slow_left, (min(first_job), slow_left)
+    probes = [s for s in res.manifest["scoring"] if s.get("probe")]
+    assert {p["scorer"] for p in probes} == {"fast", "slow"} and all(p["scored"] == 32 for p in probes)

@@ -66,6 +66,10 @@ TESTED_ELSEWHERE = {
     "E013": "test_pairs_model.py::test_e013", "E014": "test_pairs_model.py::test_e014_*",
     "E015": "test_pairs_model.py::test_e015", "W110": "test_pairs_model.py::test_w110_length_beyond_the_person_term",
     "W111": "test_pairs_model.py::test_w111_one_side_missing",
+    # grammar rules: language-specific fixtures in test_grammar_rules.py
+    "E016": "test_grammar_rules.py::test_e016_*", "E017": "test_grammar_rules.py::test_e017_*",
+    "E018": "test_grammar_rules.py::test_e018_*", "E019": "test_grammar_rules.py::test_e019_*",
+    "E020": "test_grammar_rules.py::test_e020_*", "E021": "test_grammar_rules.py::test_e021_*",
 }
 
 

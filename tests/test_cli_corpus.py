@@ -33,7 +33,8 @@ def test_list_shows_builtins_and_user_corpora(run, tmp_path, monkeypatch):
     assert "8,460" in lines["es-camara2022"]
     assert "8,040" in lines["ar-camara2022"]
     assert "ok" in lines["en-kiritchenko2018"]
-    for name in ("de-goldfarb2023", "es-goldfarb2023", "ja-goldfarb2023", "zh-goldfarb2023", "en-goldfarb2023"):
+    for name in ("de-goldfarb2023", "es-goldfarb2023", "ja-goldfarb2023", "zh-goldfarb2023", "en-goldfarb2023",
+                 "ar-camara2022", "es-camara2022", "ar-camara2022-published", "ja-goldfarb2023-published"):
         assert " ok" in lines[name], lines[name]
     assert " 20 " in lines["mini"] and str(home) in lines["mini"]
 
@@ -45,6 +46,16 @@ def test_check_exit_codes(run, tmp_path):
     proc = run("corpus", "check", str(bad))
     assert proc.returncode == 1
     assert "E002" in proc.stdout and "T1" in proc.stdout
+
+
+def test_check_published_text_shows_its_defects_as_warnings(run):
+    proc = run("corpus", "check", "ja-goldfarb2023-published")
+    assert proc.returncode == 0, proc.stdout  # known defects do not fail the check
+    assert proc.stdout.startswith("ja-goldfarb2023-published: 0 error(s)")
+    for code in ("E019", "E020", "E021"):
+        assert f"WARNING {code} " in proc.stdout and "known defect of the published text" in proc.stdout
+    proc = run("corpus", "check", "ja-goldfarb2023")
+    assert proc.returncode == 0 and not any(f" {c} " in proc.stdout for c in ("E019", "E020", "E021"))
 
 
 @pytest.mark.parametrize("fmt", ["csv", "jsonl", "parquet"])
@@ -71,14 +82,15 @@ def test_export_all(run, tmp_path):
     assert sizes == {"en-kiritchenko2018": 8640, "en-camara2022-latino": 8640, "en-camara2022-arab": 8640,
                      "es-camara2022": 8460, "ar-camara2022": 8040, "de-goldfarb2023": 8640,
                      "es-goldfarb2023": 10600, "ja-goldfarb2023": 5010, "zh-goldfarb2023": 4928,
-                     "en-goldfarb2023": 8640}
+                     "en-goldfarb2023": 8640, "es-camara2022-published": 8460, "ar-camara2022-published": 8040,
+                     "ja-goldfarb2023-published": 5010, "zh-goldfarb2023-published": 4928}
 
 
 def test_export_arabic_utf8_roundtrip(run, tmp_path):
     out = tmp_path / "ar.csv"
     assert run("corpus", "export", "ar-camara2022", "--out", str(out)).returncode == 0
     df = pd.read_csv(out, encoding="utf-8", keep_default_na=False)
-    assert "مريم تشعر سعيده" in set(df.Sentence)
+    assert "مريم تشعر بالسعادة" in set(df.Sentence)
 
 
 def test_preview_filters(run):

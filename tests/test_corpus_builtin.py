@@ -13,6 +13,9 @@ EXPECTED = {
     "en-camara2022-arab": 8640,
     "es-camara2022": 8460,
     "ar-camara2022": 8040,
+    # the published texts kept for reproduction (issue 14): same counts as the corrected defaults
+    "es-camara2022-published": 8460,
+    "ar-camara2022-published": 8040,
 }
 
 
@@ -29,11 +32,11 @@ def test_counts_and_checker(name, count, corpora):
     assert len(corpora[name]) == count
     df = corpora[name]
     dup = df[df.Sentence.duplicated(keep=False)]
-    # Only Arabic repeats sentences, and only through the one word the checker flags (W101):
-    # the published lists use محبط for 'discouraged', 'depressed' and 'depressing'.
+    # Only the published Arabic text repeats sentences, and only through the one word the checker
+    # flags (W101): the published lists use محبط for 'discouraged', 'depressed' and 'depressing'.
     flagged = {w for f in report.findings if f.code == "W101" for w in re.findall(r"'([^']+)'", f.message)}
     assert set(dup["Emotion word"]) <= flagged
-    if name != "ar-camara2022":
+    if name != "ar-camara2022-published":
         assert dup.empty
 
 
@@ -117,7 +120,10 @@ def test_spanish_agreement(corpora):
     assert "Jorge se encontró en una situación absurda" in s  # ... whatever the person's gender
     assert "Jessica nos contó todo sobre los recientes acontecimientos absurdos" in s  # m pl
     assert "La conversación con mi padre fue maravillosa" in s
-    states = df[df.emotion_kind == "state"]
+    # T04: the adjective describes the speaker 'me', held masculine whatever the person (issue 14)
+    assert "Mi madre me hizo sentir temeroso" in s and "Mi madre me hizo sentir temerosa" not in s
+    assert "Yo la vi a ella en el mercado" in s and "Yo vi a ella en el mercado" not in s
+    states = df[(df.emotion_kind == "state") & (df.template_id != "T04")]
     word_gender = states.features.str.extract(r'"emotion": \{[^}]*"gender": "(\w)"', expand=False)
     gendered = word_gender.notna()
     assert gendered.sum() > 0
@@ -129,12 +135,14 @@ def test_spanish_agreement(corpora):
 def test_arabic_gendered_variants(corpora):
     df = corpora["ar-camara2022"]
     t1 = df[df.template_id == "T01"]
-    assert t1[t1.Gender == "male"].Sentence.str.contains(" يشعر ").all()
-    assert t1[t1.Gender == "female"].Sentence.str.contains(" تشعر ").all()
-    assert "مريم تشعر سعيده" in set(t1.Sentence)
-    assert "عمر يشعر سعيد" in set(t1.Sentence)
+    assert t1[t1.Gender == "male"].Sentence.str.contains(" يشعر ب").all()
+    assert t1[t1.Gender == "female"].Sentence.str.contains(" تشعر ب").all()
+    assert "مريم تشعر بالسعادة" in set(t1.Sentence)
+    assert "عمر يشعر بالسعادة" in set(t1.Sentence)
     assert not df.Sentence.str.contains("  ").any()
     assert not df.Sentence.str.contains("المحزنه").any()
     assert (df.groupby("template_id").size()[["T01", "T02", "T03", "T04"]] == 1140).all()
     assert (df.groupby("template_id").size()[["T05", "T06", "T07"]] == 1080).all()
     assert df.Race.value_counts().to_dict() == {"Anglo": 2680, "Arab": 2680, "": 2680}
+    published = set(corpora["ar-camara2022-published"].Sentence)
+    assert {"مريم تشعر سعيده", "عمر يشعر سعيد"} <= published

@@ -245,3 +245,32 @@ def pickle_roundtrip(obj):
     import pickle
 
     return pickle.loads(pickle.dumps(obj))
+
+
+def test_llm_dialog_shows_edits_and_adds_the_prompts(qtbot, page, tmp_path):
+    """*Add local LLM…*: the prompts' wording is shown; an edit is saved and used (prompt_file=)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QDialog
+
+    from gui.audit.llm_dialog import LLMDialog
+    from testkit.tiny_models import make_tiny_causal_lm
+
+    folder = make_tiny_causal_lm(tmp_path / "tiny-llama")
+    from gui.audit.setup_model import describe_model_folder
+
+    assert describe_model_folder(folder)[0] == "llm"  # a causal LM folder is not taken for a classifier
+    dialog = LLMDialog(page.setup, page)
+    qtbot.addWidget(dialog)
+    dialog.path.setText(str(folder))
+    dialog.language.setCurrentIndex(dialog.language.findData("es"))
+    for i in range(dialog.tasks.count()):
+        item = dialog.tasks.item(i)
+        item.setCheckState(Qt.Checked if item.text() == "joy" else Qt.Unchecked)
+    assert dialog.chosen_ids() == ["joy-es"] and "{text}" in dialog.text.toPlainText()
+    dialog.text.setPlainText(dialog.text.toPlainText().replace("version = 1", "version = 7"))
+    dialog.accept()
+    assert dialog.result() == QDialog.Accepted and dialog.added is not None
+    spec = dialog.added.key
+    assert spec.startswith(f"llm:{folder}?prompt=joy-es&prompt_file=")
+    row = page.setup_view.item_for("scorers", spec)
+    assert row is not None and "local LLM" in row.text()

@@ -77,8 +77,8 @@ def write(tmp_path: Path, data: dict[str, bytes] | bytes, name: str = "x.eecpkg"
 def test_package_holds_every_part_with_matching_hashes(kiri_pkg):
     data = members(kiri_pkg)
     cid = "en-kiritchenko2018"
-    assert set(data) == {"manifest.json", "README.md", "checker.txt", "checker.json", f"definition/{cid}.toml",
-                         f"corpus/{cid}.csv", f"corpus/{cid}.jsonl", f"pairs/{cid}.csv"}
+    assert set(data) == {"manifest.json", "README.md", "ATTRIBUTION.md", "checker.txt", "checker.json",
+                         f"definition/{cid}.toml", f"corpus/{cid}.csv", f"corpus/{cid}.jsonl", f"pairs/{cid}.csv"}
     man = json.loads(data["manifest.json"])
     assert man["app_version"] == app_version() and man["corpus"]["sentences"] == 8640
     assert man["corpus"]["pairs"] > 0

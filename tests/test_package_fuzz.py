@@ -120,8 +120,9 @@ def mutate(rng: random.Random, raw: bytes, d: dict[str, bytes], i: int) -> tuple
         return kind, raw[:rng.randrange(len(raw))]
     if kind == "rename":
         old = rng.choice(names)
-        new = rng.choice(["corpus/other.csv", old.upper(), old + ".bak", "definition/other.toml", "pairs/mini-es.csv",
-                          "README.MD", "manifest.json", old.replace("/", "_"), ".hidden", "corpus/mini-es.toml"])
+        new = rng.choice([n for n in ["corpus/other.csv", old.upper(), old + ".bak", "definition/other.toml",
+                                      "pairs/mini-es.csv", "README.MD", "manifest.json", old.replace("/", "_"),
+                                      ".hidden", "corpus/mini-es.toml"] if n != old])  # a real rename
         return kind, _zip([(new if n == old else n, v) for n, v in d.items()])
     if kind == "traversal":
         name = rng.choice(TRAVERSAL)

@@ -29,6 +29,9 @@ PAIR_COUNTS = {
     "es-camara2022": {"gender": 1410},
     "ar-camara2022": {"gender": 1340},
 }
+# the published texts kept for reproduction (issue 14) pair exactly as the corrected defaults do
+PUBLISHED = ("es-camara2022", "ar-camara2022", "ja-goldfarb2023", "zh-goldfarb2023")
+PAIR_COUNTS.update({f"{name}-published": PAIR_COUNTS[name] for name in PUBLISHED})
 TABLE2_SENTENCES = {("ja-goldfarb2023", "gender"): 3340, ("ja-goldfarb2023", "race"): 2004,
                     ("zh-goldfarb2023", "gender"): 4928, ("de-goldfarb2023", "gender"): 3200,
                     ("es-goldfarb2023", "gender"): 4240, ("es-goldfarb2023", "migrant"): 6360,
@@ -58,6 +61,7 @@ def test_pair_counts_per_variable(name, built):
     assert report.ok, report.to_text()
     assert report.pairs == len(pairs)
     # no pair finding at all in the built-in corpora (E013-E015, W110, W111)
+    assert not {"E013", "E014", "E015", "W110", "W111"} & report.codes()
     assert not {"E013", "E014", "E015", "W110", "W111", "W112", "W102"} & report.codes(), report.to_text()
 
 
@@ -202,8 +206,8 @@ def _agreement_tokens(corpus) -> set[str]:
 def _differs_only_in_person(row, agreement: set[str]) -> bool:
     a, b = tokens(row.privileged), tokens(row.minoritised)
     gender = row.variable == "gender"
-    for ma in _mask(a, tokens(row.privileged_person), "<PERSON>"):
-        for mb in _mask(b, tokens(row.minoritised_person), "<PERSON>"):
+    for ma in _mask(a, tokens(row.privileged_person), "<PERSON>") or _mask_suffix(a, row.privileged_person):
+        for mb in _mask(b, tokens(row.minoritised_person), "<PERSON>") or _mask_suffix(b, row.minoritised_person):
             if gender and row.emotion_word != row.minoritised_emotion_word:
                 # the emotion word agrees with the person's gender (Spanish enfadado/enfadada)
                 ma = _replace(ma, tokens(row.emotion_word), "<EMOTION>")
@@ -214,6 +218,13 @@ def _differs_only_in_person(row, agreement: set[str]) -> bool:
             if ma == mb:
                 return True
     return False
+
+
+def _mask_suffix(seq: list[str], term: str) -> list[list[str]]:
+    """A person written as a suffix of the word before it (Arabic جعله، معها: the pronoun object):
+    every way of replacing that suffix by <PERSON>, the rest of the word kept."""
+    return [seq[:i] + [tok[: -len(term)], "<PERSON>"] + seq[i + 1:]
+            for i, tok in enumerate(seq) if len(tok) > len(term) and tok.endswith(term)]
 
 
 def _replace(seq: list[str], term: list[str], label: str) -> list[str]:
@@ -265,7 +276,9 @@ def test_grammar_lives_in_the_data(built):
             "Mi madre se encontró en una situación molesta."} <= es
     assert "Ella está enfadado." not in es and "Ella tiene un enfada." not in es
     ja = set(built["ja-goldfarb2023"][2].Sentence)
-    assert {"彼は怒る。", "彼は怒らせた。", "その状況は彼を怒らせる。", "私は彼を怒らせた。"} <= ja
+    assert {"彼は怒る。", "彼はみんなを怒らせた。", "その状況は彼を怒らせる。", "私は彼を怒らせた。",
+            "彼は幸せだ。", "彼は幸せな状況に陥った。"} <= ja
     zh = built["zh-goldfarb2023"][2]
-    assert "他 感到 生气." in set(zh.Sentence)
+    assert "他感到生气。" in set(zh.Sentence)
+    assert "他 感到 生气." in set(built["zh-goldfarb2023-published"][2].Sentence)
     assert set(zh.features) == {'{"emotion": {}, "person": {}}', '{"person": {}}'}  # Chinese needs no features

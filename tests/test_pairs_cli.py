@@ -34,7 +34,7 @@ def test_pairs_jsonl(run, tmp_path, args, suffix):
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert len(rows) == 1670 + 1002 + 167
     assert list(rows[0])[:len(PAIR_COLUMNS)] == PAIR_COLUMNS
-    assert any(r["privileged"] == "彼との会話は幸せにさせた。" and r["minoritised"] == "彼女との会話は幸せにさせた。"
+    assert any(r["privileged"] == "彼との会話は私を幸せな気持ちにさせた。" and r["minoritised"] == "彼女との会話は私を幸せな気持ちにさせた。"
                for r in rows)  # UTF-8, not \u escapes
     assert "\\u" not in out.read_text(encoding="utf-8")
 

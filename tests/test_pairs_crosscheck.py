@@ -4,7 +4,9 @@ Their files (``../shared/data/goldfarb_tarrant2023/corpora/EEC_<lang>.json``) ho
 ``{emotion: {side: [sentences]}}`` with index-aligned sides. Our pair tables reproduce every
 one of their pairs, per emotion and variable, once the corrections documented in
 docs/pairs.md (and noted next to each item in the definition files) are undone — and nothing
-else. The same undo also shows that each correction really changes their data.
+else. The same undo also shows that each correction really changes their data. Japanese and
+Chinese are compared through their ``-published`` variants: the default definitions were corrected
+further (issue 14, docs/corpus-review.md) and no longer reproduce the authors' text.
 """
 import collections
 import json
@@ -91,15 +93,20 @@ UNDO = {
 }
 
 
+# the corpus that reproduces the authors' pairs: the published variant where the default was corrected
+REPRODUCES = {"de": "de-goldfarb2023", "es": "es-goldfarb2023", "ja": "ja-goldfarb2023-published",
+              "zh": "zh-goldfarb2023-published"}
+
+
 @pytest.mark.parametrize("lang", sorted(UNDO))
 def test_reproduces_authors_pairs_up_to_documented_corrections(lang):
     expected = theirs(lang)
-    got = ours(f"{lang}-goldfarb2023", UNDO[lang]())
+    got = ours(REPRODUCES[lang], UNDO[lang]())
     assert sum(got.values()) == sum(expected.values())
     missing, extra = expected - got, got - expected
     assert not missing and not extra, (list(missing)[:3], list(extra)[:3])
     # without the undo our pairs differ from theirs: each listed correction is real
-    plain = ours(f"{lang}-goldfarb2023", lambda c, r, s, p: s)
+    plain = ours(REPRODUCES[lang], lambda c, r, s, p: s)
     assert sum(plain.values()) == sum(expected.values()) and plain != expected
     text = "\n".join(a + "\n" + b for _, _, a, b in expected)
     mine = "\n".join(a + "\n" + b for _, _, a, b in plain)

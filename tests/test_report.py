@@ -72,6 +72,13 @@ def test_report_html_has_tables_stars_plots_manifest_datasheet(report, audit):
     assert "Equity Evaluation Corpus" in html and "Where the names come from" in html  # the datasheet
     assert "Ebony" in html and "How to cite" in html
     assert "African-American · female" in html  # group means
+    # the counterfactual verdict names significance and the negligible band, in the engine's words
+    from engine.stats.verdicts import SIGNIFICANT_BEYOND, frame_verdicts
+
+    cf = pd.read_csv(audit / "stats" / "counterfactual.csv")
+    verdicts = frame_verdicts(cf)
+    assert SIGNIFICANT_BEYOND in verdicts and all(v in html for v in verdicts)  # the planted 0.05 > band
+    assert "within band" not in html and "beyond band" not in html  # the old, ambiguous wording
 
 
 def test_report_is_self_contained(report):

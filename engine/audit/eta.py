@@ -17,13 +17,20 @@ class PlanEta:
         self.rate: dict[str, float] = {}  # scorer name -> seconds per text, from finished jobs
         self._t0 = 0.0
 
+    def seed(self, name: str, seconds_per_text: float) -> None:
+        """A scorer's rate measured before its first job (the pipeline's speed probe)."""
+        self.rate.setdefault(name, seconds_per_text)
+
     def start_job(self, j: int) -> None:
         self._t0 = time.perf_counter()
 
-    def end_job(self, j: int) -> None:
+    def end_job(self, j: int, scored: int | None = None) -> None:
+        """Learn the scorer's rate from a finished job: seconds per text scored (cache hits cost
+        next to nothing, so a job served from the cache must not make the scorer look fast)."""
         name, n = self.jobs[j]
-        if n:
-            self.rate[name] = (time.perf_counter() - self._t0) / n
+        work = n if scored is None else scored
+        if work:
+            self.rate[name] = (time.perf_counter() - self._t0) / work
 
     def estimate(self, j: int, done: int, job_eta: float | None) -> float | None:
         name, n = self.jobs[j]

@@ -19,8 +19,6 @@ from .result import AuditResult
 
 
 def write_outputs(result: AuditResult, out: Path) -> None:
-    from engine.stats.render import to_latex, to_markdown
-
     out.mkdir(parents=True, exist_ok=True)
     for cid, df in result.scores.items():
         atomic_write_bytes(out / "scores" / f"{cid}.csv", df.to_csv(index=False).encode("utf-8"))
@@ -33,20 +31,30 @@ def write_outputs(result: AuditResult, out: Path) -> None:
             continue  # association tests live under assoc/ (engine.audit.assoc_step)
         atomic_write_bytes(out / "stats" / f"{name}.csv", df.to_csv(index=False).encode("utf-8"))
         _write_parquet(df, out / "stats" / f"{name}.parquet", result)
-    for name, items in result.results.items():
-        md, tex = [], []
-        for r in items:
-            try:
-                md.append(to_markdown(r))
-                tex.append(to_latex(r))
-            except (ValueError, KeyError, TypeError) as exc:
-                result.problems.append(f"table layout for {name}: {exc}")
-        if md:
-            atomic_write_bytes(out / "tables" / f"{name}.md", "\n\n".join(md).encode("utf-8"))
-            atomic_write_bytes(out / "tables" / f"{name}.tex", "\n\n".join(tex).encode("utf-8"))
+    for name in result.results:
+        _write_layouts(name, result, out)
     write_plots(result.tables, out / "plots")
     atomic_write_bytes(out / "summary.txt", result.summary().encode("utf-8"))
     write_manifest(result, out)
+
+
+def _write_layouts(name: str, result: AuditResult, out: Path) -> None:
+    """tables/<stat>.md|.tex: the statistic's whole tidy table in its paper layout, so that one
+    logical table (e.g. one corpus × axis) is one LaTeX float, whatever the number of models."""
+    from engine.stats import latex, markdown
+    from engine.stats.render import build_tables
+
+    frame = result.tables.get(name)
+    if frame is None or not len(frame) or not registry.get(name).layouts[0]:
+        return  # no rows, or a statistic without a paper layout (its CSV is the table)
+    try:
+        tables = build_tables(frame)
+    except (ValueError, KeyError, TypeError) as exc:
+        result.problems.append(f"table layout for {name}: {exc}")
+        return
+    if tables:
+        atomic_write_bytes(out / "tables" / f"{name}.md", markdown.render_all(tables).encode("utf-8"))
+        atomic_write_bytes(out / "tables" / f"{name}.tex", latex.render_all(tables).encode("utf-8"))
 
 
 def write_manifest(result: AuditResult, out: Path) -> None:

@@ -161,6 +161,7 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
     eta = PlanEta([(scorer.name, len(texts)) for _corpus, scorer, texts in jobs])
     scored: dict[tuple[str, str], dict[str, pd.Series]] = {}
     result.manifest["scoring"] = []
+    _probe_speeds(jobs, cache, eta, result, cancel, say)
     for j, (corpus, scorer, texts) in enumerate(jobs):
         say(f"scoring {corpus.id} with {scorer.name} ({len(texts):,} texts)")
         eta.start_job(j)
@@ -247,6 +248,35 @@ def _declared_scales(scorers: list, score_cols: dict[str, tuple[str, str]]) -> d
         if sc is not None:
             out[col] = sc
     return out
+
+
+PROBE_TEXTS = 32
+
+
+def _probe_speeds(jobs: list, cache: Any, eta: PlanEta, result: AuditResult, cancel: Any, say: LogFn) -> None:
+    """Time every scorer on a few of its texts before the run, so the ETA knows a slow second
+    scorer from the start (a lexicon at 19 % must not promise "about 1 s left" while a model
+    is still to come). The probe's scores go into the cache, so the run reuses them."""
+    from .scoring import score_texts
+
+    seen = set()
+    for corpus, scorer, texts in jobs:
+        if scorer.name in seen or len(jobs) < 2:
+            continue
+        seen.add(scorer.name)
+        sample = texts[:PROBE_TEXTS]
+        frame = score_texts(scorer, sample, cache=cache, cancel=cancel)
+        stats = frame.attrs.get("scoring")
+        if stats is None:
+            continue
+        if stats.scored:
+            eta.seed(scorer.name, stats.seconds / stats.scored)
+        result.manifest["scoring"].append({"corpus": corpus.id, "scorer": scorer.name, "texts": stats.unique,
+                                           "scored": stats.scored, "cache_hits": stats.cache_hits,
+                                           "seconds": round(stats.seconds, 3), "probe": True})
+    if seen:
+        say(f"speed probe: {', '.join(f'{n} {1 / r:,.0f}/s' for n, r in eta.rate.items() if r > 0)}"
+            if eta.rate else "speed probe: every probe text was cached")
 
 
 def _association_tests(plan: AuditPlan, result: AuditResult, progress: ProgressFn | None, cancel: Any,

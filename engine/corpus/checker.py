@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from .compiled import CompiledCorpus, Realisation
 from .expect import expect_findings
 from .findings import Finding
+from .grammar import GrammarCheck
 from .model import EMOTION_KINDS, EMOTIONS, PERSON_KINDS, REVIEW_STATUSES, CorpusDefinition
 from .pair_checks import check_pairs
 
@@ -75,9 +76,11 @@ def check_corpus(corpus: CorpusDefinition, compiled: CompiledCorpus | None = Non
     out += _check_forms(corpus)
     out += _check_duplicates(corpus)
     out += _check_templates(corpus, cc)
-    n, combo = _check_combinations(cc)
+    grammar = GrammarCheck(cc)
+    n, combo = _check_combinations(cc, grammar)
     report.sentences = n
     out += _collapse_absent(combo)
+    out += grammar.findings()
     report.pairs, pair_findings = check_pairs(corpus, cc)
     out += pair_findings
     return report
@@ -307,12 +310,13 @@ def _check_templates(corpus: CorpusDefinition, cc: CompiledCorpus) -> list[Findi
     return unique
 
 
-def _check_combinations(cc: CompiledCorpus) -> tuple[int, list[Finding]]:
+def _check_combinations(cc: CompiledCorpus, grammar: GrammarCheck) -> tuple[int, list[Finding]]:
     out: list[Finding] = []
     n = 0
     for ct in cc.templates:
         if not ct.generates:
             continue
+        grammar.template(ct)
         persons = cc.persons_for(ct)
         emotions = cc.emotions_for(ct)
         for p in persons:
@@ -322,6 +326,8 @@ def _check_combinations(cc: CompiledCorpus) -> tuple[int, list[Finding]]:
                     n += 1
                     if cc.corpus.expect:
                         out += expect_findings(cc, ct.id, r, p, e)
+                    if grammar.active:
+                        grammar.sentence(ct, r, p, e)
                     s = r.sentence
                     first = next((ch for ch in s if ch.isalpha()), "")
                     if first and first.lower() != first.upper() and not first.isupper():

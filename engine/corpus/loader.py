@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import DefinitionError
+from .findings import GRAMMAR_CODES
 from .locate import locate
 from .model import (
     Axis,
@@ -34,6 +35,7 @@ TOP_KEYS = {
     "format", "id", "language", "name", "description", "source", "licence", "cite",
     "capitalize", "id_prefix", "direction", "features", "derive", "axes", "persons",
     "emotion_words", "words", "templates", "pairs", "meta", "expect",
+    "known_defects",
 }
 REVIEW_KEYS = {"status", "translator", "note", "source"}
 PERSON_KEYS = {"id", "kind", "text", "forms", "features", "pair"} | REVIEW_KEYS
@@ -227,6 +229,7 @@ class _Builder:
                 raise self.fail(f"pairs[{i}].id", f"duplicate id {pr.id!r}", fix="ids must be unique within a section")
             seen_pairs.add(pr.id)
         expect = self.expect(data.get("expect", {}))
+        known_defects = self.known_defects(data.get("known_defects", {}))
         extra = {k: data[k] for k in ("meta",) if k in data}
         return CorpusDefinition(
             id=cid, language=lang, name=self.string(data.get("name", cid), "name"),
@@ -238,7 +241,7 @@ class _Builder:
             cite=self.string(data.get("cite"), "cite", required=False),
             id_prefix=self.string(data.get("id_prefix"), "id_prefix", required=False),
             direction=self.string(data.get("direction", "ltr"), "direction"),
-            pairs=pairs, expect=expect, extra=extra, path=self.name,
+            pairs=pairs, expect=expect, known_defects=known_defects, extra=extra, path=self.name,
         )
 
     def pair(self, p: Any, i: int) -> Pair:
@@ -277,6 +280,18 @@ class _Builder:
                     re.compile(rx)
                 except re.error as exc:
                     raise self.fail(f"expect.{feat}.{v}", f"not a valid regular expression ({exc})") from None
+        return out
+
+    def known_defects(self, value: Any) -> dict[str, str]:
+        """Grammar-rule codes a published text keeps on purpose, each with its reason."""
+        out = self.str_map(value, "known_defects")
+        for code, reason in out.items():
+            if code not in GRAMMAR_CODES:
+                raise self.fail(f"known_defects.{code}", f"{code!r} is not a grammar-rule code",
+                                fix=f"only {', '.join(GRAMMAR_CODES)} can be declared known defects of a published text")
+            if not reason.strip():
+                raise self.fail(f"known_defects.{code}", "say why the defect is kept",
+                                fix='e.g. E017 = "bare adjectives as published; kept to reproduce the paper"')
         return out
 
     def axes(self, value: Any) -> dict[str, Axis]:

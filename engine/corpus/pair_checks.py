@@ -58,8 +58,11 @@ def compare_sides(cc: CompiledCorpus, ct: CTemplate, pp: PersonPair, a: Realised
                 emotion_word=a.emotion.id if a.emotion else "")
     ra, rb = a.realisation, b.realisation
     if ra.variant is not rb.variant:
+        # variants may differ only in what the variable selects (Arabic m/f verbs); a select
+        # feature both sides share (e.g. both are pronouns) keeps them on the same footing
         sel = ct.template.select
-        if not (vf and sel and all(ref == f"person.{vf}" for ref in sel.values())):
+        fa, fb = ra.variant.variant.features, rb.variant.variant.features
+        if not (vf and sel and all(ref == f"person.{vf}" or fa.get(k) == fb.get(k) for k, ref in sel.items())):
             return [Finding("E014", "sides use different template variants "
                             f"({_fmt(ra.variant.variant.features)} vs {_fmt(rb.variant.variant.features)})", **base)]
     out: list[Finding] = []

@@ -38,7 +38,8 @@ def _scan(folder: Path, builtin: bool) -> list[CorpusEntry]:
     if not folder.is_dir():
         return []
     out = []
-    for p in sorted(folder.rglob("*.toml")):
+    # by folder, then id: a corpus comes before its variants (ar-camara2022, ar-camara2022-published)
+    for p in sorted(folder.rglob("*.toml"), key=lambda p: (p.parent, p.stem)):
         out.append(CorpusEntry(p.stem, p, builtin))
     return out
 

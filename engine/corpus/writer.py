@@ -91,6 +91,8 @@ def to_toml(c: CorpusDefinition) -> str:
         lines += ["", f"[derive.{_key(feat)}]"] + [f"{_key(k)} = {_q(v)}" for k, v in rules.items()]
     for feat, rules in c.expect.items():
         lines += ["", f"[expect.{_key(feat)}]"] + [f"{_key(k)} = {_q(v)}" for k, v in rules.items()]
+    if c.known_defects:
+        lines += ["", "[known_defects]"] + [f"{_key(k)} = {_q(v)}" for k, v in c.known_defects.items()]
     for name, a in c.axes.items():
         lines += ["", f"[axes.{_key(name)}]"]
         if a.label:

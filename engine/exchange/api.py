@@ -24,7 +24,7 @@ from .apply import Change, apply_returned
 from .errors import ExchangeError
 from .po_format import read_po_bytes, write_po_bytes
 from .returned import FORMATS, PO, XLIFF, ReturnedFile
-from .units import extract_units
+from .units import extract_units, source_language
 from .xliff_format import read_xliff_bytes, write_xliff_bytes
 
 MAX_BYTES = 16 * 1024 * 1024  # the largest built-in corpus exports to about 120 KB
@@ -68,9 +68,9 @@ def format_of(path: Path, fmt: str | None) -> str:
 def exchange_bytes(corpus: CorpusDefinition, fmt: str, source: CorpusDefinition | None = None,
                    source_lang: str | None = None) -> tuple[bytes, int]:
     units = extract_units(corpus, source)
+    lang = source_lang or source_language(corpus, source)
     if fmt == PO:
-        return write_po_bytes(corpus, units, source_id=source.id if source else ""), len(units)
-    lang = source_lang or (source.language if source else "en")
+        return write_po_bytes(corpus, units, source_id=source.id if source else "", source_lang=lang), len(units)
     return write_xliff_bytes(corpus, units, source_lang=lang, source_id=source.id if source else ""), len(units)
 
 

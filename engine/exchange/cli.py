@@ -24,7 +24,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     ex.add_argument("--format", choices=["po", "xliff"], default=None, help="default: from the suffix of FILE")
     ex.add_argument("--source", default=None, metavar="NAME_OR_PATH",
                     help="corpus giving the source-language text (e.g. en-camara2022-latino for es-camara2022)")
-    ex.add_argument("--source-lang", default=None, metavar="TAG", help="XLIFF srcLang (default: the source corpus's)")
+    ex.add_argument("--source-lang", default=None, metavar="TAG", help="language of the source text: XLIFF srcLang, PO X-Source-Language "
+                                                                   "(default: the source corpus's, else the corpus's own)")
     ex.add_argument("--overwrite", "--force", "--yes", dest="overwrite", action="store_true",
                     help="replace FILE if it exists")
     ex.set_defaults(func=cmd_export)

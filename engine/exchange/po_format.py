@@ -7,7 +7,12 @@ Mapping (docs/packages.md has the full table):
   ``#.`` comments    read-only context: what the item is, slots to keep, status at export
   ``#`` comments     the item's review note (editable; on the item's first form), one line each
   ``#, fuzzy``       the item is ``new`` or ``machine-translated`` (needs a human)
-  Project-Id-Version ``<corpus id> eec-exchange-1``; Language the corpus language
+  Project-Id-Version ``<corpus id> eec-exchange-1``; Language the corpus language;
+  X-Source-Language  the language of the msgids (Poedit shows it; gettext has no standard key)
+  Last-Translator    the translator recorded most often on the items (empty when none is);
+                     X-EEC-Exported-Translator repeats it, so an import only credits a tool's
+                     *new* Last-Translator with the changes
+  Language-Team      the corpus's ``[meta] translators``/``reviewers``, else the language name
 
 Why our own writer and reader: babel's writer re-wraps and strips translator comments and
 drops repeated lines, and its reader silently merges two entries with the same msgctxt. A
@@ -40,7 +45,27 @@ _ESC_IN = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "a": "\a", "b"
 _KEYWORD = re.compile(r'^(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s*(".*)$')
 
 
+EXPORTED_TRANSLATOR = "X-EEC-Exported-Translator"
+
+
 # ----------------------------------------------------------------------------- writing
+def last_translator(units: list[Unit]) -> str:
+    """The translator recorded on most items (first seen wins a tie); '' when none is recorded."""
+    counts: dict[str, int] = {}
+    for u in units:
+        if u.first and u.translator:
+            counts[u.translator] = counts.get(u.translator, 0) + 1
+    return max(counts, key=lambda t: counts[t]) if counts else ""
+
+
+def language_team(corpus: CorpusDefinition) -> str:
+    """The corpus's translators and reviewers from ``[meta]``, else the language's name."""
+    from engine.package.datasheet import language_name, meta_list
+
+    people = list(dict.fromkeys(meta_list(corpus, "translators") + meta_list(corpus, "reviewers")))
+    return ", ".join(people) if people else f"{language_name(corpus.language)} ({corpus.language})"
+
+
 def quote(text: str) -> str:
     return '"' + "".join(_ESC_OUT.get(c, c) for c in text) + '"'
 
@@ -57,19 +82,25 @@ def _comment_lines(prefix: str, text: str) -> list[str]:
     return [f"{prefix} {line}".rstrip() if line else prefix for line in text.split("\n")]
 
 
-def write_po_bytes(corpus: CorpusDefinition, units: list[Unit], *, source_id: str = "") -> bytes:
+def write_po_bytes(corpus: CorpusDefinition, units: list[Unit], *, source_id: str = "",
+                   source_lang: str = "") -> bytes:
     now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M+0000")
     intro = (f"EEC Studio translation file for corpus {corpus.id} ({corpus.name}).\n"
              "Translate msgstr; keep msgctxt as it is. Each entry is one grammatical form: the features\n"
              "after '#N' in the context say which (gender=f, role=object, ...). Templates must keep\n"
-             "every {slot} in braces. Comments starting with '#.' explain the item; write your own notes\n"
-             "as translator comments. Clear 'fuzzy' when a translation is done.\n"
-             + (f"Source-language text from corpus {source_id}.\n" if source_id else ""))
+             "every {slot} in braces; msgid shows the slots as this corpus writes them. Comments\n"
+             "starting with '#.' explain the item; write your own notes as translator comments.\n"
+             "Clear 'fuzzy' when a translation is done.\n"
+             + (f"Source-language text from corpus {source_id}.\n" if source_id else
+                "Source text = the corpus's own text (a review file).\n")
+             + f"Check slots with: pofilter --language={corpus.language} THIS.po findings.po\n")
+    translator = last_translator(units)
     headers = [("Project-Id-Version", f"{corpus.id} {VERSION_TAG}"), ("POT-Creation-Date", now),
-               ("PO-Revision-Date", now), ("Last-Translator", DEFAULT_TRANSLATOR),
-               ("Language-Team", corpus.language), ("Language", corpus.language), ("MIME-Version", "1.0"),
+               ("PO-Revision-Date", now), ("Last-Translator", translator),
+               ("Language-Team", language_team(corpus)), ("Language", corpus.language), ("MIME-Version", "1.0"),
                ("Content-Type", "text/plain; charset=UTF-8"), ("Content-Transfer-Encoding", "8bit"),
-               ("X-Generator", "EEC Studio")]
+               ("X-Generator", "EEC Studio"), ("X-Source-Language", source_lang or corpus.language),
+               (EXPORTED_TRANSLATOR, translator)]
     out = _comment_lines("#", intro.rstrip("\n"))
     out += ['msgid ""', 'msgstr ""'] + [quote(f"{k}: {v}\n") for k, v in headers] + [""]
     for u in units:
@@ -254,6 +285,6 @@ def read_po_bytes(raw: bytes, file: str) -> ReturnedFile:
     project = headers.get("project-id-version", "")
     corpus_id = project[:-len(VERSION_TAG)].strip() if project.endswith(VERSION_TAG) else ""
     translator = headers.get("last-translator", "")
-    if translator.strip() == DEFAULT_TRANSLATOR:
-        translator = ""
+    if translator.strip() in (DEFAULT_TRANSLATOR, headers.get(EXPORTED_TRANSLATOR.lower(), "").strip()):
+        translator = ""  # the tool did not name who edited the file: credit nobody new
     return ReturnedFile(PO, corpus_id, headers.get("language", "").replace("_", "-"), units, translator.strip())

@@ -5,9 +5,12 @@ tables. Each form keeps its grammatical features in its key, the translator sees
 source-language text, the item's note and status, and a read-only explanation (what the
 item is, which slots a template must keep), so nothing the corpus knows is lost on the way.
 
-Source-language text, in order of preference: the same form in a source corpus (matched
-by entry id and features, e.g. the English EEC for a Spanish one), the item's recorded
-``source``, then the form's own text (a monolingual review file).
+Source-language text, in one declared language: with a source corpus, the same form there
+(matched by entry id and features, e.g. the English EEC for a Spanish one), else the item's
+recorded ``source`` (the text it was translated from), else the form's own text; without a
+source corpus, the form's own text (a monolingual review file in the corpus's language; the
+recorded ``source`` is shown in the context instead). Templates' source text is written with
+the form's own slots (``slots.py``) so that translators' tools check slots without noise.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from engine.corpus import CorpusDefinition
 from engine.corpus.template_syntax import TemplateSyntaxError, parse_template
 
 from .keys import SECTIONS, Key, make_key
+from .slots import with_target_slots
 
 
 @dataclass
@@ -70,11 +74,20 @@ def _source_text(section: str, item: Any, form: FormView | None, source: CorpusD
             for group in (exact, fits, candidates):
                 if group:
                     return group[0].text
-    if item.review.source:
-        return item.review.source
+        if item.review.source:
+            return item.review.source
     if form is not None and form.text:
         return form.text
-    return item.id
+    return item.review.source or item.id
+
+
+def source_language(corpus: CorpusDefinition, source: CorpusDefinition | None) -> str:
+    """The language the source texts are in (see the module docstring)."""
+    return source.language if source is not None else corpus.language
+
+
+def _shown_source(section: str, raw: str, target: str) -> str:
+    return with_target_slots(raw, target) if section == "templates" else raw
 
 
 def _slot_texts(text: str) -> list[str]:
@@ -110,7 +123,7 @@ def _usage(corpus: CorpusDefinition) -> dict[tuple[str, str], list[str]]:
 
 
 def _context(section: str, item: Any, form: FormView, n_forms: int, corpus: CorpusDefinition,
-             usage: dict[tuple[str, str], list[str]]) -> str:
+             usage: dict[tuple[str, str], list[str]], raw: str = "", shown: str = "") -> str:
     feats = ", ".join(f"{k}={v}" for k, v in form.features.items())
     if section == "templates":
         lines = [f"Template {item.id}" + (f", variant for {feats}" if feats else "") + "."]
@@ -139,6 +152,10 @@ def _context(section: str, item: Any, form: FormView, n_forms: int, corpus: Corp
             lines.append(f"This form: {feats} (one of {n_forms}).")
     if form.absent:
         lines.append(f"No such form in this language (absent): {form.absent}")
+    if raw != shown:
+        lines.append(f"Source text with its own slots: {raw}")
+    if item.review.source and item.review.source not in (form.text, shown, raw):
+        lines.append(f"Translated from: {item.review.source}")
     lines.append(f"Status at export: {item.review.status}"
                  + (f", translator {item.review.translator}" if item.review.translator else "") + ".")
     return "\n".join(lines)
@@ -152,10 +169,12 @@ def extract_units(corpus: CorpusDefinition, source: CorpusDefinition | None = No
         for item in items_of(corpus, section):
             forms = forms_of(section, item) or [FormView("", {})]
             for i, form in enumerate(forms):
+                raw = _source_text(section, item, form if form.text or form.features else None, source)
+                shown = _shown_source(section, raw, form.text)
                 units.append(Unit(
                     key=make_key(section, item.id, i, form.features),
-                    source=_source_text(section, item, form if form.text or form.features else None, source),
+                    source=shown,
                     target=form.text, status=item.review.status, note=item.review.note if i == 0 else "",
-                    context=_context(section, item, form, len(forms), corpus, usage),
+                    context=_context(section, item, form, len(forms), corpus, usage, raw, shown),
                     translator=item.review.translator, absent=form.absent))
     return units

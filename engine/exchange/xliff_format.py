@@ -38,10 +38,10 @@ def _q(tag: str, ns: str = NS) -> str:
     return f"{{{ns}}}{tag}"
 
 
-def write_xliff_bytes(corpus: CorpusDefinition, units: list[Unit], *, source_lang: str = "en",
+def write_xliff_bytes(corpus: CorpusDefinition, units: list[Unit], *, source_lang: str = "",
                       source_id: str = "") -> bytes:
     ET.register_namespace("", NS)
-    root = ET.Element(_q("xliff"), {"version": "2.0", "srcLang": source_lang, "trgLang": corpus.language})
+    root = ET.Element(_q("xliff"), {"version": "2.0", "srcLang": source_lang or corpus.language, "trgLang": corpus.language})
     fattrs = {"id": "f1", "original": corpus.id, "canResegment": "no", XML_SPACE: "preserve"}
     if corpus.direction == "rtl":
         fattrs["trgDir"] = "rtl"

@@ -75,16 +75,21 @@ def run_in_batches(
     return out
 
 
-def pad_batch(seqs: list[list[int]], pad_id: int, *, with_token_types: bool) -> dict[str, Any]:
-    """Right-pad token id lists to the batch's longest (dynamic padding) as torch tensors."""
+def pad_batch(seqs: list[list[int]], pad_id: int, *, with_token_types: bool, side: str = "right") -> dict[str, Any]:
+    """Pad token id lists to the batch's longest (dynamic padding) as torch tensors.
+
+    `side="left"` is for causal language models: every row's last real token then sits in the
+    last column, where the next-token distribution is read.
+    """
     import torch
 
     width = max(len(s) for s in seqs)
     ids = torch.full((len(seqs), width), pad_id, dtype=torch.long)
     mask = torch.zeros((len(seqs), width), dtype=torch.long)
     for row, s in enumerate(seqs):
-        ids[row, : len(s)] = torch.tensor(s, dtype=torch.long)
-        mask[row, : len(s)] = 1
+        cols = slice(width - len(s), width) if side == "left" else slice(0, len(s))
+        ids[row, cols] = torch.tensor(s, dtype=torch.long)
+        mask[row, cols] = 1
     batch = {"input_ids": ids, "attention_mask": mask}
     if with_token_types:
         batch["token_type_ids"] = torch.zeros_like(ids)

@@ -24,6 +24,7 @@ FORMAT_VERSION = 1
 _DISTRIBUTIONS = [
     "eec-studio", "numpy", "pandas", "scipy", "torch", "transformers", "safetensors", "tokenizers",
     "scikit-learn", "skops", "fasttext-numpy2-wheel", "fasttext-numpy2", "vadersentiment", "textblob",
+    "gguf", "accelerate",
 ]
 
 

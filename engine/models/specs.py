@@ -7,6 +7,9 @@ Grammar: `KIND[:TARGET][?key=value&key=value]`, or a bare folder with a manifest
 * `hf-classifier:DIR_OR_HF_ID` — an `AutoModelForSequenceClassification` used as is.
 * `predictions:FILE` — a prediction file; options `key=sentence|id`, `columns=a,b`,
   `on_missing=error|nan`, `on_duplicate=error|first`.
+* `llm:DIR_OR_GGUF` — a local causal language model asked a prompt per dimension; options
+  `prompt=ID[,ID…]`, `task=anger,joy`, `language=es`, `prompt_file=FILE.toml`, `prefix_cache=0|1`,
+  `chat=0|1` (see engine/models/scorers/llm.py).
 Common options: `device=cpu|cuda|auto`, `precision=auto|fp32|bf16|fp16`, `batch_size=N`,
 `max_length=N`, `encoder=PATH` (encoder-head), `vectors=PATH` (fasttext-mlp), `name=…`.
 Why strings: they fit on a command line, in a plan file and in a run manifest alike.
@@ -19,7 +22,7 @@ from urllib.parse import parse_qsl
 
 from engine.models.errors import ModelError
 
-KINDS = ("vader", "textblob", "model", "hf-classifier", "predictions")
+KINDS = ("vader", "textblob", "model", "hf-classifier", "predictions", "llm")
 _INT_OPTS = {"batch_size", "max_length"}
 
 
@@ -70,12 +73,37 @@ def load_scorer(spec: str, *, allow_pickle: bool = False, ids: Mapping[str, str]
                                     columns=cols.split(",") if cols else None,
                                     on_missing=opts.pop("on_missing", "error"),
                                     on_duplicate=opts.pop("on_duplicate", "error"), name=name)
+    if kind == "llm":
+        return _load_llm(spec, target, opts, name, allow_pickle, common)
     if kind == "hf-classifier":
         from engine.models.scorers.hf_classifier import SequenceClassifierScorer
 
         return SequenceClassifierScorer(target, allow_pickle=allow_pickle, name=name, **common)
     return load_trained(target, allow_pickle=allow_pickle, encoder=opts.pop("encoder", None),
                         vectors=opts.pop("vectors", None), **common)
+
+
+_LLM_OPTS = ("prompt", "task", "language", "prompt_file", "prefix_cache", "chat")
+
+
+def _load_llm(spec: str, target: str, opts: dict[str, str], name: str | None, allow_pickle: bool,
+              common: dict[str, Any]) -> Any:
+    """`llm:PATH?prompt=…`: unknown options are refused (a typo must not silently change the prompt)."""
+    from engine.models.scorers.llm import LLMScorer
+
+    unknown = sorted(set(opts) - set(_LLM_OPTS))
+    if unknown:
+        raise ModelError(spec, f"unknown option '{unknown[0]}' for llm:", field=unknown[0],
+                         fix=f"use {', '.join(_LLM_OPTS)}, device, precision, batch_size, max_length or name")
+    flags: dict[str, Any] = {}
+    for key in ("prefix_cache", "chat"):
+        if key in opts:
+            value = opts.pop(key).strip().lower()
+            if value not in ("0", "1", "true", "false", "yes", "no"):
+                raise ModelError(spec, f"option {key} must be 0 or 1", field=key)
+            flags[key] = value in ("1", "true", "yes")
+    return LLMScorer(target, prompt=opts.get("prompt"), task=opts.get("task"), language=opts.get("language"),
+                     prompt_file=opts.get("prompt_file"), allow_pickle=allow_pickle, name=name, **flags, **common)
 
 
 def load_trained(folder: str | Path, *, allow_pickle: bool = False, encoder: str | None = None,
@@ -111,3 +139,51 @@ def load_trained(folder: str | Path, *, allow_pickle: bool = False, encoder: str
 
         return EnsembleClassifierScorer.load(folder, allow_pickle=allow_pickle, **common)
     raise ModelError(str(folder), f"unknown system '{system}' in manifest", field="system", fix="update EEC Studio")
+
+
+_CAUSAL_SUFFIXES = ("ForCausalLM", "LMHeadModel", "ForConditionalGeneration")
+
+
+def causal_lm_architecture(folder: str | Path) -> str | None:
+    """The causal-LM class named in a Hugging Face folder's config.json, or None.
+
+    Why: `AutoModelForSequenceClassification` loads a Llama or Qwen folder without complaint and
+    puts a random classification head on it; such a folder must be audited as `llm:`.
+    """
+    import json
+
+    try:
+        cfg = json.loads((Path(folder) / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    archs = [a for a in cfg.get("architectures") or [] if isinstance(a, str)] if isinstance(cfg, dict) else []
+    if archs and all(a.endswith(_CAUSAL_SUFFIXES) for a in archs):
+        return archs[0]
+    return None
+
+
+def suggest_spec(path: str | Path) -> tuple[str, str]:
+    """(kind, spec) for a chosen model folder or file — the engine side of the GUI's "add a model".
+
+    kind: "heads" / "model" (trained by EEC Studio), "llm" (a causal LM folder or a .gguf file),
+    "hf-classifier" (any other Hugging Face folder). ModelError (one line) otherwise.
+    """
+    from engine.models.manifest import MANIFEST_NAME, read_manifest
+
+    p = Path(path).expanduser()
+    if p.is_file():
+        if p.suffix.lower() == ".gguf":
+            return "llm", f"llm:{p}"
+        raise ModelError(str(p), "not a model file", fix="choose a model folder, or a .gguf file for a local LLM")
+    if (p / MANIFEST_NAME).is_file():
+        man = read_manifest(p)
+        return ("heads" if man.get("system") == "encoder-head" else "model"), f"model:{p}"
+    if (p / "config.json").is_file():
+        if causal_lm_architecture(p):
+            return "llm", f"llm:{p}"
+        return "hf-classifier", f"hf-classifier:{p}"
+    raise ModelError(str(p), "not a model folder: it has neither config.json (a Hugging Face model saved with "
+                     "save_pretrained) nor manifest.json (a model trained with EEC Studio)",
+                     fix="choose the folder that contains config.json and the weights, a folder written by "
+                         "`main.py train`, or a .gguf file")
+

@@ -39,7 +39,7 @@ def _items(corpus: CorpusDefinition) -> Iterable[tuple[str, object]]:
             yield section, item
 
 
-def _meta_list(corpus: CorpusDefinition, key: str) -> list[str]:
+def meta_list(corpus: CorpusDefinition, key: str) -> list[str]:
     meta = corpus.extra.get("meta") if isinstance(corpus.extra, dict) else None
     value = meta.get(key) if isinstance(meta, dict) else None
     if isinstance(value, str):
@@ -148,7 +148,7 @@ def _people(corpus: CorpusDefinition) -> Section:
     blocks: list = ["Review status of every template, person term, emotion word and small word, by the "
                     "translator recorded on the item (`translator = ...`)."]
     blocks.append(Table(["translator"] + statuses + ["total"], rows))
-    translators, reviewers = _meta_list(corpus, "translators"), _meta_list(corpus, "reviewers")
+    translators, reviewers = meta_list(corpus, "translators"), meta_list(corpus, "reviewers")
     if translators:
         blocks.append("Translators: " + "; ".join(translators) + ".")
     reviewed = f"Reviewed items: {total.get('reviewed', 0)} of {sum(total.values())}"
@@ -160,7 +160,7 @@ def _people(corpus: CorpusDefinition) -> Section:
 
 
 def _limitations(corpus: CorpusDefinition, report: CheckReport) -> Section:
-    lines = list(_meta_list(corpus, "limitations"))
+    lines = list(meta_list(corpus, "limitations"))
     for section, item in _items(corpus):
         if item.review.status == "untranslatable":
             lines.append(f"{section}[{item.id}] is marked untranslatable; its combinations are not generated"
@@ -188,7 +188,9 @@ def _limitations(corpus: CorpusDefinition, report: CheckReport) -> Section:
 
 def _licence(corpus: CorpusDefinition) -> Section:
     return Section("Licence", [corpus.licence or "Not stated in the definition (add `licence = \"...\"`). "
-                                                "Ask the corpus authors before redistributing."])
+                                                "Ask the corpus authors before redistributing.",
+                               "The source, licence and attribution texts the corpus cites are copied into "
+                               "ATTRIBUTION.md in this package."])
 
 
 def _cite(corpus: CorpusDefinition) -> Section:

@@ -1,7 +1,8 @@
 """Write a corpus package (.eecpkg): one zip a translator hands to a researcher.
 
 Layout (see layout.py and docs/packages.md): manifest.json, README.md (the datasheet),
-checker.txt / checker.json, definition/<id>.toml, corpus/<id>.csv (published EEC layout
+checker.txt / checker.json, ATTRIBUTION.md (the attribution and licence texts the corpus
+cites), definition/<id>.toml, corpus/<id>.csv (published EEC layout
 first), corpus/<id>.jsonl, and pairs/<id>.csv when the corpus has counterfactual pairs.
 
 Why the definition file's own bytes: it keeps the translators' comments; the generated
@@ -26,7 +27,8 @@ from engine.corpus.writer import to_toml_keeping_comments
 
 from .checker_json import report_to_bytes
 from .datasheet import build_datasheet
-from .layout import CHECKER_JSON, CHECKER_TEXT, MANIFEST, README, Layout, check_corpus_id
+from .attribution import attribution_markdown
+from .layout import ATTRIBUTION, CHECKER_JSON, CHECKER_TEXT, MANIFEST, README, Layout, check_corpus_id
 from .manifest import Manifest
 from .overwrite import Confirm, may_replace
 from .version import app_version
@@ -69,6 +71,7 @@ def build_package(corpus: CorpusDefinition) -> tuple[bytes, Manifest]:
         CHECKER_TEXT: (report.to_text() + "\n").encode("utf-8"),
         CHECKER_JSON: report_to_bytes(report),
         README: build_datasheet(corpus, report, pairs=None if pairs is None else len(pairs)).to_markdown().encode("utf-8"),
+        ATTRIBUTION: attribution_markdown(corpus).encode("utf-8"),
     }
     if pairs is not None:
         files[layout.pairs] = to_bytes(pairs, "csv")

@@ -17,6 +17,7 @@ MANIFEST = "manifest.json"
 README = "README.md"
 CHECKER_TEXT = "checker.txt"
 CHECKER_JSON = "checker.json"
+ATTRIBUTION = "ATTRIBUTION.md"
 
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$")
 _RESERVED = {"con", "prn", "aux", "nul"} | {f"com{i}" for i in range(1, 10)} | {f"lpt{i}" for i in range(1, 10)}
@@ -48,7 +49,8 @@ class Layout:
         return [MANIFEST, README, CHECKER_TEXT, CHECKER_JSON, self.definition, self.csv, self.jsonl]
 
     def optional(self) -> list[str]:
-        return [self.pairs]
+        # ATTRIBUTION.md is optional so that packages made before it existed still import
+        return [self.pairs, ATTRIBUTION]
 
     def allowed(self) -> set[str]:
         return set(self.required()) | set(self.optional())

@@ -43,6 +43,9 @@ def layout_tables(name: str, frame: pd.DataFrame) -> tuple[list, list, str]:
 
     main_layouts, extra_layouts = registry.get(name).layouts
 
+    if not main_layouts:
+        return [], [], ""  # a statistic without a paper layout: its tidy table is in data/
+
     def build(layouts: tuple[str, ...]) -> list:
         return [t for lay in layouts for t in (build_tables(frame, lay) if lay else build_tables(frame))]
 

@@ -46,15 +46,18 @@ class CounterfactualResults(ResultsMixin):
         if self.frame.empty:
             return "no counterfactual pairs analysed"
         by = [c for c in self.settings.get("by", []) if c in self.frame.columns]
+        from .verdicts import frame_verdicts
+
         cols = ["model"] + by + ["n", "mean_diff", "var_diff", "share_changed", "t_p_value",
-                                 "wilcoxon_p_value", "band", "exceeds_band"]
+                                 "wilcoxon_p_value", "band", "verdict"]
         heads = ["model"] + by + ["pairs", "mean R(p)−R(m)", "variance", "changed", "p (t)", "p (Wilcoxon)",
-                                  "band", "beyond band"]
+                                  "band", "verdict"]
+        frame = self.frame.assign(verdict=frame_verdicts(self.frame))
         inf = (self.settings.get("inference") or {}).get("inference", "person")
         used = set(self.frame["inference"].dropna().astype(str)) if "inference" in self.frame else {inf}
         line = ("inference: " + ("person-robust (one unit per person pair)" if used == {"person"} else
                                  "paper (sentence pairs treated as independent)" if used == {"paper"} else "mixed"))
-        out = [rule("Counterfactual pairs (Goldfarb-Tarrant et al. 2023)"), line, text_table(self.frame, cols, heads)]
+        out = [rule("Counterfactual pairs (Goldfarb-Tarrant et al. 2023)"), line, text_table(frame, cols, heads)]
         out += ["note: " + n for n in self.notes]
         return "\n".join(out)
 

@@ -29,15 +29,31 @@ def _cell(c: Cell) -> str:
     return escape(c.text + c.sup)
 
 
-def render(table: Table) -> str:
+def _grid(table: Table) -> str:
     head = _flat_header(table)
     lines = ["| " + " | ".join(escape(h) for h in head) + " |",
              "|" + "|".join("---:" if a == "r" else ":---" for a in table.align) + "|"]
     for row in table.rows:
         lines.append("| " + " | ".join(_cell(c) for c in row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def render(table: Table) -> str:
     cap = table.caption + ("" if not table.notes else " " + " ".join(table.notes))
-    return "\n".join(lines) + "\n\n" + escape(cap) + "\n"
+    return _grid(table) + "\n" + escape(cap) + "\n"
+
+
+def _group(blocks: list[Table]) -> str:
+    """Blocks of one logical table (see Table.continues): each under its title, one caption."""
+    if len(blocks) == 1:
+        return render(blocks[0])
+    parts = [(f"*{escape(t.block_title)}*\n\n" if t.block_title else "") + _grid(t) for t in blocks]
+    notes = [n for t in blocks for n in t.notes]
+    cap = blocks[0].caption + ("" if not notes else " " + " ".join(notes))
+    return "\n".join(parts) + "\n" + escape(cap) + "\n"
 
 
 def render_all(tables: list[Table]) -> str:
-    return "\n".join(render(t) for t in tables)
+    from .latex import floats_of
+
+    return "\n".join(_group(g) for g in floats_of(tables))

@@ -65,7 +65,8 @@ class Statistic:
     ``extra_tables(result)`` gives further tidy tables ({name: frame}) a result carries (the
     paired analysis's one-row-per-pair table). ``plot(frame)`` and ``key_rows(frame)`` turn the
     tidy table back into a chart and headline rows; ``layouts`` are the ``engine.stats.render``
-    layouts of its paper tables (main, then extra).
+    layouts of its paper tables (main, then extra; "" infers the layout from the table, an empty
+    main tuple means the statistic has no paper layout and its CSV is the table).
     """
 
     id: str
@@ -106,6 +107,19 @@ def _load() -> dict[str, Statistic]:
             entries[entry.id] = entry
         _ENTRIES = entries
     return _ENTRIES
+
+
+def register(entry: Statistic) -> None:
+    """Add a statistic at run time (a notebook's own, or a plug-in); built-ins are listed in
+    ``_ENTRY_MODULES``. An id already taken is refused."""
+    entries = _load()
+    if entry.id in entries:
+        raise ValueError(f"a statistic with id {entry.id!r} is already registered")
+    entries[entry.id] = entry
+
+
+def unregister(stat_id: str) -> None:
+    _load().pop(stat_id, None)
 
 
 def statistics() -> list[Statistic]:

@@ -37,6 +37,10 @@ class Table:
     align: str
     group_starts: list[int] = field(default_factory=list)  # body rows that start a group (rule before)
     notes: list[str] = field(default_factory=list)
+    #: True: a further block of the previous table (same float and caption in LaTeX), as the
+    #: papers stack emotion blocks or subsets in one table; ``block_title`` names the block.
+    continues: bool = False
+    block_title: str = ""
 
     @property
     def ncols(self) -> int:
@@ -129,7 +133,8 @@ def camara_tables(frame: pd.DataFrame, *, value: str = "ame", p_col: str | None 
                    "Statistically significant results (p ≤ 0.01) are marked with three asterisks ***, "
                    "(p ≤ 0.05) with two asterisks **, (p ≤ 0.10) with one asterisk *."
                    + (f" Stars from {inf}." if inf and p_col in ("p_value", "ols_p_value") else ""))
-        tables.append(Table(caption, header, rows, "ll" + "r" * (len(block) * len(terms)), starts))
+        tables.append(Table(caption, header, rows, "ll" + "r" * (len(block) * len(terms)), starts,
+                            continues=bi > 0))
     return tables
 
 
@@ -145,6 +150,7 @@ def km_tables(frame: pd.DataFrame, *, digits: int = 3) -> list[Table]:
     if frame.empty:
         raise ValueError("no paired tests to render")
     tables = []
+    previous = None
     for (corp, axis, subset), g in frame.groupby(["corpus", "axis", "subset"], sort=False):
         la, lb = g["label_a"].iloc[0], g["label_b"].iloc[0]
         groups = [(f"{la}={lb} not significant", lambda x: ~x["significant"]),
@@ -170,10 +176,12 @@ def km_tables(frame: pd.DataFrame, *, digits: int = 3) -> list[Table]:
         what = "gender" if axis == "gender" else "race"
         alpha = _setting(g, "alpha", 0.05)
         where = f" on {corp}" if corp else ""
-        caption = (f"Analysis of {what} bias: summary results for {g['model'].nunique()} system(s){where} "
-                   f"({SUBSET_WORDS.get(subset, subset)}). Bias groups from {inference_words(g, 'km')} at "
+        caption = (f"Analysis of {what} bias: summary results for {g['model'].nunique()} system(s){where}, "
+                   f"per subset of sentences. Bias groups from {inference_words(g, 'km')} at "
                    f"α = {alpha:g}; average score differences are averaged over the systems of each group.")
-        tables.append(Table(caption, header, rows, "llrrr", starts, notes))
+        tables.append(Table(caption, header, rows, "llrrr", starts, notes, continues=previous == (corp, axis),
+                            block_title=_subset_title(subset)))
+        previous = (corp, axis)
     return tables
 
 
@@ -197,6 +205,11 @@ def inference_words(frame: pd.DataFrame, kind: str) -> str:
     return "p-values of mixed inference (see the 'inference' column)" if vals else ""
 
 
+def _subset_title(subset: str) -> str:
+    words = SUBSET_WORDS.get(subset, subset)
+    return words[:1].upper() + words[1:]
+
+
 def _setting(g: pd.DataFrame, key: str, default):
     import json
     try:
@@ -210,49 +223,80 @@ def km_model_tables(frame: pd.DataFrame, *, digits: int = 3) -> list[Table]:
     if frame.empty:
         raise ValueError("no paired tests to render")
     tables = []
+    previous = None
     for (corp, axis, subset), g in frame.groupby(["corpus", "axis", "subset"], sort=False):
         header = [[("Model", 1), ("Task", 1), ("Bias group", 1), ("Pairs", 1), ("Mean Δ", 1),
                    ("Avg. Δ > 0", 1), ("Avg. Δ < 0", 1), ("Δ-spread", 1), ("p", 1)]]
-        rows = [[Cell(r.model), Cell(_title(r.emotion)), Cell(r.verdict), Cell(str(r.n), numeric=True),
-                 num(r.mean_delta, digits), num(r.avg_delta_pos, digits), num(r.avg_delta_neg, digits),
-                 num(r.delta_spread, digits), Cell(fmt_p(r.p_value, digits), numeric=True)]
-                for r in g.itertuples(index=False)]
+        rows, starts, last = [], [], None
+        for r in g.itertuples(index=False):
+            if r.model != last:
+                starts.append(len(rows))
+            rows.append([Cell(r.model), Cell(_title(r.emotion)), Cell(r.verdict),
+                         Cell(str(r.n), numeric=True), num(r.mean_delta, digits), num(r.avg_delta_pos, digits),
+                         num(r.avg_delta_neg, digits), num(r.delta_spread, digits),
+                         Cell(fmt_p(r.p_value, digits), numeric=True)])
+            last = r.model
         where = f" on {corp}" if corp else ""
-        tables.append(Table(f"Paired {axis} analysis per system{where} ({SUBSET_WORDS.get(subset, subset)}); "
+        tables.append(Table(f"Paired {axis} analysis per system{where}, per subset of sentences; "
                             f"p from {inference_words(g, 'km')}.",
-                            header, rows, "lllrrrrrr"))
+                            header, rows, "lllrrrrrr", starts, continues=previous == (corp, axis),
+                            block_title=_subset_title(subset)))
+        previous = (corp, axis)
     return tables
 
 
 # ------------------------------------------------------------------ Goldfarb-Tarrant et al.
 from .counterfactual import INFERENCE_COLUMNS as COUNTERFACTUAL_INFERENCE_COLUMNS  # noqa: E402
 def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[str] | None = None) -> list[Table]:
-    """Per model and group of pairs: mean (CI) and variance of R(priv) − R(min), changes, tests."""
+    """Per corpus, one table in two blocks (as wide tables are split in the papers): per model and
+    group of pairs the mean (CI) and variance of R(priv) − R(min) with the verdict, then the
+    shares of changed scores and the two tests' p-values."""
+    from .entries._shared import p_column
+    from .verdicts import frame_verdicts
+
     if frame.empty:
         raise ValueError("no counterfactual results to render")
+    t_p, w_p = p_column(frame, "t_p_value"), p_column(frame, "wilcoxon_p_value")
+    adjusted = "" if t_p == "t_p_value" else f" (p-values adjusted: {t_p.rsplit('_', 1)[-1]})"
     std = set(["corpus", "model", "emotion", "test", "note", "settings"]) | set(
         ["n", "mean_diff", "var_diff", "sd_diff", "ci_low", "ci_high", "share_changed", "share_priv_higher",
          "share_min_higher", "t_statistic", "t_df", "t_p_value", "wilcoxon_statistic", "wilcoxon_p_value",
          "band", "exceeds_band", "status"]) | set(COUNTERFACTUAL_INFERENCE_COLUMNS)
     by = list(by) if by is not None else [c for c in frame.columns if c not in std and not c.startswith(("t_p_", "wilcoxon_p_"))]
-    header = [[("Corpus", 1), ("Model", 1)] + [(b.capitalize(), 1) for b in by] +
-              [("Pairs", 1), ("Mean R(p) − R(m) [95% CI]", 1), ("Variance", 1), ("Changed", 1),
-               ("Priv. higher", 1), ("Min. higher", 1), ("p (t)", 1), ("p (Wilcoxon)", 1), ("Beyond band", 1)]]
-    rows = []
-    for r in frame.to_dict("records"):
-        ci = f"[{fmt(r['ci_low'], digits)}, {fmt(r['ci_high'], digits)}]"
-        rows.append([Cell(str(r["corpus"])), Cell(str(r["model"]))] + [Cell(str(r[b])) for b in by] +
-                    [Cell(str(int(r["n"])) if r["n"] == r["n"] else "–", numeric=True),
-                     Cell(f"{fmt(r['mean_diff'], digits)} {ci}", numeric=True), num(r["var_diff"], digits),
-                     num(r["share_changed"], digits), num(r["share_priv_higher"], digits),
-                     num(r["share_min_higher"], digits), Cell(fmt_p(r["t_p_value"], digits), numeric=True),
-                     Cell(fmt_p(r["wilcoxon_p_value"], digits), numeric=True),
-                     Cell(f"yes (band {fmt(r['band'], digits)})" if r["exceeds_band"] else
-                          f"no (band {fmt(r['band'], digits)})")])
-    cap = ("Counterfactual pairs: difference R(privileged) − R(minoritised) (> 0: against the minoritised "
-           f"group), share of pairs whose score changed, p-values of {inference_words(frame, 'cf')}, and "
-           "whether |mean| exceeds the band.")
-    return [Table(cap, header, rows, "ll" + "l" * len(by) + "rrrrrrrrl")]
+    keys = [("Model", 1)] + [(b.capitalize(), 1) for b in by]
+    tables = []
+    for corpus, g in frame.groupby("corpus", sort=False) if "corpus" in frame.columns else [("", frame)]:
+        first, second, starts, last = [], [], [], None
+        for r, verdict in zip(g.to_dict("records"), frame_verdicts(g)):
+            if r["model"] != last:
+                starts.append(len(first))
+            label = [Cell(str(r["model"]))] + [Cell(str(r[b])) for b in by]
+            last = r["model"]
+            ci = f"[{fmt(r['ci_low'], digits)}, {fmt(r['ci_high'], digits)}]"
+            first.append(label + [Cell(str(int(r["n"])) if r["n"] == r["n"] else "–", numeric=True),
+                                  num(r["mean_diff"], digits), Cell(ci, numeric=True), num(r["var_diff"], digits),
+                                  num(r["band"], digits),
+                                  Cell(verdict)])
+            second.append(label + [num(r["share_changed"], digits), num(r["share_priv_higher"], digits),
+                                   num(r["share_min_higher"], digits),
+                                   Cell(fmt_p(r[t_p], digits), numeric=True),
+                                   Cell(fmt_p(r[w_p], digits), numeric=True)])
+        inf = inference_words(g, "cf")
+        ci_what = "t interval over person pairs" if inf == INFERENCE_WORDS["cf"]["person"] else "bootstrap CI"
+        cap = (f"Counterfactual pairs{' of ' + str(corpus) if corpus else ''}: difference R(privileged) − "
+               f"R(minoritised) (> 0: against the minoritised group) with its 95% {ci_what} and variance; the "
+               "verdict combines the t-test (α = 0.05) with the negligible band (|mean| ≤ band); then the "
+               "share of pairs whose score changed, the shares where each side scored higher, and the p-values "
+               f"of {inf}{adjusted}.")
+        lead = "l" * len(keys)
+        tables.append(Table(cap, [keys + [("Pairs", 1), ("Mean", 1), ("95% CI", 1), ("Variance", 1), ("Band", 1),
+                                          ("Verdict", 1)]], first, lead + "rrrrrl", starts,
+                            block_title="Size of the difference"))
+        tables.append(Table(cap, [[("", 1)] * len(keys) + [("Share of pairs", 3), ("p-value", 2)],
+                                  keys + [("Changed", 1), ("Priv. higher", 1), ("Min. higher", 1), ("t", 1),
+                                          ("Wilcoxon", 1)]], second, lead + "rrrrr", list(starts),
+                            continues=True, block_title="Changes and tests"))
+    return tables
 
 
 # ------------------------------------------------------------------------- confusion matrix

@@ -17,6 +17,21 @@ from gui.i18n import N_, _
 TERM_LABELS = {"race": N_("Race/Ethnicity"), "gender": N_("Gender"), "intersection": N_("Intersection")}
 
 
+def with_verdict(frame: pd.DataFrame) -> pd.DataFrame:
+    """The counterfactual table with the engine's verdict (significance vs the negligible band),
+    translated, next to ``exceeds_band`` — the same words as the report and the LaTeX tables
+    (engine.stats.verdicts marks them for the catalogs)."""
+    from engine.stats.verdicts import frame_verdicts
+
+    if not {"mean_diff", "t_p_value", "band"} <= set(frame.columns):
+        return frame
+    verdicts = [_(v) for v in frame_verdicts(frame)]
+    out = frame.copy()
+    at = out.columns.get_loc("exceeds_band") + 1 if "exceeds_band" in out.columns else len(out.columns)
+    out.insert(at, "verdict", verdicts)
+    return out
+
+
 def label(key: str) -> str:
     """A data key (emotion, term, group) shown translated when the catalogs know it."""
     if key in TERM_LABELS:
@@ -48,7 +63,8 @@ class ResultData:
     def all_tables(self) -> list[tuple[str, str, pd.DataFrame]]:
         """(key, label, frame) of every table, then each corpus's scores and pairs."""
         labels = table_labels(list(self.tables))
-        out = [(k, _(labels[k]), v) for k, v in self.tables.items() if v is not None]
+        out = [(k, _(labels[k]), with_verdict(v) if k == "counterfactual" else v)
+               for k, v in self.tables.items() if v is not None]
         out += [(f"scores:{c}", _("Scores: {corpus}").format(corpus=c), v) for c, v in self.scores.items()]
         out += [(f"pairs:{c}", _("Pairs: {corpus}").format(corpus=c), v) for c, v in self.pairs.items()]
         return out

@@ -101,6 +101,13 @@ class SequenceClassifierScorer:
             cfg = json.loads((self.path / "config.json").read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise ModelError(str(self.path / "config.json"), f"cannot read ({exc})") from None
+        from engine.models.specs import causal_lm_architecture
+
+        arch = causal_lm_architecture(self.path)
+        if arch:
+            raise ModelError(str(self.path), f"is a causal language model ({arch}), not a sequence classifier: "
+                             "loading it as one would put a random classification head on it",
+                             fix=f"audit it with llm:{self.path}")
         id2label = cfg.get("id2label") or {}
         n = int(cfg.get("num_labels", len(id2label) or 2))
         self.labels = [str(id2label.get(str(i), id2label.get(i, f"LABEL_{i}"))) for i in range(n)]

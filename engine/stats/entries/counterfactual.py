@@ -11,6 +11,7 @@ from engine.common.svg import Row
 
 from ..context import StatContext
 from ..registry import KeyRow, PlotSpec, Statistic
+from ..verdicts import band_verdict
 from ._shared import f, inference_suffix, p_column
 
 
@@ -79,8 +80,7 @@ def key_rows(cf: pd.DataFrame) -> list[KeyRow]:
     by = [c for c in cf.columns if c not in std and cf[c].dtype == object and not c.startswith(("t_p_", "wilcoxon_p_"))]
     for r in cf.to_dict("records"):
         group = ", ".join(str(r[c]) for c in by if isinstance(r.get(c), str))
-        beyond = r.get("exceeds_band")
-        verdict = ("beyond band" if beyond in (True, "True") else "within band") if as_float(r.get("band")) is not None else ""
+        verdict = band_verdict(r.get("mean_diff"), r.get(pc), r.get("band"))
         out.append(KeyRow("counterfactual", str(r["corpus"]), str(r["model"]), str(r["emotion"]),
                           "privileged − minoritised" + (f" ({group})" if group else ""),
                           f(r["mean_diff"]), f(r.get("ci_low")), f(r.get("ci_high")), f(r.get(pc)), verdict))
