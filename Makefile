@@ -8,12 +8,17 @@ STAMP := $(VENV)/.installed
 
 .PHONY: setup run test bench clean
 
+# pip stays quiet (its progress bars fill screens); each step says what it is doing instead.
 $(STAMP): pyproject.toml
-	test -x $(VPY) || $(PY) -m venv $(VENV)
-	$(VPY) -m pip install --quiet --upgrade pip
-	$(VPY) -m pip install --quiet torch==2.13.0
-	$(VPY) -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	@test -x $(VPY) || { echo "== creating the virtual environment $(VENV)"; $(PY) -m venv $(VENV); }
+	@echo "== updating pip in $(VENV)"
+	@$(VPY) -m pip install --quiet --upgrade pip
+	@echo "== installing torch 2.13.0 (the largest step: about a minute)"
+	@$(VPY) -m pip install --quiet torch==2.13.0
+	@echo "== installing EEC Studio and its dependencies (PySide6, transformers, statsmodels, …) with the test extra"
+	@$(VPY) -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+	@echo "== $(VENV) is ready"
 
 setup: $(STAMP)
 
@@ -27,7 +32,8 @@ test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(VPY) -m pytest
 
 bench: $(STAMP)
-	$(VPY) -m pip install --quiet -e '.[test,bench]'
+	@echo "== installing the benchmark extra (all-MiniLM-L6-v2)"
+	@$(VPY) -m pip install --quiet -e '.[test,bench]'
 	for b in bench/bench_*.py; do echo "== $$b"; $(VPY) $$b || exit 1; done
 
 clean:

@@ -13,7 +13,7 @@ from importlib import import_module
 # Subcommand modules: each exposes add_parser(subparsers) and calls the same engine
 # functions as the GUI.
 CLI_MODULES = ["engine.corpus.cli", "engine.corpus.pairs_cli", "engine.models.training.cli", "engine.models.prompts_cli", "engine.assoc.cli", "engine.audit.cli",
-               "engine.package.cli", "engine.exchange.cli", "engine.report.cli"]
+               "engine.package.cli", "engine.exchange.cli", "engine.report.cli", "engine.sweep.cli"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,23 +63,52 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
-        return 2
+        return 2  # exits.USAGE
+    from engine.common import exits
+
     try:
         return int(args.func(args) or 0)
     except _user_errors() as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return exit_code_for(exc)
     except KeyboardInterrupt:
         print("cancelled", file=sys.stderr)
-        return 130
-    except (OSError, ValueError) as exc:
+        return exits.CANCELLED
+    except OSError as exc:  # never raw errno text: the file and the reason
+        print(f"error: {os_error_line(exc)}", file=sys.stderr)
+        return exits.USAGE
+    except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return exits.USAGE
     except Exception as exc:  # last resort: one line, never a traceback
         print(f"error: unexpected {type(exc).__name__}: {exc} (set EEC_DEBUG=1 for details)", file=sys.stderr)
         if os.environ.get("EEC_DEBUG"):
             raise
-        return 1
+        return exits.INTERNAL
+
+
+def exit_code_for(exc: BaseException) -> int:
+    """USAGE for bad input, REFUSED for a coverage refusal, CANCELLED for Cancel (see README, "Exit codes")."""
+    from engine.common import exits
+    from engine.models.base import Cancelled
+
+    if isinstance(exc, Cancelled):
+        return exits.CANCELLED
+    try:
+        from engine.assoc.errors import CoverageError
+    except ImportError:  # the association part is optional
+        CoverageError = ()  # type: ignore[assignment]
+    return exits.REFUSED if CoverageError and isinstance(exc, CoverageError) else exits.USAGE
+
+
+def os_error_line(exc: OSError) -> str:
+    """'PATH: reason' without errno numbers or the temp-file names of an atomic write."""
+    name = exc.filename or ""
+    base = os.path.basename(str(name))
+    if base.startswith(".") and base.endswith(".tmp"):  # atomic_write_bytes's temp file: name the target
+        name = os.path.join(os.path.dirname(str(name)), base[1:].rsplit(".", 2)[0])
+    reason = (exc.strerror or type(exc).__name__).lower()
+    return f"{name}: cannot write or read it ({reason})" if name else f"{reason}"
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Small dialogs: preferences (language, translator id, autosave) and "translate into a new language".
+"""Small dialogs: preferences, "new corpus" and "translate into a new language".
 
 Why language names come from babel: a German speaker looks for "Deutsch", an Arabic speaker
 for "العربية"; CLDR has every language's own name, so the list needs no translation at all.
@@ -8,20 +8,28 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from gui import i18n, settings
 from gui.i18n import _, pgettext
+from gui.workbench.language_picker import LanguagePicker
 
 
 class PreferencesDialog(QDialog):
@@ -60,30 +68,55 @@ class PreferencesDialog(QDialog):
         return i18n.set_language(code or i18n.system_language())
 
 
-class TranslateDialog(QDialog):
-    """Asks for the new corpus's language tag, id and name."""
+def _subset_list(entries: list[Any]) -> QListWidget:
+    box = QListWidget()
+    for e in entries:
+        item = QListWidgetItem(e.id)
+        item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
+        item.setCheckState(Qt.Checked)
+        box.addItem(item)
+    return box
 
-    def __init__(self, source_id: str, parent: QWidget | None = None) -> None:
+
+def _checked(box: QListWidget) -> list[str]:
+    """The ticked ids; [] when all are ticked (= take everything)."""
+    ids = [box.item(i).text() for i in range(box.count()) if box.item(i).checkState() == Qt.Checked]
+    return [] if len(ids) == box.count() else ids
+
+
+class TranslateDialog(QDialog):
+    """Asks for the new corpus's language (by name), id and name, and which items to take."""
+
+    def __init__(self, source_id: str, parent: QWidget | None = None, source: Any = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(_("Translate from {corpus}").format(corpus=source_id))
         self.source_id = source_id
-        self.language = QLineEdit()
-        self.language.setPlaceholderText("de, es-MX, ar, ja …")
+        self.language = LanguagePicker()
         self.corpus_id = QLineEdit()
         self.name = QLineEdit()
-        self.language.textChanged.connect(self._suggest)
+        self.language.tag_changed.connect(self._suggest)
         intro = QLabel(_("The new corpus keeps the template, person and emotion-word ids of {corpus}; every "
                          "target form starts empty with the source text shown beside it.").format(corpus=source_id))
         intro.setWordWrap(True)
-        self.language_name = QLabel()
         self.problem = QLabel()
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("QLabel { color: #b00020; }")
         form = QFormLayout()
-        form.addRow(_("Language (BCP-47):"), self.language)
-        form.addRow("", self.language_name)
+        form.addRow(_("Language:"), self.language)
         form.addRow(_("Corpus id:"), self.corpus_id)
         form.addRow(_("Name:"), self.name)
+        # a subset: untick what the new corpus does not need (3 templates of 11, say)
+        self.subset: dict[str, QListWidget] = {}
+        subset_row = QHBoxLayout()
+        if source is not None:
+            for key, title in (("templates", _("Templates")), ("persons", _("Persons")),
+                               ("emotion_words", _("Emotion words"))):
+                col = QVBoxLayout()
+                col.addWidget(QLabel(title))
+                self.subset[key] = _subset_list(getattr(source, key))
+                self.subset[key].setMaximumHeight(160)
+                col.addWidget(self.subset[key])
+                subset_row.addLayout(col)
         self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
@@ -91,24 +124,29 @@ class TranslateDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addLayout(form)
+        if self.subset:
+            subset_label = QLabel(_("Take only the ticked items (everything is ticked at first):"))
+            subset_label.setWordWrap(True)
+            layout.addWidget(subset_label)
+            layout.addLayout(subset_row)
         layout.addWidget(self.problem)
         layout.addWidget(self.buttons)
-        self.setMinimumWidth(460)
+        self.setMinimumWidth(560)
         self._validate()
 
     def _suggest(self, lang: str) -> None:
         tail = self.source_id.split("-", 1)[1] if "-" in self.source_id else self.source_id
-        self.corpus_id.setText(f"{lang.strip()}-{tail}" if lang.strip() else "")
+        self.corpus_id.setText(f"{lang}-{tail}" if lang else "")
         self._validate()
 
     def problem_text(self) -> str:
         """Why the values cannot be used yet ('' when they can)."""
-        lang = self.language.text().strip()
-        if not lang:
-            return _("Enter the language of the new corpus, e.g. de, es-MX or ar.")
-        if not re.fullmatch(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*", lang):
-            return _("“{tag}” is not a language tag: use two or three letters, optionally with a region "
-                     "(es-MX) or script (zh-Hant).").format(tag=lang)
+        typed = self.language.currentText().strip()
+        if not typed:
+            return _("Choose the language of the new corpus, e.g. French, or type a tag such as es-MX.")
+        if not self.language.tag():
+            return _("“{tag}” is not a language name or tag: choose one from the list or type a tag such as "
+                     "es-MX or zh-Hant.").format(tag=typed)
         new_id = self.corpus_id.text().strip()
         if new_id and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", new_id):
             return _("The corpus id may contain only letters, digits, '-', '_' and '.' (it names the file).")
@@ -116,12 +154,101 @@ class TranslateDialog(QDialog):
 
     def _validate(self) -> None:
         problem = self.problem_text()
-        self.problem.setText(problem if self.language.text().strip() else "")
+        self.problem.setText(problem if self.language.currentText().strip() else "")
         self.buttons.button(QDialogButtonBox.Ok).setEnabled(not problem)
-        lang = self.language.text().strip()
-        name = i18n.language_name(lang) if lang and not problem else ""
-        self.language_name.setText(name if name and name != lang else "")
 
     def values(self) -> dict[str, Any]:
-        return {"language": self.language.text().strip(), "new_id": self.corpus_id.text().strip(),
-                "name": self.name.text().strip()}
+        from engine.corpus.translate import Subset
+
+        out: dict[str, Any] = {"language": self.language.tag(), "new_id": self.corpus_id.text().strip(),
+                               "name": self.name.text().strip()}
+        if self.subset:
+            out["subset"] = Subset(**{k: _checked(box) for k, box in self.subset.items()})
+        return out
+
+
+class NewCorpusDialog(QDialog):
+    """An empty corpus: its language by name, the grammatical features its language family needs
+    (preset, editable: one feature per row, values comma-separated), its id and name."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(_("New corpus"))
+        self.language = LanguagePicker()
+        self.language.tag_changed.connect(self._language_chosen)
+        self.family = QLabel()
+        self.family.setWordWrap(True)
+        self.features = QTableWidget(0, 2)
+        self.features.setHorizontalHeaderLabels([_("Feature"), _("Values")])
+        self.features.horizontalHeader().setStretchLastSection(True)
+        self.features.verticalHeader().setVisible(False)
+        self.add_feature = QPushButton(_("Add feature"))
+        self.add_feature.clicked.connect(lambda: self.features.insertRow(self.features.rowCount()))
+        self.corpus_id = QLineEdit()
+        self.name = QLineEdit()
+        self.problem = QLabel()
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("QLabel { color: #b00020; }")
+        form = QFormLayout()
+        form.addRow(_("Language:"), self.language)
+        form.addRow("", self.family)
+        form.addRow(_("Grammatical features:"), self.features)
+        form.addRow("", self.add_feature)
+        form.addRow(_("Corpus id:"), self.corpus_id)
+        form.addRow(_("Name:"), self.name)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self.corpus_id.textChanged.connect(lambda _t: self._validate())
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.buttons)
+        self.setMinimumWidth(520)
+        self._validate()
+
+    def _language_chosen(self, tag: str) -> None:
+        from engine.corpus.language_presets import preset_for
+
+        if tag:
+            preset = preset_for(tag)
+            self.features.setRowCount(0)
+            for name, values in preset.features.items():
+                r = self.features.rowCount()
+                self.features.insertRow(r)
+                self.features.setItem(r, 0, QTableWidgetItem(name))
+                self.features.setItem(r, 1, QTableWidgetItem(", ".join(values)))
+            notes = {"semitic": _("Templates get masculine and feminine variants, chosen by the person's gender.")}
+            self.family.setText(notes.get(preset.family, ""))
+            self.corpus_id.setText(f"{tag}-my-eec")
+        self._validate()
+
+    def feature_values(self) -> dict[str, list[str]]:
+        feats: dict[str, list[str]] = {}
+        for r in range(self.features.rowCount()):
+            name = self.features.item(r, 0).text().strip() if self.features.item(r, 0) else ""
+            values = self.features.item(r, 1).text() if self.features.item(r, 1) else ""
+            if name:
+                feats[name] = [v.strip() for v in values.split(",") if v.strip()]
+        return feats
+
+    def problem_text(self) -> str:
+        if not self.language.tag():
+            return _("Choose the language of the new corpus, e.g. French, or type a tag such as es-MX.")
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", self.corpus_id.text().strip()):
+            return _("The corpus id may contain only letters, digits, '-', '_' and '.' (it names the file).")
+        return ""
+
+    def _validate(self) -> None:
+        problem = self.problem_text()
+        self.problem.setText(problem if self.language.currentText().strip() else "")
+        self.buttons.button(QDialogButtonBox.Ok).setEnabled(not problem)
+
+    def values(self) -> dict[str, Any]:
+        """For MainWindow.new_corpus: the preset's features replaced by the table's (all of them)."""
+        from engine.corpus.language_presets import preset_for
+
+        table = self.feature_values()
+        dropped = {k: [] for k in preset_for(self.language.tag()).features if k not in table}
+        return {"language": self.language.tag(), "corpus_id": self.corpus_id.text().strip(),
+                "name": self.name.text().strip(), "features": {**dropped, **table}}

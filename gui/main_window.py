@@ -24,10 +24,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui import i18n, settings
+from gui import settings
 from gui.errors import show_error
 from gui.home.corpus_list import CorpusList
 from gui.i18n import _, connect_retranslate, ngettext
+from gui.main_files import FileActions
 
 if TYPE_CHECKING:  # the workbench imports the engine (and pandas): loaded on first use
     from gui.workbench.document import CorpusDocument
@@ -37,7 +38,7 @@ if TYPE_CHECKING:  # the workbench imports the engine (and pandas): loaded on fi
 PAGES = ("corpora", "workbench", "audit", "results")
 
 
-class MainWindow(QMainWindow):
+class MainWindow(FileActions, QMainWindow):
     def __init__(self) -> None:
         super().__init__()
         self.resize(1280, 800)
@@ -62,6 +63,9 @@ class MainWindow(QMainWindow):
         self.corpora.translate_requested.connect(self.translate_dialog)
         self.corpora.open_file_requested.connect(self.open_file_dialog)
         self.corpora.open_path_requested.connect(self.open_path)
+        self.corpora.welcome.new_corpus.connect(lambda: self.new_corpus_dialog())
+        self.corpora.welcome.translate.connect(lambda: self.translate_dialog("en-kiritchenko2018"))
+        self.corpora.welcome.audit.connect(lambda: self.show_page("audit"))
         self.workbench_holder = QWidget()
         self._holder_layout = QVBoxLayout(self.workbench_holder)
         self._holder_layout.setContentsMargins(0, 0, 0, 0)
@@ -106,6 +110,7 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         bar = self.menuBar()
         self.file_menu = bar.addMenu("")
+        self.act_new = self._action(self.file_menu, self.new_corpus_dialog, QKeySequence.New)
         self.act_open = self._action(self.file_menu, self.open_file_dialog, QKeySequence.Open)
         self.recent_menu = self.file_menu.addMenu("")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
@@ -113,6 +118,11 @@ class MainWindow(QMainWindow):
         self.file_menu.addSeparator()
         self.act_save = self._action(self.file_menu, self.save, QKeySequence.Save)
         self.act_save_as = self._action(self.file_menu, self.save_as_dialog, QKeySequence.SaveAs)
+        self.file_menu.addSeparator()
+        self.export_menu = self.file_menu.addMenu("")
+        self.export_actions = {kind: self._action(self.export_menu, lambda k=kind: self.export_dialog(k))
+                               for kind in ("package", "po", "xliff", "csv", "jsonl", "parquet", "hf")}
+        self.act_import = self._action(self.file_menu, self.import_dialog)
         self.file_menu.addSeparator()
         self.act_quit = self._action(self.file_menu, self.close, QKeySequence.Quit)
         self.edit_menu = bar.addMenu("")
@@ -125,7 +135,17 @@ class MainWindow(QMainWindow):
 
     def retranslate(self, *_args: Any) -> None:
         self.file_menu.setTitle(_("&File"))
+        self.act_new.setText(_("&New corpus…"))
         self.act_open.setText(_("&Open corpus file…"))
+        self.export_menu.setTitle(_("&Export"))
+        for kind, text in (("package", _("Corpus &package (.eecpkg, with datasheet)…")),
+                           ("po", _("For translators: &PO (Poedit, Weblate)…")),
+                           ("xliff", _("For translators: &XLIFF 2.0…")),
+                           ("csv", _("Sentences as &CSV…")), ("jsonl", _("Sentences as &JSON Lines…")),
+                           ("parquet", _("Sentences as P&arquet…")),
+                           ("hf", _("&Hugging Face dataset folder…"))):
+            self.export_actions[kind].setText(text)
+        self.act_import.setText(_("&Import translations (PO, XLIFF)…"))
         self.recent_menu.setTitle(_("Open &recent"))
         self.act_translate.setText(_("&Translate into a new language…"))
         self.act_save.setText(_("&Save"))
@@ -264,34 +284,6 @@ class MainWindow(QMainWindow):
         if path:
             self.open_path(path)
 
-    def translate_from(self, source_path: str | Path, language: str, new_id: str = "", name: str = "") -> "WorkbenchPage | None":
-        """Start a new language from a corpus (same ids, empty target forms, source shown)."""
-        from engine.corpus import load_corpus
-        from gui.workbench.document import CorpusDocument
-        from gui.workbench.translate_from import translate_from
-
-        if not self.confirm_discard():
-            return None
-        try:
-            source = load_corpus(source_path)
-            corpus = translate_from(source, language, new_id, name)
-        except Exception as exc:
-            show_error(self, exc, context=_("Starting a translation of {path}").format(path=source_path))
-            return None
-        doc = CorpusDocument(corpus, None, source=source)
-        doc.mark_unsaved()
-        return self.set_document(doc)
-
-    def translate_dialog(self, source_path: str = "") -> None:
-        from gui.dialogs import TranslateDialog
-
-        source_path = source_path or self.corpora.selected_path()
-        if not source_path:
-            return
-        dlg = TranslateDialog(Path(source_path).stem, self)
-        if dlg.exec():
-            self.translate_from(source_path, **dlg.values())
-
     def save(self) -> bool:
         if self.doc is None:
             return False
@@ -347,6 +339,8 @@ class MainWindow(QMainWindow):
         has_doc = self.doc is not None
         self.act_save.setEnabled(has_doc)
         self.act_save_as.setEnabled(has_doc)
+        self.export_menu.setEnabled(has_doc)
+        self.act_import.setEnabled(has_doc)
 
     # -- recovery ---------------------------------------------------------------
     def offer_recovery(self) -> "WorkbenchPage | None":

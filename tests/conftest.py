@@ -1,5 +1,6 @@
 import os
 import sys
+import tempfile
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -11,13 +12,43 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# hypothesis keeps a .hypothesis/ folder in the working directory: put it in the temp folder instead
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(tempfile.gettempdir(), "eec-studio-hypothesis"))
+
+
+# Models the tests read from the Hugging Face cache stay where they are (read-only, offline);
+# pinned before HOME moves, so the fixture below does not hide them.
+os.environ.setdefault("HF_HOME", str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "huggingface"))
+
+
+
+def _point_home_at(mp: pytest.MonkeyPatch, home: Path, data: Path, cache: Path) -> None:
+    mp.setenv("HOME", str(home))
+    for var, sub in (("XDG_CACHE_HOME", ".cache"), ("XDG_DATA_HOME", ".local/share"), ("XDG_CONFIG_HOME", ".config")):
+        mp.setenv(var, str(home / sub))
+    mp.setenv("EEC_STUDIO_HOME", str(data))
+    mp.setenv("EEC_STUDIO_CACHE", str(cache))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_home(tmp_path_factory):
+    """One throw-away HOME for the whole session, set before any fixture of any scope runs
+    (a module-scoped fixture would otherwise see the real home). Tools' own caches, such as
+    fontconfig's, fill it once."""
+    home = tmp_path_factory.mktemp("home")
+    with pytest.MonkeyPatch.context() as mp:
+        _point_home_at(mp, home, tmp_path_factory.mktemp("eec_home"), tmp_path_factory.mktemp("eec_cache"))
+        yield home
 
 
 @pytest.fixture(autouse=True)
-def _isolated_user_home(tmp_path_factory, monkeypatch):
-    """Never read or write the developer's real ~/.local/share/eec-studio in tests."""
-    home = tmp_path_factory.mktemp("eec_home")
-    monkeypatch.setenv("EEC_STUDIO_HOME", str(home))
+def _isolated_user_home(_session_home, tmp_path_factory, monkeypatch):
+    """Never read or write the developer's real home: ~/.local/share/eec-studio (corpora),
+    ~/.cache/eec-studio (scores, vector caches) or any other dot-folder. HOME and the XDG
+    folders point into the session's temp home; the corpus folder and the score/vector cache
+    are fresh for every test, so no test sees another's results."""
+    _point_home_at(monkeypatch, _session_home, tmp_path_factory.mktemp("eec_home"),
+                   tmp_path_factory.mktemp("eec_cache"))
     yield
 
 

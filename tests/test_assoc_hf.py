@@ -205,7 +205,7 @@ def test_cli_refuses_headless_checkpoint_in_one_line(models, tmp_path, capsys):
     spec.write_text("# tiny\nhe,man\nshe,woman\ngood,joy\nbad,pain\n", encoding="utf-8")
     args = parser.parse_args(["assoc", "run", "--test", str(spec), "--as", "lpbs",
                               "--vectors", f"hf:{models / 'bert_bare'}"])
-    assert args.func(args) == 1
+    assert args.func(args) == 2  # exit code for bad input (README, "Exit codes")
     err = capsys.readouterr().err
     assert "no masked-LM head" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     args = parser.parse_args(["assoc", "run", "--test", str(spec), "--as", "lpbs", "--quiet",

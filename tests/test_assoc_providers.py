@@ -11,7 +11,7 @@ from engine.assoc.coverage import check_coverage, resolve_set
 from engine.assoc.errors import AssocError, CoverageError
 from engine.assoc.providers.spec import open_vectors
 from engine.assoc.providers.static import StaticVectors, load_npy
-from engine.assoc.providers.textfile import load_text_vectors
+from engine.assoc.providers.textfile import load_text_vectors, vectors_cache_root
 from engine.assoc.stimuli import WordSet
 
 WORDS = ["rose", "tulip", "Ant", "flea", "love", "war", "pelle", "chiara", "Rose"]
@@ -85,7 +85,8 @@ def test_text_vectors_convert_once_to_a_memory_mapped_cache(tmp_path, header):
     assert len(v) == len(WORDS) and v.dim == 5
     got, _ = v.lookup(["flea"])
     np.testing.assert_allclose(got[0], m[3], atol=1e-6)
-    cache = tmp_path / "w.vec.eec-cache"
+    cache = next(vectors_cache_root().iterdir())  # the user cache folder (conftest: a fresh one per test)
+    assert not any(p.name.endswith("eec-cache") for p in tmp_path.iterdir())  # nothing beside the input
     assert (cache / "matrix.npy").exists() and (cache / "vocab.txt").exists()
     stamp = (cache / "matrix.npy").stat().st_mtime_ns
     load_text_vectors(tmp_path / "w.vec")  # second open reuses the cache
@@ -102,8 +103,9 @@ def test_gzipped_text_and_cache_outside_a_read_only_folder(tmp_path):
 
 def test_bad_text_line_names_the_line(tmp_path):
     (tmp_path / "bad.vec").write_text("2 3\na 1 2 3\nb 1 2\n", encoding="utf-8")
-    with pytest.raises(AssocError, match="line 3"):
+    with pytest.raises(AssocError, match="2 numbers, expected 3") as e:
         load_text_vectors(tmp_path / "bad.vec")
+    assert e.value.line == 3 and str(e.value).startswith(f"{tmp_path / 'bad.vec'}:3:")
 
 
 def test_word2vec_binary(tmp_path):

@@ -93,3 +93,27 @@ def test_a_local_llm_with_edited_prompts_is_saved_validated_and_passed_on(tmp_pa
     assert len(list((tmp_path / "p").glob("*.toml"))) == 1  # a rejected edit leaves no file behind
     s.set_option("device", "cpu")
     assert s.checked_scorers()[0].endswith("&device=cpu")  # LLMs take device and batch size like models
+
+
+def test_run_on_a_dask_scheduler_needs_its_address():
+    s = AuditSetup()
+    assert s.scheduler_address() is None  # this computer
+    s.set_option("run_on", "dask")
+    for bad in ("", "localhost:8786", "tcp://host", "http://host:8786"):
+        s.set_option("scheduler", bad)
+        with pytest.raises(SetupIncomplete, match="tcp://HOST:PORT"):
+            s.scheduler_address()
+    s.set_option("scheduler", " tcp://10.0.0.5:8786 ")
+    assert s.scheduler_address() == "tcp://10.0.0.5:8786"
+
+
+def test_prediction_file_policy_goes_into_their_specs_only(tmp_path):
+    s = AuditSetup()
+    s.add_scorer(f"predictions:{tmp_path / 'p.csv'}", kind="predictions")
+    s.add_scorer("vader", kind="lexicon")
+    s.add_scorer(f"predictions:{tmp_path / 'q.csv'}?on_missing=drop", kind="predictions")
+    assert s.checked_scorers()[0] == f"predictions:{tmp_path / 'p.csv'}"  # default: stop with file:line
+    s.set_option("prediction_policy", "keep")
+    first, lexicon, own = s.checked_scorers()
+    assert first.endswith("?on_missing=keep&on_bad=keep") and lexicon == "vader"
+    assert own.endswith("?on_missing=drop")  # a policy typed into the spec wins

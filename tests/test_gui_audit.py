@@ -274,3 +274,25 @@ def test_llm_dialog_shows_edits_and_adds_the_prompts(qtbot, page, tmp_path):
     assert spec.startswith(f"llm:{folder}?prompt=joy-es&prompt_file=")
     row = page.setup_view.item_for("scorers", spec)
     assert row is not None and "local LLM" in row.text()
+
+
+@pytest.mark.slow
+def test_run_on_a_dask_scheduler_from_the_audit_page(qtbot, page, assets):
+    """*Run on: a Dask scheduler at …*: the audit process scores on the cluster (engine.sweep)
+    and the results are those of a local audit; the manifest names the scheduler."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp", scheduler_port=0,
+                                  dashboard_address=None) as cluster:
+        page.add_corpus(str(assets["corpus"]))
+        page.add_scorer("vader", kind="lexicon")
+        page.set_statistics(["paired"])
+        page.bootstrap.setValue(0)
+        page.run_view.run_on.setCurrentIndex(page.run_view.run_on.findData("dask"))
+        assert page.run_view.scheduler.isVisibleTo(page)
+        page.run_view.scheduler.setText(cluster.scheduler_address)
+        assert page.start()
+        _wait_done(qtbot, page)
+        assert page.outcome == "finished", page.log.toPlainText()
+    man = json.loads((page.result.out_dir / "manifest.json").read_text())
+    assert man["sweep"]["scheduler"] == cluster.scheduler_address
+    assert len(page.result.tables["paired"]) > 0

@@ -196,7 +196,8 @@ def test_shows_a_fresh_result_and_refuses_a_wrong_folder(qtbot, audit_dir, tmp_p
     p = ResultsPage()
     qtbot.addWidget(p)
     p.show()
-    p.show_result(read_audit(audit_dir))  # an AuditResult object, as the audit page hands it over
+    with qtbot.waitSignal(p.loaded, timeout=20_000):  # handed to the views in steps (the window stays live)
+        p.show_result(read_audit(audit_dir))  # an AuditResult object, as the audit page hands it over
     assert p.data is not None and p.beta.has_data() and p.tabs.currentWidget() is p.beta
     (tmp_path / "random").mkdir()
     p.open_folder(tmp_path / "random")
@@ -212,7 +213,8 @@ def test_empty_views_say_what_to_do(qtbot, tmp_path):
     p = ResultsPage()
     qtbot.addWidget(p)
     p.show()
-    p.show_result(AuditResult(None, tables={"paired": pd.DataFrame({"corpus": ["x"]})}))
+    with qtbot.waitSignal(p.loaded, timeout=20_000):
+        p.show_result(AuditResult(None, tables={"paired": pd.DataFrame({"corpus": ["x"]})}))
     view = p.show_tab("beta")
     assert view.stack.currentWidget() is view.empty and "Audit page" in view.empty.text()
     assert not view.png_button.isEnabled()
@@ -242,3 +244,19 @@ def test_main_window_hands_a_finished_audit_to_the_results_page(qtbot, audit_dir
     assert results.data is not None and results.data.out_dir == audit_dir
     assert "Results page" in win.statusBar().currentMessage()
     assert not audit.running
+
+
+def test_a_result_is_handed_over_in_steps_and_a_newer_one_wins(qtbot, audit_dir):
+    from engine.audit.folder import read_audit
+    from engine.audit import AuditResult
+
+    p = ResultsPage()
+    qtbot.addWidget(p)
+    p.show()
+    p.show_result(read_audit(audit_dir))
+    assert p.busy and p.beta.data is None  # nothing heavy ran inside show_result itself
+    newer = AuditResult(None, tables={"paired": pd.DataFrame({"corpus": ["x"]})})
+    with qtbot.waitSignal(p.loaded, timeout=20_000):
+        p.show_result(newer)
+    qtbot.wait(50)  # the older hand-over's remaining steps must not run afterwards
+    assert not p.busy and p.data.result is newer and p.beta.data is p.data and not p.beta.has_data()

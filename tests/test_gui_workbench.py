@@ -145,17 +145,18 @@ def test_drag_and_drop_a_definition_file(qtbot, win, tmp_path):
 def test_translate_from_kiritchenko_keeps_ids_and_shows_the_source(qtbot, win):
     from gui.dialogs import TranslateDialog
 
-    dlg = TranslateDialog("en-kiritchenko2018", win)
+    source = load_corpus("en-kiritchenko2018")
+    dlg = TranslateDialog("en-kiritchenko2018", win, source=source)
     ok = dlg.buttons.button(dlg.buttons.StandardButton.Ok)
     assert not ok.isEnabled()  # no language yet
-    dlg.language.setText("es 1")
-    assert not ok.isEnabled() and "not a language tag" in dlg.problem.text()
-    dlg.language.setText("es")
+    dlg.language.setEditText("es 1")
+    assert not ok.isEnabled() and "not a language name or tag" in dlg.problem.text()
+    dlg.language.setEditText("Spanish (es)")  # chosen by name from the list
     assert ok.isEnabled() and dlg.corpus_id.text() == "es-kiritchenko2018"
     values = dlg.values()
+    assert values["language"] == "es" and values["subset"].empty  # everything ticked: no subset
     dlg.deleteLater()
 
-    source = load_corpus("en-kiritchenko2018")
     page = win.translate_from(source.path, **values)
     wait_idle(qtbot, page)
     c = page.doc.corpus
@@ -175,18 +176,24 @@ def test_translate_from_kiritchenko_keeps_ids_and_shows_the_source(qtbot, win):
     page.jump_to("templates", "T05")
     assert "found {self gender=person.gender}" in page.form_editor.source.text()
     assert "en-kiritchenko2018" in page.form_editor.source.text()
-    # untranslated entries are listed by the checker
+    # untranslated entries are progress, not errors: listed only on request
+    assert codes_for(page, "emotion word angry") == set() and win.counts_label.text().startswith("0 errors")
+    assert page.progress_text().startswith("0% translated")
+    page.checks.show_untranslated.setChecked(True)
     assert "E012" in codes_for(page, "emotion word angry")
     assert "translated from en-kiritchenko2018" in page.heading.text()
 
-    # an untranslated entry offers one blank row: type the Spanish form straight away
+    # an untranslated entry offers one labelled blank row per gender (Spanish declares gender f/m):
+    # type the forms straight away, no "Add form" and no feature to pick
     page.jump_to("emotion_words", "angry")
-    editor = open_editor(qtbot, page.form_editor.table, 0, 0)
+    fe = page.form_editor
+    assert [fe.table.verticalHeaderItem(r).text() for r in range(fe.table.rowCount())] == ["gender=f", "gender=m"]
+    editor = open_editor(qtbot, fe.table, 1, 0)
     type_text(editor, "enojado")
     wait_idle(qtbot, page)
-    assert _forms(c, "emotion_words", "angry") == [("enojado", {})]
+    assert _forms(c, "emotion_words", "angry") == [("enojado", {"gender": "m"})]
     assert "E012" not in codes_for(page, "emotion word angry")
-    close_editor(qtbot, page.form_editor.table, editor)
+    close_editor(qtbot, fe.table, editor)
     assert page.doc.undo_stack.count() == 1  # one typing session, one undo step
 
 
@@ -536,7 +543,7 @@ def test_every_kind_of_edit_undoes_and_redoes(qtbot, win, tmp_path):
     fe.table.selectRow(2)
     step("remove form", fe.remove_form)
     e = page.entry_tabs["emotion_words"]
-    step("add entry", e.add_entry)
+    step("add entry", lambda: e.add_entry({"text": "furiosa", "emotion": "anger", "kind": "state"}))
     e.select_id("annoyed")
     step("remove entry", e.remove_selected)
     p = page.entry_tabs["persons"]

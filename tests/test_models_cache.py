@@ -130,33 +130,36 @@ class Slow:
     name = "slow"; dimensions = ["len"]; batch_size = 10
     def fingerprint(self): return "slow-v1"
     def score(self, texts, *, progress=None, cancel=None):
-        time.sleep(0.15)
+        time.sleep(0.05)
         return pd.DataFrame({{"len": [float(len(t)) for t in texts]}})
 
+cache = ScoreCache({cache!r}, flush_seconds=3600, flush_rows=50)  # commits exactly every 50 rows
 texts = [f"text {{i}}" for i in range(300)]
-score_texts(Slow(), texts, cache=ScoreCache({cache!r}),
-            progress=lambda d, t, e: print(d, flush=True))
+score_texts(Slow(), texts, cache=cache, progress=lambda d, t, e: print(d, cache.committed, flush=True))
 """
 
 
-def test_resume_after_sigkill(tmp_path):
+def test_sigkill_loses_at_most_the_last_batch(tmp_path):
     cache_path = tmp_path / "kill.sqlite"
     script = tmp_path / "slow.py"
     script.write_text(SLOW_SCRIPT.format(root=str(ROOT), cache=str(cache_path)))
     proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
-    done = 0
+    done = committed = 0
     deadline = time.time() + 60
-    while done < 100 and time.time() < deadline:
+    while done < 125 and time.time() < deadline:
         line = proc.stdout.readline()
         if not line:
             break
-        done = int(line)
+        done, committed = map(int, line.split())
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    assert done >= 100, "subprocess did not make progress"
+    assert done >= 125, "subprocess did not make progress"
+    assert committed % 50 == 0 and committed >= 100  # batched: one commit per 50 rows, not per chunk
     cache = ScoreCache(cache_path)
     kept = cache.count("slow-v1")
-    assert 100 <= kept < 300
+    # everything up to the last committed batch survived; only the batch being filled was lost
+    assert committed <= kept and kept % 50 == 0
+    assert done - kept < 50 + 10  # at most one batch (50) and the chunk being printed (10)
 
     class Slow:
         name = "slow"
@@ -175,3 +178,30 @@ def test_resume_after_sigkill(tmp_path):
     out = score_texts(Slow(), texts, cache=cache)
     assert cache.hits == kept and cache.misses == 300 - kept and Slow.scored == 300 - kept
     assert list(out["len"]) == [float(len(t)) for t in texts]  # equal to an uninterrupted run
+    assert ScoreCache(cache_path).count("slow-v1") == 300  # committed when score_texts returned
+
+
+def test_writes_are_committed_by_time_or_size(tmp_path, monkeypatch):
+    import engine.audit.cache as cache_mod
+
+    clock = [100.0]
+    monkeypatch.setattr(cache_mod.time, "monotonic", lambda: clock[0])
+    path = tmp_path / "batch.sqlite"
+    cache = ScoreCache(path, flush_seconds=1.0, flush_rows=1000)
+    other = ScoreCache(path)  # a second connection sees only what was committed
+    cache.put_many("fp", ["a", "b"], np.array([1.0, 2.0]))
+    assert cache.pending == 2 and cache.committed == 0 and other.count("fp") == 0
+    assert set(cache.get_many("fp", ["a", "b", "c"])) == {0, 1}  # buffered rows are readable at once
+    clock[0] += 1.5
+    cache.put_many("fp", ["c"], np.array([3.0]))  # a second has passed: all three in one commit
+    assert cache.pending == 0 and cache.committed == 3 and other.count("fp") == 3
+    small = ScoreCache(tmp_path / "small.sqlite", flush_seconds=3600, flush_rows=4)
+    small.put_many("fp", ["a", "b", "c"], np.zeros(3))
+    assert small.committed == 0
+    small.put_many("fp", ["d", "e"], np.zeros(2))  # five waiting >= 4: committed
+    assert small.committed == 5 and small.pending == 0
+    small.put_many("fp", ["f"], np.zeros(1))
+    small.close()  # closing commits the rest
+    assert ScoreCache(tmp_path / "small.sqlite").count("fp") == 6
+    wal = ScoreCache(tmp_path / "wal.sqlite")
+    assert wal._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

@@ -9,6 +9,7 @@ from engine.models.training.datasets import LabeledData, TaskSplits, load_semeva
 from engine.models.errors import ModelError
 from engine.models.training.fasttext_mlp import WordVectors, tokenize
 from engine.models.scorers.lexicon import TextBlobScorer, VaderScorer
+from engine.audit.parallel import score_chunk
 from engine.models.specs import load_scorer, parse_spec
 from engine.models.training.train import TrainSettings, pearson_r, train_regression
 from engine.audit.scoring import score_texts
@@ -42,6 +43,11 @@ def test_svm_tfidf_train_save_reload(tmp_path):
     got = score_texts(s, ["today was great", "today was awful"])
     assert got["valence"][0] > got["valence"][1]
     assert s.fingerprint() == load_scorer(str(out)).fingerprint()
+    # a worker process (score_texts jobs>1) re-creates the same model from its spec
+    spec = s.worker_spec()
+    assert spec.spec == f"model:{out.resolve()}" and not spec.allow_pickle
+    worker = score_chunk(spec, s.fingerprint(), ["today was great", "today was awful"])
+    np.testing.assert_array_equal(worker.to_numpy(), got.to_numpy())
 
 
 def _write_vec(path, words, dim=6, seed=0):
@@ -77,6 +83,8 @@ def test_fasttext_mlp_with_vec_file(tmp_path):
     assert a["valence"][0] > a["valence"][1]
     b = load_scorer(str(out)).score(["today was great", "today was awful"])
     np.testing.assert_array_equal(a.to_numpy(), b.to_numpy())
+    worker = score_chunk(s.worker_spec(), s.fingerprint(), ["today was great", "today was awful"])
+    np.testing.assert_array_equal(worker.to_numpy(), a.to_numpy())  # what a worker process scores
     # reloading with different vectors is refused (scores would silently change)
     other = _write_vec(tmp_path / "w.vec", POS + NEG, seed=9)
     with pytest.raises(ModelError, match="vectors differ"):

@@ -50,8 +50,8 @@ def test_train_encoder_head_from_csv(csvs, capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv, expect", [
-    (["--system", "svm-tfidf", "--train-csv", "MISSING.csv"], "MISSING.csv: file not found"),
-    (["--system", "svm-tfidf", "--data", "NO_DIR"], "NO_DIR: SemEval data folder not found"),
+    (["--system", "svm-tfidf", "--train-csv", "MISSING.csv"], "MISSING.csv [--train-csv]: file not found"),
+    (["--system", "svm-tfidf", "--data", "NO_DIR"], "NO_DIR [--data]: not a folder"),
     (["--system", "classifier", "--train-csv", "x.csv"], "--base-model"),
     (["--system", "encoder-head", "--train-csv", "{train}"], "encoder-head needs an encoder"),
     (["--system", "fasttext-mlp", "--train-csv", "{train}"], "needs word vectors"),

@@ -338,3 +338,21 @@ def test_a_template_printing_todays_date_gets_a_fixed_one(models, tmp_path):
         encoding="utf-8")
     scorer = LLMScorer(folder, device="cpu", prompt="anger-en")
     assert scorer.rendered("x").startswith("Today Date: 26 Jul 2024\n")
+
+
+def test_low_label_mass_is_reported_by_the_audit(models, tmp_path):
+    """A model that mostly answers outside the labels (this random one) is said so in the audit's
+    problems and log, not silently turned into scores that look like any other."""
+    from engine.audit import AuditPlan, run_audit
+    from engine.models.scorers.llm import LLMScorer
+    from testkit.audit_fixtures import write_mini_corpus
+
+    corpus = write_mini_corpus(tmp_path / "corpus")
+    lines = []
+    result = run_audit(AuditPlan([str(corpus)], [f"llm:{models['chat']}?prompt=anger-en&name=tiny&device=cpu"],
+                                 stats=[], cache_dir=tmp_path / "cache"), log=lines.append)
+    mass = result.manifest["scorers"]["tiny"]["describe"]["label_mass"]["anger"]
+    warned = [p for p in result.problems if "answer labels of 'anger'" in p]
+    assert (mass["mean"] < LLMScorer.LOW_LABEL_MASS) == bool(warned)
+    if warned:
+        assert any("answer labels" in line for line in lines)

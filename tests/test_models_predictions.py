@@ -77,3 +77,44 @@ def test_fingerprint_follows_file_content(tmp_path):
     a = PredictionFileScorer(p).fingerprint()
     p.write_text("Sentence,v\nA,0.6\n")
     assert PredictionFileScorer(p).fingerprint() != a
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".jsonl"])
+def test_parquet_and_jsonl_are_checked_cell_by_cell(tmp_path, suffix):
+    import numpy as np
+
+    df = pd.DataFrame({"Sentence": ["a", "b", "c"], "anger": [0.1, np.nan, 0.3], "label": ["x", "y", "z"]})
+    p = tmp_path / f"p{suffix}"
+    df.to_parquet(p) if suffix == ".parquet" else df.to_json(p, orient="records", lines=True)
+    with pytest.raises(ModelError) as e:
+        PredictionFileScorer(p)
+    assert (e.value.line, e.value.field) == (2, "anger") and "empty score" in str(e.value)
+    s = PredictionFileScorer(p, on_bad="keep")
+    assert s.dimensions == ["anger"] and s.report.ignored_columns == ["label"]
+    out = s.score(["a", "b", "c"])["anger"]
+    assert out[0] == 0.1 and pd.isna(out[1]) and out[2] == 0.3 and s.keeps_missing
+
+
+def test_policies_and_exact_missing_counts(tmp_path):
+    p = tmp_path / "p.csv"
+    p.write_text("ID,anger,joy\n" + "".join(f"id{i},0.{i},0.5\n" for i in range(1, 10)) + "id10,,0.5\n")
+    ids = {f"S{i}": f"id{i}" for i in range(1, 13)}  # S11 and S12 have no row
+    texts = list(ids)
+    with pytest.raises(ModelError, match=r"id10.csv|:11 \[anger\]: empty score"):
+        PredictionFileScorer(p, ids=ids)
+    with pytest.raises(ModelError, match=r"2 of 12 IDs have no prediction \(first 2: 'id11', 'id12'\)"):
+        PredictionFileScorer(p, ids=ids, on_bad="keep").score(texts)
+    drop = PredictionFileScorer(p, ids=ids, on_bad="drop", on_missing="keep").score(texts)
+    keep = PredictionFileScorer(p, ids=ids, on_bad="keep", on_missing="keep").score(texts)
+    assert pd.isna(drop.loc[9]).all()  # drop: the whole sentence is left out
+    assert pd.isna(keep.loc[9, "anger"]) and keep.loc[9, "joy"] == 0.5  # keep: only that cell is missing
+    assert pd.isna(keep.loc[10:]).all().all()
+    s = PredictionFileScorer(p, ids=ids, on_bad="drop", on_missing="drop")
+    s.score(texts)
+    assert any("left out of the audit (on_bad=drop)" in w for w in s.warnings)
+    assert any("2 of 12 IDs have no prediction" in w and "on_missing=drop" in w for w in s.warnings)
+    assert len({PredictionFileScorer(p, ids=ids, on_bad=b, on_missing=m).fingerprint()
+                for b in ("drop", "keep") for m in ("drop", "keep")}) == 4
+    with pytest.raises(ModelError, match="on_missing='skip' is not a policy"):
+        PredictionFileScorer(p, on_missing="skip")
+    assert PredictionFileScorer(p, ids=ids, on_missing="nan", on_bad="keep").on_missing == "keep"  # old name

@@ -190,7 +190,7 @@ def test_nan_refused_or_dropped_with_note(eec):
         beta_regression(df, "s")
     fit = beta_regression(df, "s", dropna=True).get()
     assert fit.n == 5760 - 3 and fit.status == "ok"
-    assert any("left out (dropna=True)" in n for n in fit.notes)
+    assert any("left out of this statistic" in n for n in fit.notes)
     df.loc[idx, "s"] = np.inf
     with pytest.raises(ValueError, match="missing or infinite"):
         beta_regression(df, "s")

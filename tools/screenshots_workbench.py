@@ -131,16 +131,122 @@ def extra(app, home: Path, out: Path) -> None:
     win.close()
 
 
+def _grab(widget, app, path: Path) -> None:
+    widget.show()
+    _settle(app)
+    _save(widget, path)
+
+
+def translator(app, home: Path, out: Path, lang: str) -> None:
+    """The translator's screens (issue 18), in the interface language ``lang``: welcome, new
+    corpus, adding persons, a new French corpus with its labelled form rows, a translation with
+    progress, grouped checks and memory suggestions, the import preview, Arabic template chips."""
+    from gui import i18n
+    from gui.dialogs import NewCorpusDialog
+    from gui.workbench.add_entry import AddEntryDialog
+    from gui.workbench.exporting import ImportPreview, merge_returned
+
+    i18n.set_language(lang, app)
+    sfx = "" if lang == "en" else f"-{lang}"
+    win = _window(app)
+    win.show_page("corpora")
+    deadline = time.monotonic() + 60
+    while not win.corpora.ready and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.02)
+    _settle(app)
+    _save(win, out / f"welcome{sfx}.png")
+
+    dlg = NewCorpusDialog(win)
+    dlg.language.setEditText(dlg.language.itemText(dlg.language.findData("fr")))
+    _grab(dlg, app, out / f"new-corpus{sfx}.png")
+    values = dlg.values()
+    dlg.close()
+    page = win.new_corpus(**values)
+    t = page.entry_tabs["templates"]
+    for text in ("{person} est {emotion kind=state gender=person.gender}.",
+                 "Je trouve {person} {emotion kind=state gender=person.gender}."):
+        t.add_entries([{"text": text}])
+    p = page.entry_tabs["persons"]
+    page.tabs.setCurrentWidget(p)
+    add = AddEntryDialog(page.doc.corpus, "persons", p.add_entries, win)
+    add.boxes["kind"].setCurrentIndex(add.boxes["kind"].findData("noun_phrase"))
+    add.boxes["axis:gender"].setCurrentIndex(add.boxes["axis:gender"].findData("female"))
+    add.text.setPlainText("ma mère\nma sœur")
+    _grab(add, app, out / f"add-persons{sfx}.png")
+    add.add()
+    add.boxes["axis:gender"].setCurrentIndex(add.boxes["axis:gender"].findData("male"))
+    add.text.setPlainText("mon père\nmon frère")
+    add.add()
+    add.close()
+    e = page.entry_tabs["emotion_words"]
+    e.add_entries([{"text": "furieuse / furieux", "emotion": "anger", "kind": "state"},
+                   {"text": "effrayé", "emotion": "fear", "kind": "state"}])
+    page.tabs.setCurrentWidget(e)
+    page.jump_to("emotion_words", "effraye")
+    page.side.setCurrentWidget(page.checks)
+    _settle(app, page)
+    _save(win, out / f"new-corpus-workbench{sfx}.png")
+
+    source = next((ROOT / "templates").glob("*/en-kiritchenko2018.toml"))
+    page = win.translate_from(source, "es", "es-mine", "EEC (español)")
+    page.entry_tabs["templates"].model.setData(
+        page.entry_tabs["templates"].model.index(0, page.entry_tabs["templates"].model.column_index("text")),
+        "{person} está {emotion kind=state gender=person.gender}.")
+    from engine.corpus import Form
+
+    doc = page.doc
+    for pid, text in (("np_my_mother", "mi madre"), ("np_my_father", "mi padre")):
+        doc.set(("persons", doc.index_of("persons", pid), "forms"), [Form(text)], "form")
+    doc.set(("emotion_words", doc.index_of("emotion_words", "angry"), "forms"), [Form("enojado", {"gender": "m"})], "f")
+    _settle(app, page)
+    page.jump_to("emotion_words", "annoyed")
+    _settle(app, page)
+    page.suggestions.insert(0)
+    page.jump_to("emotion_words", "angry")
+    _settle(app, page)
+    tree = page.checks.tree
+    if tree.topLevelItemCount():
+        tree.setCurrentItem(tree.topLevelItem(0))
+        tree.topLevelItem(0).setExpanded(True)
+    _settle(app, page)
+    _save(win, out / f"translate-progress{sfx}.png")
+
+    po = home / "es-mine.po"
+    win.export_to("po", po)
+    text = po.read_text(encoding="utf-8")
+    ctx = 'msgctxt "persons/np_my_sister#0"'
+    head, tail = text.split(ctx, 1)
+    msgid, rest = tail.split('msgstr ""', 1)
+    po.write_text(head + ctx + msgid + 'msgstr "mi hermana"' + rest, encoding="utf-8")
+    preview = ImportPreview(merge_returned(page.doc, po), po.name, win)
+    _grab(preview, app, out / f"import-preview{sfx}.png")
+    preview.close()
+
+    page = win.open_path(_copy(home, "ar-camara2022"))
+    page.jump_to("templates", "T03")
+    _settle(app, page)
+    _save(win, out / f"arabic-templates{sfx}.png")
+    win.close()
+    i18n.set_language("en", app)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--extra", action="store_true", help="also Arabic, coverage, translation, corpora (for review)")
+    parser.add_argument("--translator", action="store_true",
+                        help="only the translator's screens (welcome, new corpus, progress, import), English and Arabic")
     args = parser.parse_args(argv)
     home = _setup()
     try:
         from gui.app import make_app
 
         app = make_app()
+        if args.translator:
+            for lang in ("en", "ar"):
+                translator(app, home, args.out, lang)
+            return 0
         workbench(app, home, args.out)
         checks(app, home, args.out)
         if args.extra:

@@ -14,10 +14,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from engine.common import exits, validate
+from engine.common.errors import UserError
+
 from .errors import AssocError, CoverageError
 
-EXIT_USAGE = 2
-EXIT_COVERAGE = 3
+EXIT_USAGE = exits.USAGE
+EXIT_COVERAGE = exits.REFUSED
 
 
 def add_parser(subparsers: Any) -> None:
@@ -79,7 +82,7 @@ def _no_subcommand(args: argparse.Namespace) -> int:
     return EXIT_USAGE
 
 
-def _fail(msg: str, code: int = 1) -> int:
+def _fail(msg: str, code: int = exits.USAGE) -> int:
     print(f"error: {msg}", file=sys.stderr)
     return code
 
@@ -87,6 +90,8 @@ def _fail(msg: str, code: int = 1) -> int:
 def cmd_list(args: argparse.Namespace) -> int:
     from .library import list_tests
 
+    if args.out:
+        validate.output_file(args.out)
     rows = [e for e in list_tests() if (not args.kind or e.kind == args.kind) and (not args.lang or e.language == args.lang)]
     if args.out:
         import pandas as pd
@@ -106,14 +111,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _run(args)
     except CoverageError as exc:
         return _fail(str(exc), EXIT_COVERAGE)
-    except AssocError as exc:
+    except UserError as exc:
         return _fail(str(exc))
     except KeyboardInterrupt:
-        return _fail("interrupted", 130)
+        return _fail("interrupted", exits.CANCELLED)
     except MemoryError:
         return _fail("out of memory; lower --permutations or --exact-limit, or use a smaller model")
     except Exception as exc:  # noqa: BLE001 - last resort: one line, never a traceback
-        return _fail(f"unexpected {type(exc).__name__}: {exc} (please report this with the command line)")
+        return _fail(f"unexpected {type(exc).__name__}: {exc} (please report this with the command line)",
+                     exits.INTERNAL)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -121,10 +127,16 @@ def _run(args: argparse.Namespace) -> int:
     from .runner import RunConfig, run_test
     from .weat import WeatOptions
 
-    if args.permutations < 1:
-        raise AssocError("must be at least 1", field="--permutations")
-    if not 0.0 <= args.min_coverage <= 1.0:
-        raise AssocError("must be between 0 and 1", field="--min-coverage")
+    validate.at_least("--permutations", args.permutations)
+    validate.at_least("--exact-limit", args.exact_limit, 0)
+    validate.fraction("--min-coverage", args.min_coverage)
+    validate.at_least("--top-k", args.top_k)
+    if args.limit is not None:
+        validate.at_least("--limit", args.limit)
+    if args.out:
+        validate.output_file(args.out)
+        if Path(args.out).suffix.lower() not in (".csv", ".tsv", ".json"):
+            raise AssocError("unknown output type", file=args.out, field="--out", fix="end the name in .csv or .json")
     if args.attr_lang and not args.lang:
         args.lang = "en"
     spec = resolve(args.test, args.lang, args.attr_lang)
@@ -165,13 +177,13 @@ def _clean(obj: Any) -> Any:
 
 
 def _write_frame(df: Any, out: str, payload: dict[str, Any]) -> None:
+    from engine.common.io import atomic_write_text
+
     path = Path(out)
-    if path.parent and not path.parent.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix.lower() == ".json":
-        path.write_text(json.dumps(_clean(payload), ensure_ascii=False, indent=1, default=str) + "\n", encoding="utf-8")
+        atomic_write_text(path, json.dumps(_clean(payload), ensure_ascii=False, indent=1, default=str) + "\n")
     elif path.suffix.lower() in (".csv", ".tsv"):
-        df.to_csv(path, index=False, sep="\t" if path.suffix.lower() == ".tsv" else ",")
+        atomic_write_text(path, df.to_csv(index=False, sep="\t" if path.suffix.lower() == ".tsv" else ","))
     else:
         raise AssocError("unknown output type", file=out, field="--out", fix="end the name in .csv or .json")
 

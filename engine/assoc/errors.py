@@ -19,6 +19,7 @@ class AssocError(UserError):
     file: str = ""
     field: str = ""
     fix: str = ""
+    line: int | None = None
 
 
 class CoverageError(AssocError):

@@ -40,6 +40,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--person-permutations", type=int, default=2000, metavar="N",
                    help="relabellings of the person-level permutation tests (exact when fewer exist; 0: none)")
     p.add_argument("--allow-pickle", action="store_true", help="allow pickled model weights (.bin, joblib): runs their code")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="processes scoring CPU-bound models (VADER, TextBlob, SVM, fastText) at once; default: one "
+                        "per core; 1: a single process; the scores are the same for any N")
     p.add_argument("--assoc", nargs="+", default=[], metavar="TEST",
                    help="association tests into DIR/assoc (library names as in `main.py assoc list`, e.g. weat/T1, "
                         "or test files; prefix seat: or lpbs: to run a word test as SEAT or LPBS)")
@@ -79,7 +82,8 @@ def plan_from_args(args: argparse.Namespace) -> AuditPlan:
                      settings={"alpha": args.alpha, "correction": args.correction, "n_resamples": args.bootstrap,
                                "seed": args.seed, "band_share": args.band, "noun_phrases": args.noun_phrases,
                                "inference": args.inference, "race_pooling": args.race_pooling,
-                               "score_range": args.score_range, "n_permutations": args.person_permutations},
+                               "score_range": args.score_range, "n_permutations": args.person_permutations,
+                               "jobs": args.jobs},
                      assoc=assoc, report=args.report)
 
 

@@ -51,9 +51,18 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+def spec_label(spec: Any) -> str:
+    """A scorer's spec string; a scorer object that stands for one (engine.sweep's scores computed on
+    workers) says so in its ``spec`` attribute; any other object is named by its class."""
+    if isinstance(spec, str):
+        return spec
+    named = getattr(spec, "spec", None)
+    return named if isinstance(named, str) else f"<object {type(spec).__name__}>"
+
+
 def scorer_record(spec: Any, scorer: Any) -> dict[str, Any]:
     """What the run manifest says about one scorer: spec, fingerprint, and how it was built and run."""
-    rec: dict[str, Any] = {"spec": spec if isinstance(spec, str) else f"<object {type(scorer).__name__}>",
+    rec: dict[str, Any] = {"spec": spec_label(spec),
                            "fingerprint": scorer.fingerprint(), "dimensions": list(scorer.dimensions)}
     describe = getattr(scorer, "describe", None)
     if callable(describe):

@@ -30,7 +30,7 @@ from engine.common.io import atomic_write_bytes
 from engine.models.base import Cancelled, is_cancelled
 
 from .eta import PlanEta
-from .manifest import device_info, now_iso, package_versions, scorer_record, sha256_file, sha256_text
+from .manifest import device_info, now_iso, package_versions, scorer_record, sha256_file, sha256_text, spec_label
 from .plan import AuditPlan
 from .result import AuditResult
 
@@ -40,7 +40,7 @@ PhaseFn = Callable[[str, int], None]
 
 
 def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: Any = None, log: LogFn | None = None,
-              on_phase: PhaseFn | None = None) -> AuditResult:
+              on_phase: PhaseFn | None = None, manifest_extra: dict[str, Any] | None = None) -> AuditResult:
     """Run ``plan``; raises ``engine.models.base.Cancelled`` when ``cancel`` is set.
 
     ``progress(done, total, eta_seconds)`` counts the items of the current phase: texts while
@@ -49,6 +49,8 @@ def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: An
     "report". ``cancel`` is a callable or a ``threading.Event``, checked between batches, before
     each statistic and each association test, and before anything is written; ``Cancelled.stage``
     says where it stopped ("scoring", "statistics" or "assoc"), and the scores so far stay cached.
+    ``manifest_extra``: further top-level manifest sections from a caller that drove part of the
+    run itself (``engine.sweep`` records its scheduler and workers under ``sweep``).
     """
     plan.validate()
     say = log or (lambda _msg: None)
@@ -56,7 +58,7 @@ def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: An
     started = time.perf_counter()
     result = AuditResult(plan.out_dir)
     result.manifest = {"created": now_iso(), "plan": _plan_record(plan), "corpora": {}, "scorers": {},
-                       "versions": package_versions()}
+                       "versions": package_versions(), **(manifest_extra or {})}
     total_scored = 0
     if plan.corpora:
         from .cache import ScoreCache
@@ -93,7 +95,7 @@ def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: An
 
 
 def _plan_record(plan: AuditPlan) -> dict[str, Any]:
-    scorers = [s if isinstance(s, str) else f"<object {type(s).__name__}>" for s in plan.scorers]
+    scorers = [spec_label(s) for s in plan.scorers]
     return {"corpora": list(plan.corpora), "scorers": scorers, "stats": list(plan.stats or []),
             "settings": dict(plan.settings)}
 
@@ -121,13 +123,34 @@ def _load_corpora(plan: AuditPlan, result: AuditResult, say: LogFn) -> list[tupl
     return out
 
 
-def _load_scorers(plan: AuditPlan, corpora: list, result: AuditResult) -> list[Any]:
-    from engine.models.specs import load_scorer
+def plan_texts(plan: AuditPlan) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """What ``run_audit(plan)`` will score, for drivers that score elsewhere first (engine.sweep):
+    each corpus's unique texts (sentences, then counterfactual pair sides), and the sentence → ID
+    map that prediction files keyed by ID are loaded with (a scorer's fingerprint depends on it)."""
+    plan.validate()
+    corpora = _load_corpora(plan, AuditResult(None, manifest={"corpora": {}}), lambda _msg: None)
+    return {corpus.id: _texts_to_score(df, pairs) for corpus, df, pairs in corpora}, _sentence_ids(corpora)
 
+
+def _texts_to_score(df: pd.DataFrame, pairs: pd.DataFrame | None) -> list[str]:
+    texts = list(dict.fromkeys(df.Sentence))
+    if pairs is not None:
+        texts = list(dict.fromkeys(texts + list(pairs.privileged) + list(pairs.minoritised)))
+    return texts
+
+
+def _sentence_ids(corpora: list) -> dict[str, str]:
     ids: dict[str, str] = {}  # sentence -> corpus ID, for prediction files keyed by ID
     for _corpus, df, _pairs in corpora:
         for sid, sentence in zip(df.ID, df.Sentence):
             ids.setdefault(sentence, sid)
+    return ids
+
+
+def _load_scorers(plan: AuditPlan, corpora: list, result: AuditResult) -> list[Any]:
+    from engine.models.specs import load_scorer
+
+    ids = _sentence_ids(corpora)
     scorers = []
     for spec in plan.scorers:
         # a spec string (engine.models.specs) or a ready scorer object (notebooks, tests, the GUI)
@@ -150,9 +173,7 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
     language_warnings = _language_warnings(corpora, scorers, result, say)
     jobs = []
     for corpus, df, pairs in corpora:
-        texts = list(dict.fromkeys(df.Sentence))
-        if pairs is not None:
-            texts = list(dict.fromkeys(texts + list(pairs.privileged) + list(pairs.minoritised)))
+        texts = _texts_to_score(df, pairs)
         for scorer in scorers:
             jobs.append((corpus, scorer, texts))
     total = sum(len(t) for _, _, t in jobs)
@@ -170,18 +191,29 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
             if progress is not None:
                 progress(_off + done, total, eta.estimate(_j, done, job_eta))
 
-        frame = score_texts(scorer, texts, cache=cache, progress=relay, cancel=cancel)
+        # a lookup (prediction file) bypasses the cache: it must see every text to count what is missing
+        frame = score_texts(scorer, texts, cache=None if getattr(scorer, "instant", False) else cache,
+                            progress=relay, cancel=cancel, jobs=plan.setting("jobs", None))
         eta.end_job(j)
         stats = frame.attrs.get("scoring")
         if stats is not None:
             say(f"  {stats.scored:,} scored, {stats.cache_hits:,} from cache, {stats.seconds:.1f} s")
             result.manifest["scoring"].append({"corpus": corpus.id, "scorer": scorer.name, "texts": stats.unique,
                                                "scored": stats.scored, "cache_hits": stats.cache_hits,
-                                               "seconds": round(stats.seconds, 3)})
+                                               "seconds": round(stats.seconds, 3), "jobs": stats.jobs})
         scored[(corpus.id, scorer.name)] = {dim: pd.Series(frame[dim].to_numpy(), index=texts) for dim in scorer.dimensions}
         offset += len(texts)
+        for warning in _new_warnings(scorer, result):  # a prediction file's drop/keep policy, identical duplicates
+            say(f"  warning: {warning}")
     if progress is not None:
         progress(total, total, 0.0)
+    for scorer in scorers:  # what a scorer learnt while scoring (e.g. an LLM's label mass) goes on record
+        describe = getattr(scorer, "describe", None)
+        if callable(describe) and scorer.name in result.manifest["scorers"]:
+            try:
+                result.manifest["scorers"][scorer.name]["describe"] = describe()
+            except Exception:  # noqa: BLE001 - the description taken at load time stands
+                pass
 
     # Cancel still works in the statistics (bootstraps and Beta fits take a while): checked before
     # every statistic and before anything is written, so a cancelled run leaves no half-written
@@ -209,7 +241,7 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
                 pairs[f"{col}:privileged"] = pairs.privileged.map(series).to_numpy()
                 pairs[f"{col}:minoritised"] = pairs.minoritised.map(series).to_numpy()
             result.pairs[corpus.id] = pairs
-        settings = dict(plan.settings, declared_scales=_declared_scales(scorers, score_cols),
+        settings = dict(_stat_settings(plan, scorers), declared_scales=_declared_scales(scorers, score_cols),
                         language_warnings=language_warnings.get(corpus.id, {}))
         run_statistics(list(plan.stats or []), corpus, df, pairs, score_cols, settings, result, say, stop_here)
     stop_here()
@@ -250,6 +282,22 @@ def _declared_scales(scorers: list, score_cols: dict[str, tuple[str, str]]) -> d
     return out
 
 
+def _new_warnings(scorer: Any, result: AuditResult) -> list[str]:
+    """A scorer's warnings not yet recorded; they go to the log and to the manifest's problems."""
+    new = [w for w in getattr(scorer, "warnings", None) or [] if f"warning: {w}" not in result.problems]
+    result.problems.extend(f"warning: {w}" for w in new)
+    return new
+
+
+def _stat_settings(plan: AuditPlan, scorers: list[Any]) -> dict[str, Any]:
+    """The plan's settings, plus ``dropna`` when a scorer's policy lets missing scores through.
+
+    Why: a prediction file read with ``on_missing``/``on_bad`` = keep or drop returns NaN for those
+    sentences on purpose; the statistics must then leave them out with a note, not refuse."""
+    keeps = any(getattr(s, "keeps_missing", False) for s in scorers)
+    return {**plan.settings, "dropna": True} if keeps else dict(plan.settings)
+
+
 PROBE_TEXTS = 32
 
 
@@ -261,8 +309,8 @@ def _probe_speeds(jobs: list, cache: Any, eta: PlanEta, result: AuditResult, can
 
     seen = set()
     for corpus, scorer, texts in jobs:
-        if scorer.name in seen or len(jobs) < 2:
-            continue
+        if scorer.name in seen or len(jobs) < 2 or getattr(scorer, "instant", False):
+            continue  # a lookup (a prediction file) has no speed to learn, and must see all its texts at once
         seen.add(scorer.name)
         sample = texts[:PROBE_TEXTS]
         frame = score_texts(scorer, sample, cache=cache, cancel=cancel)

@@ -30,7 +30,9 @@ class AuditPlan:
     `settings` go to the statistics unchanged and are recorded in the manifest:
     alpha, correction (None/"holm"/"bh"), n_resamples, seed, band_share, noun_phrases, inference
     ("person"/"paper"), race_pooling ("paper"/"within_gender"), score_range ((low, high) or None),
-    n_permutations (person-level permutation tests).
+    n_permutations (person-level permutation tests); and `jobs`: processes scoring a CPU-bound scorer
+    at once (None or 0: one per core; 1: this process only; see engine.audit.parallel — the scores are
+    the same for any value).
     An assoc-only plan (no corpora, no scorers) runs just the association tests.
     """
 
@@ -95,15 +97,16 @@ class AuditPlan:
                              fix="use 0 for none, or e.g. 2000")
         if self.has_assoc and int(self.assoc.permutations) < 0:
             raise UsageError("the number of permutations cannot be negative", field="--permutations")
+        jobs = self.settings.get("jobs")
+        if jobs is not None and (not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0):
+            raise UsageError(f"jobs must be a whole number of processes (0: one per core), not {jobs!r}",
+                             field="--jobs", fix="e.g. --jobs 2, or --jobs 1 to score in one process")
         if self.report and self.out_dir is None:
             raise UsageError("a report needs an output folder", field="--out")
-        if self.out_dir is not None:
-            out = self.out_dir
-            if out.exists() and not out.is_dir():
-                raise UsageError("is a file, not a folder", file=str(out), fix="choose a folder for the results")
-            parent = next((p for p in (out, *out.parents) if p.exists()), None)
-            if parent is not None and not parent.is_dir():
-                raise UsageError(f"{parent} is a file, not a folder", file=str(out), fix="choose another output folder")
+        if self.out_dir is not None:  # a file, a path under a file, or a folder we cannot write in (/proc/x)
+            from engine.common.validate import output_folder
+
+            output_folder(self.out_dir, "--out")
 
     def setting(self, key: str, default: Any) -> Any:
         return self.settings.get(key, default)

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
+
+from engine.common import exits, validate
+from engine.common.errors import UsageError
 
 from .checker import check_corpus
 from .compiled import CompiledCorpus
@@ -22,7 +24,38 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     ck = sub.add_parser("check", help="run the agreement checker; exit 1 when there are errors")
     ck.add_argument("corpus", metavar="PATH_OR_NAME")
     ck.add_argument("--all", action="store_true", help="list every finding instead of grouping identical ones")
+    ck.add_argument("--untranslated", action="store_true",
+                    help="also list the items not translated yet (by default they count as progress)")
     ck.set_defaults(func=cmd_check)
+
+    nw = sub.add_parser("new", help="start an empty corpus in a language, with its grammatical features preset")
+    nw.add_argument("--language", required=True, metavar="LANG", help="a tag (fr, es-MX) or a name (French)")
+    nw.add_argument("--out", required=True, metavar="FILE.toml")
+    nw.add_argument("--id", default="", help="corpus id (default: LANG-my-eec)")
+    nw.add_argument("--name", default="", help="corpus name (default: EEC (language name))")
+    nw.add_argument("--feature", action="append", default=[], metavar="NAME=V1,V2",
+                    help="set a grammatical feature's values (repeatable); NAME= drops a preset feature")
+    nw.add_argument("--overwrite", "--force", dest="overwrite", action="store_true", help="replace FILE if it exists")
+    nw.set_defaults(func=cmd_new)
+
+    tr = sub.add_parser("translate", help="start a new language from a corpus: same ids, empty forms, source kept")
+    tr.add_argument("source", metavar="SOURCE", help="built-in id, user corpus id or .toml path")
+    tr.add_argument("--language", required=True, metavar="LANG", help="a tag (fr, es-MX) or a name (French)")
+    tr.add_argument("--out", required=True, metavar="FILE.toml")
+    tr.add_argument("--id", default="", help="corpus id (default: LANG-SOURCE)")
+    tr.add_argument("--name", default="")
+    for opt, what in (("templates", "template"), ("persons", "person"), ("emotion-words", "emotion word"),
+                      ("words", "small word")):
+        tr.add_argument(f"--{opt}", default="", metavar="ID,ID",
+                        help=f"take only these {what} ids (comma-separated; default: all)")
+    tr.add_argument("--overwrite", "--force", dest="overwrite", action="store_true", help="replace FILE if it exists")
+    tr.set_defaults(func=cmd_translate)
+
+    hf = sub.add_parser("hf-export", help="write a Hugging Face dataset folder (parquet + dataset card)")
+    hf.add_argument("corpus", metavar="NAME_OR_PATH")
+    hf.add_argument("--out", required=True, metavar="FOLDER")
+    hf.add_argument("--overwrite", "--force", dest="overwrite", action="store_true", help="replace FOLDER if it exists")
+    hf.set_defaults(func=cmd_hf_export)
 
     ex = sub.add_parser("export", help="generate sentences and write them to a file")
     ex.add_argument("corpus", metavar="NAME_OR_PATH", nargs="?")
@@ -68,8 +101,64 @@ def cmd_check(args: argparse.Namespace) -> int:
         for f in rep.findings:
             print(f"  {f}")
     else:
-        print(rep.to_text())
-    return 0 if rep.ok else 1
+        from .finding_groups import check_text
+
+        print(check_text(rep, c, include_untranslated=args.untranslated))
+    return exits.OK if rep.ok else exits.FINDINGS
+
+
+def _ids(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def _write_new(corpus, out: str, overwrite: bool) -> Path:
+    from engine.package.overwrite import may_replace
+
+    from .writer import save_definition
+
+    path = Path(out)
+    may_replace(path, overwrite=overwrite, confirm=None)
+    return save_definition(corpus, path, comments_from=None)
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from .new_corpus import new_corpus, parse_feature_option
+
+    try:
+        feats = dict(parse_feature_option(f) for f in args.feature)
+        corpus = new_corpus(args.language, args.id, args.name, feats)
+    except ValueError as exc:
+        raise UsageError(str(exc), field="corpus new") from None
+    path = _write_new(corpus, args.out, args.overwrite)
+    feats = "; ".join(f"{k} = {', '.join(v)}" for k, v in corpus.features.items()) or "none"
+    print(f"{corpus.id} ({corpus.language}, {corpus.direction}) -> {path}\n  features: {feats}")
+    return exits.OK
+
+
+def cmd_translate(args: argparse.Namespace) -> int:
+    from .language_presets import language_tag
+    from .translate import Subset, translate_from
+
+    try:
+        lang = language_tag(args.language)
+    except ValueError as exc:
+        raise UsageError(str(exc), field="--language") from None
+    source = load_corpus(args.source)
+    subset = Subset(_ids(args.templates), _ids(args.persons), _ids(args.emotion_words), _ids(args.words))
+    corpus = translate_from(source, lang, args.id, args.name, subset)
+    path = _write_new(corpus, args.out, args.overwrite)
+    n = {k: len(getattr(corpus, k)) for k in ("templates", "persons", "emotion_words", "words")}
+    print(f"{corpus.id} from {source.id}: {n['templates']} template(s), {n['persons']} person(s), "
+          f"{n['emotion_words']} emotion word(s), {n['words']} word(s), all to translate -> {path}")
+    return exits.OK
+
+
+def cmd_hf_export(args: argparse.Namespace) -> int:
+    from .hf_dataset import export_hf_dataset
+
+    res = export_hf_dataset(args.corpus, args.out, overwrite=args.overwrite)
+    print(f"{res.rows:,} sentences" + (f", {res.pairs:,} pairs" if res.pairs else "") + f" -> {res.path}")
+    return exits.OK
 
 
 def _export_one(name_or_path, out: Path, fmt: str | None) -> None:
@@ -82,21 +171,32 @@ def _export_one(name_or_path, out: Path, fmt: str | None) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     if args.all:
-        out = Path(args.out)
+        out = validate.output_folder(args.out)
         fmt = args.format or "csv"
         for entry in list_corpora():
             _export_one(entry.path, out / f"{entry.id}.{fmt}", fmt)
-        return 0
+        return exits.OK
     if not args.corpus:
-        print("corpus export: give a corpus name or path, or --all", file=sys.stderr)
-        return 2
-    _export_one(args.corpus, Path(args.out), args.format)
-    return 0
+        raise UsageError("give a corpus name or path, or --all", field="corpus export")
+    out = validate.output_file(args.out)
+    suffix = out.suffix.lstrip(".").lower()
+    if args.format is None and suffix and suffix not in FORMATS:
+        raise UsageError(f"unknown output type .{suffix}", file=str(out), field="--out",
+                         fix=f"end the name in one of .{', .'.join(FORMATS)} or pass --format")
+    _export_one(args.corpus, out, args.format)
+    return exits.OK
 
 
 def cmd_preview(args: argparse.Namespace) -> int:
+    validate.at_least("-n", args.n, 0)
     c = load_corpus(args.corpus)
+    if args.template:
+        validate.one_of("--template", args.template, [t.id for t in c.templates], "template")
+    if args.emotion:
+        validate.one_of("--emotion", args.emotion, sorted({e.emotion for e in c.emotion_words}), "emotion")
     df = generate(c)
+    if args.person and args.person not in set(df.Person):  # a person id, or a term as written
+        validate.one_of("--person", args.person, [p.id for p in c.persons], "person id")
     if args.template:
         df = df[df.template_id == args.template]
     if args.person:

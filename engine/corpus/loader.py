@@ -13,7 +13,7 @@ from typing import Any
 
 from .errors import DefinitionError
 from .findings import GRAMMAR_CODES
-from .locate import locate
+from .locate import locate, syntax_error
 from .model import (
     Axis,
     CorpusDefinition,
@@ -79,17 +79,7 @@ def parse_definition(raw: bytes | str, name: str = "<definition>") -> CorpusDefi
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        msg = str(exc)
-        line = None
-        if "(at line" in msg:
-            try:
-                line = int(msg.split("(at line", 1)[1].split(",", 1)[0])
-            except ValueError:
-                line = None
-            msg = msg.split("(at line", 1)[0].strip()
-        elif "(at end of document)" in msg:
-            line = max(1, len(text.splitlines()))
-            msg = msg.replace("(at end of document)", "at the end of the file (is it truncated?)").strip()
+        msg, line = syntax_error(exc, text)
         raise DefinitionError(name, f"TOML syntax error: {msg}", line=line,
                               fix="fix the syntax at that line (quotes, brackets, '=' between key and value)") from None
     except RecursionError:

@@ -54,3 +54,19 @@ def _key_line(lines: list[str], start: int, end: int, key: str) -> int | None:
         if pat.search(lines[i]):
             return i
     return None
+
+
+def syntax_error(exc: Exception, text: str) -> tuple[str, int | None]:
+    """(message, line) of a ``tomllib.TOMLDecodeError``: its "(at line N, column M)" tail as a line
+    number, and "(at end of document)" as the last line (the file is probably cut short)."""
+    msg, line = str(exc), None
+    if "(at line" in msg:
+        try:
+            line = int(msg.split("(at line", 1)[1].split(",", 1)[0])
+        except ValueError:
+            line = None
+        msg = msg.split("(at line", 1)[0].strip()
+    elif "(at end of document)" in msg:
+        line = max(1, len(text.splitlines()))
+        msg = msg.replace("(at end of document)", "at the end of the file (is it truncated?)").strip()
+    return msg, line

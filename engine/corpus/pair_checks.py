@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .compiled import CompiledCorpus, CTemplate, Realisation
+from .compiled import CompiledCorpus, CTemplate, CVariant, Realisation
 from .findings import Finding
 from .model import CorpusDefinition, PersonTerm
 from .pairing import PersonPair, Realised, expand_pairs, realise_all
@@ -67,37 +67,85 @@ def compare_sides(cc: CompiledCorpus, ct: CTemplate, pp: PersonPair, a: Realised
                             f"({_fmt(ra.variant.variant.features)} vs {_fmt(rb.variant.variant.features)})", **base)]
     out: list[Finding] = []
     person_slot = ra.variant.person_slot.name
+    wa = wb = None  # what each slot asked for: computed once per side, only when a slot differs
+    for name, dependent, extra in _slot_plan(cc, ra.variant, rb.variant, vf, pp.shared):
+        ca, cb = ra.chosen[name], rb.chosen[name]
+        if ca is cb:  # the same form on both sides: same features, same text
+            continue
+        if wa is None:
+            wa, wb = side_wants(cc, a), side_wants(cc, b)
+        keys = set(wa.get(name, ())) | set(wb.get(name, ())) | extra
+        if dependent and vf:
+            keys.discard(vf)
+        fa, fb = ca.features, cb.features
+        diffs = [f"{k}={fa.get(k, '(none)')} vs {k}={fb.get(k, '(none)')}" for k in sorted(keys) if fa.get(k) != fb.get(k)]
+        if diffs:
+            out.append(Finding("E014", f"slot {name!r} realised with different features: {', '.join(diffs)} "
+                               f"({ca.text!r} vs {cb.text!r})", slot=name, **base))
+        elif not dependent and ca.text != cb.text:
+            out.append(Finding("E014", f"slot {name!r} differs ({ca.text!r} vs {cb.text!r}) "
+                               "though it does not agree with the variable", slot=name, **base))
+    if _side_rest(cc, a, person_slot) != _side_rest(cc, b, person_slot):
+        out.append(Finding("W110", f"sides differ in length beyond the person term: {ra.sentence!r} vs {rb.sentence!r}",
+                           **base))
+    return out
+
+
+def _slot_plan(cc: CompiledCorpus, va: CVariant, vb: CVariant, vf: str | None,
+               shared: tuple[str, ...]) -> list[tuple[str, bool, frozenset[str]]]:
+    """(slot name, may change with the variable, features compared besides the requested ones)
+    for the slots both variants fill, in dependency order.
+
+    Why cached: this depends on the two template variants only, not on the sentence, and
+    ``compare_sides`` runs once per pair row (tens of thousands for the built-ins)."""
+    cache = cc.__dict__.setdefault("_pair_slot_plans", {})
+    key = (id(va), id(vb), vf, shared)
+    hit = cache.get(key)
+    if hit is not None and hit[0] is va and hit[1] is vb:
+        return hit[2]
+    person_slot = va.person_slot.name
     referenced: dict[str, set[str]] = {}
-    for slot in ra.variant.order:
+    for slot in va.order:
         for ref in slot.refs.values():
             referenced.setdefault(ref.slot, set()).add(ref.feature)
-    wa, wb = slot_wants(cc, ra, a.person), slot_wants(cc, rb, b.person)
+    in_b = {slot.name for slot in vb.order}
     dependent = {person_slot}  # slots that may change with the variable
-    for slot in ra.variant.order:
+    plan = []
+    for slot in va.order:
         name = slot.name
-        if name not in rb.chosen:
+        if name not in in_b:
             continue
         if name != person_slot and any((r.slot == person_slot and r.feature == vf) or
                                        (r.slot in dependent and r.slot != person_slot)
                                        for r in slot.refs.values()):
             dependent.add(name)
-        keys = set(wa.get(name, {})) | set(wb.get(name, {})) | referenced.get(name, set())
+        extra = set(referenced.get(name, set()))
         if name == person_slot:
-            keys |= set(pp.shared)
-        if name in dependent and vf:
-            keys.discard(vf)
-        fa, fb = ra.chosen[name].features, rb.chosen[name].features
-        diffs = [f"{k}={fa.get(k, '(none)')} vs {k}={fb.get(k, '(none)')}" for k in sorted(keys) if fa.get(k) != fb.get(k)]
-        if diffs:
-            out.append(Finding("E014", f"slot {name!r} realised with different features: {', '.join(diffs)} "
-                               f"({ra.chosen[name].text!r} vs {rb.chosen[name].text!r})", slot=name, **base))
-        elif name not in dependent and ra.chosen[name].text != rb.chosen[name].text:
-            out.append(Finding("E014", f"slot {name!r} differs ({ra.chosen[name].text!r} vs {rb.chosen[name].text!r}) "
-                               "though it does not agree with the variable", slot=name, **base))
-    if _rest_tokens(ra, person_slot) != _rest_tokens(rb, person_slot):
-        out.append(Finding("W110", f"sides differ in length beyond the person term: {ra.sentence!r} vs {rb.sentence!r}",
-                           **base))
-    return out
+            extra |= set(shared)
+        plan.append((name, name in dependent, frozenset(extra)))
+    cache[key] = (va, vb, plan)
+    return plan
+
+
+def side_wants(cc: CompiledCorpus, x: Realised) -> dict[str, dict[str, str]]:
+    """``slot_wants`` of a realised sentence, computed once (a side takes part in many pairs)."""
+    if x.wants is None:
+        x.wants = slot_wants(cc, x.realisation, x.person)
+    return x.wants
+
+
+def _side_rest(cc: CompiledCorpus, x: Realised, person_slot: str) -> int:
+    """Tokens outside the person term, once per side and once per distinct rest of a sentence
+    (the same template and other words around different persons: counted once)."""
+    if x.rest is None or x.rest[0] != person_slot:
+        r = x.realisation
+        memo = cc.__dict__.setdefault("_pair_rest_tokens", {})
+        key = (id(r.variant), person_slot, tuple(id(f) for k, f in r.chosen.items() if k != person_slot))
+        n = memo.get(key)
+        if n is None:
+            n = memo[key] = _rest_tokens(r, person_slot)
+        x.rest = (person_slot, n)
+    return x.rest[1]
 
 
 def _rest_tokens(r: Realisation, person_slot: str) -> int:

@@ -12,7 +12,7 @@ Pairs come from two places (deduplicated, declared first):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .compiled import CEntry, CompiledCorpus, CTemplate, Realisation
 from .findings import Finding
@@ -138,6 +138,9 @@ class Realised:
     template: CTemplate
     person: CEntry
     emotion: CEntry | None
+    # filled on first use by the pair checks (a side takes part in many pairs)
+    wants: dict[str, dict[str, str]] | None = field(default=None, repr=False, compare=False)
+    rest: tuple[str, int] | None = field(default=None, repr=False, compare=False)
 
 
 def realise_all(cc: CompiledCorpus, only: set[str] | None = None) -> dict[Key, Realised]:
@@ -172,3 +175,46 @@ def realise_all(cc: CompiledCorpus, only: set[str] | None = None) -> dict[Key, R
     if only is None:
         cc._realised_all = out  # type: ignore[attr-defined]
     return out
+
+
+def realise_numbered(cc: CompiledCorpus, persons: set[str]) -> dict[Key, Realised]:
+    """The sentences of ``persons`` only, with the IDs ``generate`` gives them.
+
+    Why: pair and group tables need the paired persons' sentences and their row IDs, but an
+    ID counts every sentence before it. Other persons' rows are counted, not realised, and
+    whether a combination realises depends only on the person's forms' features (never their
+    text), so persons alike in that (the many names of one group) are counted once per
+    template: the cost follows the persons in pairs, not the corpus rows.
+    """
+    full = getattr(cc, "_realised_all", None)
+    if full is not None:
+        return full
+    prefix = cc.corpus.id_prefix or cc.corpus.id
+    out: dict[Key, Realised] = {}
+    counted: dict[tuple[str, tuple], int] = {}
+    n = 0
+    for ct in cc.templates:
+        if not ct.generates:
+            continue
+        emotions = cc.emotions_for(ct)
+        for p in cc.persons_for(ct):
+            if p.id not in persons:
+                key = (ct.id, _signature(p))
+                k = counted.get(key)
+                if k is None:
+                    k = counted[key] = sum(isinstance(cc.realise(ct, p, e), Realisation) for e in emotions)
+                n += k
+                continue
+            for e in emotions:
+                r = cc.realise(ct, p, e)
+                if not isinstance(r, Realisation):
+                    continue
+                out[(ct.id, p.id, e.id if e else "")] = Realised(f"{prefix}-{n:05d}", r, ct, p, e)
+                n += 1
+    return out
+
+
+def _signature(p: CEntry) -> tuple:
+    """What decides whether a person's combinations realise: forms' features and absences, not texts."""
+    return (tuple((tuple(sorted(f.features.items())), bool(f.absent)) for f in p.forms),
+            tuple(sorted(p.entry_features.items())), tuple(sorted(p.attrs.items())))

@@ -21,9 +21,8 @@ if TYPE_CHECKING:  # pandas loads in about a second: only the functions that bui
 
 from .compiled import CompiledCorpus
 from .model import CorpusDefinition
-from .pair_checks import compare_sides, pair_rows, usable_pairs
-from .pairing import Realised, realise_all
-from .realised import slot_wants
+from .pair_checks import compare_sides, pair_rows, side_wants, usable_pairs
+from .pairing import Realised, realise_numbered
 
 PAIR_COLUMNS = ["pair_id", "template_id", "emotion", "emotion_word", "variable", "privileged", "minoritised",
                 "privileged_person", "minoritised_person", "features"]
@@ -48,9 +47,10 @@ def generate_pairs(corpus: CorpusDefinition, compiled: CompiledCorpus | None = N
     cols: dict[str, list] = {c: [] for c in PAIR_COLUMNS + PAIR_EXTRA_COLUMNS}
     pairs, _ = usable_pairs(corpus)
     if pairs:
-        index = realise_all(cc)
+        index = realise_numbered(cc, {x for pp in pairs for x in (pp.privileged, pp.minoritised)})
         by_id = {p.id: p for p in corpus.persons}
         prefix = corpus.id_prefix or corpus.id
+        features_json: dict[tuple, str] = {}
         for ct, pp, a, b in pair_rows(cc, pairs, index):
             if a is None or b is None or any(f.is_error for f in compare_sides(cc, ct, pp, a, b)):
                 continue
@@ -64,7 +64,12 @@ def generate_pairs(corpus: CorpusDefinition, compiled: CompiledCorpus | None = N
             cols["minoritised"].append(b.realisation.sentence)
             cols["privileged_person"].append(a.realisation.chosen[pa].text)
             cols["minoritised_person"].append(b.realisation.chosen[pb].text)
-            cols["features"].append(json.dumps(_shared_features(cc, a, b), ensure_ascii=False, sort_keys=True))
+            shared = _shared_features(cc, a, b)
+            key = tuple((k, tuple(v.items())) for k, v in shared.items())
+            text = features_json.get(key)
+            if text is None:  # few distinct values: written once each
+                text = features_json[key] = json.dumps(shared, ensure_ascii=False, sort_keys=True)
+            cols["features"].append(text)
             cols["person_pair"].append(pp.id)
             cols["privileged_id"].append(a.id)
             cols["minoritised_id"].append(b.id)
@@ -86,8 +91,7 @@ def _emotion_text(r: Realised) -> str:
 
 
 def _shared_features(cc: CompiledCorpus, a: Realised, b: Realised) -> dict[str, dict[str, str]]:
-    wa = slot_wants(cc, a.realisation, a.person)
-    wb = slot_wants(cc, b.realisation, b.person)
+    wa, wb = side_wants(cc, a), side_wants(cc, b)
     out = {}
     for slot, wanted in wa.items():
         same = {k: v for k, v in wanted.items() if wb.get(slot, {}).get(k) == v}
@@ -136,7 +140,7 @@ def generate_group_comparisons(corpus: CorpusDefinition, compiled: CompiledCorpu
     specs = group_specs(corpus)
     if not specs:
         return pd.DataFrame(cols, columns=GROUP_COLUMNS)
-    index = realise_all(cc)
+    index = realise_numbered(cc, {x for spec in specs for side in ("privileged", "minoritised") for x in spec[side]})
     prefix = corpus.id_prefix or corpus.id
     for ct in cc.templates:
         if not ct.generates:

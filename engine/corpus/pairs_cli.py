@@ -9,6 +9,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from engine.common import exits, validate
+
 from .compiled import CompiledCorpus
 from .export import FORMATS, export_table
 from .pair_checks import check_pairs
@@ -31,6 +33,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_pairs(args: argparse.Namespace) -> int:
+    validate.output_file(args.out)
     c = load_corpus(args.corpus)
     cc = CompiledCorpus(c)
     df = generate_group_comparisons(c, cc) if args.groups else generate_pairs(c, cc)
@@ -41,7 +44,7 @@ def cmd_pairs(args: argparse.Namespace) -> int:
                   f"see `python main.py corpus check {args.corpus}`", file=sys.stderr)
         else:
             print(f"{c.id}: no {what} (declare [[pairs]] or `pair` on persons; see docs/pairs.md)", file=sys.stderr)
-        return 1
+        return exits.FINDINGS
     out = Path(args.out)
     export_table(df, out, args.format)
     counts = ", ".join(f"{k} {v:,}" for k, v in df["variable"].value_counts(sort=False).items())

@@ -28,10 +28,20 @@ def slot_spans(r: Realisation) -> tuple[str, dict[str, tuple[int, int]]]:
 
 
 def slot_wants(cc: CompiledCorpus, r: Realisation, person: CEntry) -> dict[str, dict[str, str]]:
-    """The features each slot asked for, agreement references resolved (as ``realise`` did)."""
+    """The features each slot asked for, agreement references resolved (as ``realise`` did).
+
+    The inner dicts may be shared between calls (a slot without agreement asks for the same
+    thing in every sentence): read them, do not change them."""
     out: dict[str, dict[str, str]] = {}
+    fixed_of = cc.__dict__.setdefault("_slot_fixed", {})  # per slot: its fixed, non-filter features
     for slot in r.variant.order:
-        wanted = {k: v for k, v in slot.fixed.items() if not cc.is_filter(slot, k)}
+        fixed = fixed_of.get(id(slot))
+        if fixed is None or fixed[0] is not slot:
+            fixed = fixed_of[id(slot)] = (slot, {k: v for k, v in slot.fixed.items() if not cc.is_filter(slot, k)})
+        if not slot.refs:
+            out[slot.name] = fixed[1]
+            continue
+        wanted = dict(fixed[1])
         for key, ref in slot.refs.items():
             src = r.chosen.get(ref.slot)
             value = src.features.get(ref.feature) if src else None

@@ -48,8 +48,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def cmd_export(args: argparse.Namespace) -> int:
     from engine.common.io import tty_confirm
 
+    from engine.common import validate
+
     from .api import export_exchange
 
+    validate.output_file(args.out)
     res = export_exchange(args.corpus, args.out, fmt=args.format, source=args.source, source_lang=args.source_lang,
                           overwrite=args.overwrite, confirm=tty_confirm())
     print(f"{res.units} translation units ({res.fmt}) -> {res.path}")
@@ -68,6 +71,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     else:
         if not args.out:
             raise ExchangeError(args.file, "no --out given", fix="pass --out FILE.toml (or --dry-run to only check)")
+        from engine.common import validate
+
+        validate.output_file(args.out)
         res = import_exchange(args.file, args.into, args.out, fmt=args.format, translator=args.translator,
                               allow_errors=args.allow_errors, overwrite=args.overwrite, confirm=tty_confirm())
     for w in res.warnings:

@@ -84,6 +84,21 @@ def language_mismatch(scorer: Any, corpus_language: str | None) -> str | None:
             "(and any 'no bias' verdict) are not meaningful for this corpus")
 
 
+@dataclass(frozen=True)
+class WorkerSpec:
+    """How a worker process re-creates a scorer: a spec string for `engine.models.specs.load_scorer`.
+
+    Why a recipe and not the object: a scorer that is CPU-bound and holds the GIL (lexicons,
+    scikit-learn models) can score chunks in a process pool (`score_texts(..., jobs=N)`), but
+    pickling its models to every worker for every chunk would cost more than it saves. A scorer
+    offers one through an optional `worker_spec()` method; torch scorers offer none and stay in
+    the calling process. The worker checks that its copy has the same `fingerprint()`.
+    """
+
+    spec: str
+    allow_pickle: bool = False
+
+
 class Cancelled(Exception):
     """Raised when a cancel callback asked to stop; work finished before it is kept (cached).
 

@@ -96,7 +96,14 @@ def load_model(folder: Path, auto_class: str, *, allow_pickle: bool = False, **e
         with quiet_transformers():
             model = cls.from_pretrained(str(folder), **kwargs)
     except Exception as exc:
-        raise ModelError(str(folder), f"cannot load model ({type(exc).__name__}: {str(exc).splitlines()[0][:200]})",
+        from engine.models.safe_load import restricted_unpickler_refusal
+
+        text = str(exc)
+        if not use_safetensors and ("weights_only" in text or "Weights only load failed" in text):
+            raise ModelError(str(folder), f"its pickled weights file {restricted_unpickler_refusal(exc)}",
+                             fix="re-save the model with save_pretrained(safe_serialization=True)") from None
+        first = text.splitlines()[0][:200] if text else ""
+        raise ModelError(str(folder), f"cannot load model ({type(exc).__name__}: {first})",
                          fix="check that the folder holds a complete save_pretrained() model") from None
     model.eval()
     return model

@@ -29,10 +29,11 @@ SKOPS_TRUSTED = [
 ]
 
 
-def refuse_pickle(path: str | Path, what: str = "weights") -> None:
+def refuse_pickle(path: str | Path, what: str = "the weights") -> None:
+    verb = "are" if what.endswith("weights") else "is"
     raise UnsafeWeightsError(
         str(path),
-        f"{what} are stored with pickle, which can run code when loaded",
+        f"{what} {verb} stored with pickle, which can run code when loaded",
         fix="convert the file to safetensors, or pass allow_pickle=True / --allow-pickle if you trust its source",
     )
 
@@ -55,14 +56,25 @@ def load_torch_state(path: str | Path, *, allow_pickle: bool = False) -> dict[st
         import torch
 
         try:
-            return torch.load(str(path), map_location="cpu", weights_only=True)
+            state = torch.load(str(path), map_location="cpu", weights_only=True)
         except Exception as exc:
-            raise ModelError(
-                str(path),
-                f"torch.load(weights_only=True) refused or failed ({type(exc).__name__}: {str(exc).splitlines()[0][:200]})",
-                fix="the file holds more than plain tensors; re-save it as safetensors",
-            ) from None
+            raise ModelError(str(path), restricted_unpickler_refusal(exc),
+                             fix="re-save the weights as safetensors (save_file / save_pretrained)") from None
+        if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
+            raise ModelError(str(path), f"holds a {type(state).__name__}, not a dictionary of tensors",
+                             fix="give the weights file the model was saved with (state_dict), as safetensors")
+        return state
     raise ModelError(str(path), f"unknown weights format '{path.suffix}'", fix="use a .safetensors file")
+
+
+def restricted_unpickler_refusal(exc: BaseException) -> str:
+    """Our words for a failed safe torch load; torch's own advice (turn the safety off) is not passed on."""
+    text = str(exc)
+    if "weights_only" in text or "Weights only load failed" in text or "Unsupported global" in text:
+        return "holds Python objects besides tensors, which the safe loader refuses to run"
+    if "zip" in text.lower() or "magic number" in text.lower() or isinstance(exc, EOFError):
+        return "not a readable torch file (truncated or not torch weights)"
+    return f"cannot read the weights ({type(exc).__name__})"
 
 
 def hf_weights_policy(folder: str | Path, *, allow_pickle: bool = False) -> bool:
@@ -91,8 +103,12 @@ def save_sklearn(obj: Any, path: str | Path) -> None:
     sio.dump(obj, str(path))
 
 
-def load_sklearn(path: str | Path, *, allow_pickle: bool = False) -> Any:
-    """Load a scikit-learn object: skops with an allow-list, or joblib/pickle only if allowed."""
+def load_sklearn(path: str | Path, *, allow_pickle: bool = False, require: str = "predict") -> Any:
+    """Load a scikit-learn object: skops with an allow-list, or joblib/pickle only if allowed.
+
+    The result must have the method ``require``: allowed pickle code that produces something
+    else (a number, a dict) is reported as such, not as an AttributeError at scoring time.
+    """
     path = Path(path)
     if not path.exists():
         raise ModelError(str(path), "model file not found", fix="check the path or retrain")
@@ -110,11 +126,25 @@ def load_sklearn(path: str | Path, *, allow_pickle: bool = False) -> Any:
         if unknown:
             raise ModelError(str(path), f"file contains types outside the allow-list: {', '.join(unknown)}",
                              fix="only load skops files written by EEC Studio, or retrain the model")
-        return sio.load(str(path), trusted=untrusted)
+        return _require(sio.load(str(path), trusted=untrusted), path, require)
     if path.suffix in PICKLE_SUFFIXES:
         if not allow_pickle:
             refuse_pickle(path, "this scikit-learn model")
         import joblib
 
-        return joblib.load(str(path))
+        try:
+            obj = joblib.load(str(path))
+        except Exception as exc:  # the file's own code failed, or it is not a pickle at all
+            raise ModelError(str(path), f"loading it failed ({type(exc).__name__}: {str(exc).splitlines()[0][:120]})"
+                             if str(exc) else f"loading it failed ({type(exc).__name__})",
+                             fix="give a model file saved by scikit-learn (joblib.dump), or retrain") from None
+        return _require(obj, path, require)
     raise ModelError(str(path), f"unknown model format '{path.suffix}'", fix="use a .skops file")
+
+
+def _require(obj: Any, path: Path, method: str) -> Any:
+    if not callable(getattr(obj, method, None)):
+        raise ModelError(str(path), f"the file holds a Python {type(obj).__name__} object, not a scikit-learn model "
+                         f"(no {method}() method)", fix="give the model file itself (joblib.dump of the fitted "
+                         "estimator), or retrain")
+    return obj

@@ -6,7 +6,8 @@ Grammar: `KIND[:TARGET][?key=value&key=value]`, or a bare folder with a manifest
   manifest says which), or a fine-tuned ensemble.
 * `hf-classifier:DIR_OR_HF_ID` — an `AutoModelForSequenceClassification` used as is.
 * `predictions:FILE` — a prediction file; options `key=sentence|id`, `columns=a,b`,
-  `on_missing=error|nan`, `on_duplicate=error|first`.
+  `on_missing=error|drop|keep` (a sentence without a row), `on_bad=error|drop|keep` (an empty,
+  non-number, NaN or infinite cell), `on_duplicate=error|first` (see engine/models/scorers/predictions.py).
 * `llm:DIR_OR_GGUF` — a local causal language model asked a prompt per dimension; options
   `prompt=ID[,ID…]`, `task=anger,joy`, `language=es`, `prompt_file=FILE.toml`, `prefix_cache=0|1`,
   `chat=0|1` (see engine/models/scorers/llm.py).
@@ -69,10 +70,11 @@ def load_scorer(spec: str, *, allow_pickle: bool = False, ids: Mapping[str, str]
         from engine.models.scorers.predictions import PredictionFileScorer
 
         cols = opts.pop("columns", None)
-        return PredictionFileScorer(target, key=opts.pop("key", "auto"), ids=ids,
-                                    columns=cols.split(",") if cols else None,
-                                    on_missing=opts.pop("on_missing", "error"),
-                                    on_duplicate=opts.pop("on_duplicate", "error"), name=name)
+        kw = {k: opts.pop(k) for k in ("key", "on_missing", "on_bad", "on_duplicate") if k in opts}
+        if opts:  # a misspelt option must not silently fall back to the strict default
+            raise ModelError(spec, f"unknown option {next(iter(opts))!r}", field="--model",
+                             fix="prediction files take key, columns, on_missing, on_bad, on_duplicate and name")
+        return PredictionFileScorer(target, ids=ids, columns=cols.split(",") if cols else None, name=name, **kw)
     if kind == "llm":
         return _load_llm(spec, target, opts, name, allow_pickle, common)
     if kind == "hf-classifier":

@@ -8,7 +8,7 @@ engine.report.cli). Nothing is replaced unasked: a y/N prompt at a terminal, oth
 from __future__ import annotations
 
 import argparse
-import sys
+from engine.common import exits, validate
 from engine.common.io import tty_confirm
 
 
@@ -50,6 +50,7 @@ def _add_package(subparsers: argparse._SubParsersAction) -> None:
 def cmd_package_export(args: argparse.Namespace) -> int:
     from .export import export_package
 
+    validate.output_file(args.out)
     res = export_package(args.corpus, args.out, overwrite=args.overwrite, confirm=tty_confirm())
     m = res.manifest
     print(f"{m.corpus_id}: {m.sentences:,} sentences" + (f", {m.pairs:,} pairs" if m.pairs else "")
@@ -60,6 +61,8 @@ def cmd_package_export(args: argparse.Namespace) -> int:
 def cmd_package_import(args: argparse.Namespace) -> int:
     from .importer import import_package
 
+    if args.dest is not None:
+        validate.output_folder(args.dest, "--dest")
     res = import_package(args.file, args.dest, overwrite=args.overwrite, confirm=tty_confirm(),
                          allow_errors=args.allow_errors)
     m = res.package.manifest
@@ -77,6 +80,6 @@ def cmd_package_verify(args: argparse.Namespace) -> int:
     print(pkg.summary())
     if pkg.report.errors:
         print("  the definition has checker errors; `package import` refuses it without --allow-errors")
-        return 1
+        return exits.FINDINGS
     print("  OK")
     return 0

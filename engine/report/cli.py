@@ -22,11 +22,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from engine.common import validate
     from engine.common.io import tty_confirm
 
     from .build import build_report
 
-    out = Path(args.out) if args.out else Path(args.audit_dir) / "report"
+    out = validate.output_folder(Path(args.out) if args.out else Path(args.audit_dir) / "report")
     path = build_report(args.audit_dir, out, overwrite=args.overwrite, confirm=tty_confirm())
     print(f"report: {path}")
     return 0

@@ -112,9 +112,10 @@ def refuse_missing(df: pd.DataFrame, cols: Sequence[str], dropna: bool,
             if not dropna:
                 raise ValueError(
                     f"score column {col!r} has {int(bad.sum())} missing or infinite value(s) "
-                    f"(first: {', '.join(ids)}); scores must be finite numbers. Re-score those "
-                    f"sentences, or pass dropna=True to leave them out (the result then says how many).")
-            notes.append(f"{int(bad.sum())} row(s) with missing/infinite {col!r} left out (dropna=True)")
+                    f"(first: {', '.join(ids)}); scores must be finite numbers — re-score those "
+                    f"sentences, or let the statistics leave them out with a note: for a prediction file "
+                    f"add ?on_missing=keep or ?on_bad=keep to its --model spec (Python: dropna=True)")
+            notes.append(f"{int(bad.sum())} row(s) with missing {col!r} left out of this statistic")
             bad_any |= bad
     return (df.loc[~bad_any] if bad_any.any() else df), notes
 

@@ -31,6 +31,7 @@ class AuditJob:
 
     plan: Any = None  # engine.audit.AuditPlan (corpora × scorers × statistics, association tests)
     out_dir: Path | None = None
+    scheduler: str | None = None  # tcp://HOST:PORT: score on that Dask cluster (engine.sweep.run_sweep)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -59,7 +60,13 @@ def execute(job: AuditJob, *, progress: ProgressFn, log: LogFn, cancel: Any) -> 
         if name == "assoc":
             progress("assoc", 0, total, None)
 
-    result = run_audit(job.plan, progress=throttled(progress, phase), cancel=cancel, log=log, on_phase=on_phase)
+    if job.scheduler:
+        from engine.sweep import run_sweep
+
+        result = run_sweep(job.plan, scheduler=job.scheduler, progress=throttled(progress, phase), cancel=cancel,
+                           log=log, on_phase=on_phase).audit
+    else:
+        result = run_audit(job.plan, progress=throttled(progress, phase), cancel=cancel, log=log, on_phase=on_phase)
     if result.out_dir is None and job.out_dir is not None:
         result.out_dir = Path(job.out_dir)
     return result

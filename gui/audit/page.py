@@ -155,9 +155,10 @@ class AuditPage(QWidget):
         out = self._resolve_out_dir()
         try:
             plan = self.setup.to_plan(out)
+            scheduler = self.setup.scheduler_address()
         except SetupIncomplete as exc:
             raise ValueError(_(str(exc))) from None
-        return AuditJob(plan=plan, out_dir=out)
+        return AuditJob(plan=plan, out_dir=out, scheduler=scheduler)
 
     @property
     def running(self) -> bool:
@@ -236,7 +237,8 @@ class AuditPage(QWidget):
             self._phase, self._eta = _("Computing statistics…"), None
             self.run_view.show_busy()
         else:
-            self._phase = _("Scoring sentences") if phase == "scoring" else _("Association tests")
+            self._phase = {"scoring": _("Scoring sentences"), "sweep": _("Scoring on the Dask cluster")}.get(
+                phase, _("Association tests"))
             self._eta = eta
             self.run_view.show_counts(done, total)
         self._tick()

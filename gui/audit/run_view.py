@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
+    QComboBox,
     QFileDialog,
     QFrame,
     QHBoxLayout,
@@ -25,6 +26,10 @@ from gui.errors import FriendlyError
 from gui.i18n import _, connect_retranslate
 
 from .setup_model import AuditSetup
+
+
+#: an address, not a sentence: the same in every language
+SCHEDULER_EXAMPLE = "tcp://HOST:8786"
 
 
 def format_eta(seconds: float | None) -> str:
@@ -63,7 +68,21 @@ class AuditRunView(QWidget):
         self.run_button.setFont(bold)
         self.cancel_button = QPushButton()
         self.report_button = QPushButton()
+        self.run_on_label = QLabel()
+        self.run_on = QComboBox()
+        self.run_on.addItem("", "local")
+        self.run_on.addItem("", "dask")
+        self.run_on.setCurrentIndex(max(0, self.run_on.findData(setup.run_on)))
+        self.scheduler = QLineEdit(setup.scheduler)
+        self.scheduler.setPlaceholderText(SCHEDULER_EXAMPLE)
+        self.scheduler.textChanged.connect(lambda t: setup.set_option("scheduler", t))
+        self.run_on.currentIndexChanged.connect(self._run_on_changed)
+        self._run_on_changed()
         out_row = QHBoxLayout()
+        out_row.addWidget(self.run_on_label)
+        out_row.addWidget(self.run_on)
+        out_row.addWidget(self.scheduler, 1)
+        out_row.addSpacing(16)
         out_row.addWidget(self.out_label)
         out_row.addWidget(self.out_dir, 1)
         out_row.addWidget(self.out_button)
@@ -106,6 +125,11 @@ class AuditRunView(QWidget):
         self.retranslate()
 
     def retranslate(self, *_args: Any) -> None:
+        self.run_on_label.setText(_("Run on:"))
+        self.run_on.setItemText(0, _("this computer"))
+        self.run_on.setItemText(1, _("a Dask scheduler at"))
+        self.run_on.setToolTip(_("A Dask cluster scores the corpora on its workers (docs/sweep.md); the statistics "
+                                 "are computed here, exactly as for a local audit"))
         self.out_label.setText(_("Results folder:"))
         self.out_dir.setPlaceholderText(_("a new folder under {path}").format(path=self.default_out_root()))
         self.out_button.setText(_("Choose…"))
@@ -114,6 +138,11 @@ class AuditRunView(QWidget):
         self.report_button.setText(_("Export report…"))
         self.report_button.setToolTip(_("Write an HTML report of the last finished audit"))
         self.log_label.setText(_("Log"))
+
+    def _run_on_changed(self, *_args: Any) -> None:
+        where = self.run_on.currentData() or "local"
+        self.setup.set_option("run_on", where)
+        self.scheduler.setVisible(where == "dask")
 
     def ask_out_dir(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, _("Choose the results folder"), str(self.default_out_root()))

@@ -72,11 +72,19 @@ class AuditSetup:
     device: str = "auto"
     batch_size: int = 0  # 0: automatic
     allow_pickle: bool = False
+    #: what a prediction file's missing or bad scores do (engine.models.scorers.predictions):
+    #: "error" (stop with file:line), "drop" (leave the sentence out, with a warning), "keep" (a
+    #: missing cell; each statistic leaves it out and says so)
+    prediction_policy: str = "error"
     assoc_enabled: bool = False
     vectors: str = "glove-6b-50d"
     permutations: int = 10_000
     out_dir: str = ""
     cache_dir: Path | None = None
+    #: where the scoring runs: "local" (this computer, one audit process) or "dask" (the
+    #: scheduler at ``scheduler``, engine.sweep.run_sweep)
+    run_on: str = "local"
+    scheduler: str = ""
     #: called with the name of what changed ("corpora", "scorers", "tests", "options")
     listeners: list[Callable[[str], None]] = field(default_factory=list, repr=False)
 
@@ -206,7 +214,13 @@ class AuditSetup:
         return [k for k, on in self.stats.items() if on]
 
     def with_options(self, spec: str, kind: str | None) -> str:
-        """The device and batch size added to the specs of models that take them."""
+        """The device and batch size added to the specs of models that take them; the missing /
+        bad score policy to prediction files."""
+        if kind == "predictions":
+            if self.prediction_policy == "error" or "on_missing=" in spec or "on_bad=" in spec:
+                return spec
+            extra = f"on_missing={self.prediction_policy}&on_bad={self.prediction_policy}"
+            return spec + ("&" if "?" in spec else "?") + extra
         if kind not in TORCH_KINDS:
             return spec
         opts = []
@@ -223,6 +237,17 @@ class AuditSetup:
         if self.out_dir.strip():
             return Path(self.out_dir.strip()).expanduser()
         return default_root / f"audit-{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
+
+    def scheduler_address(self) -> str | None:
+        """The Dask scheduler to run on, or None for this computer; SetupIncomplete when the
+        address is missing or not tcp://HOST:PORT."""
+        if self.run_on != "dask":
+            return None
+        address = self.scheduler.strip()
+        if not re.fullmatch(r"(tcp|tls)://[^\s:/]+:\d{1,5}", address):
+            raise SetupIncomplete(N_("Give the Dask scheduler's address as tcp://HOST:PORT "
+                                     "(the address `dask scheduler` prints)."))
+        return address
 
     def to_plan(self, out_dir: Path) -> AuditPlan:
         """The engine's plan; SetupIncomplete (an N_-marked sentence) when something is missing."""

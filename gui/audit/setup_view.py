@@ -100,6 +100,12 @@ class AuditSetupView(QWidget):
         self.batch_size.valueChanged.connect(lambda v: setup.set_option("batch_size", int(v)))
         self.allow_pickle = QCheckBox()
         self.allow_pickle.toggled.connect(lambda on: setup.set_option("allow_pickle", bool(on)))
+        self.policy_label = QLabel()
+        self.policy = QComboBox()
+        for key in ("error", "drop", "keep"):
+            self.policy.addItem("", key)
+        self.policy.currentIndexChanged.connect(
+            lambda _i: setup.set_option("prediction_policy", self.policy.currentData() or "error"))
         grid = QGridLayout()
         grid.addWidget(self.add_model_button, 0, 0)
         grid.addWidget(self.add_heads_button, 0, 1)
@@ -119,6 +125,10 @@ class AuditSetupView(QWidget):
         lay.addLayout(grid)
         lay.addLayout(opts)
         lay.addWidget(self.allow_pickle)
+        policy_row = QHBoxLayout()
+        policy_row.addWidget(self.policy_label)
+        policy_row.addWidget(self.policy, 1)
+        lay.addLayout(policy_row)
 
         # -- statistics ---------------------------------------------------------------
         self.stats_box = QGroupBox()
@@ -233,6 +243,7 @@ class AuditSetupView(QWidget):
             self.device.setCurrentText(s.device)
             self.batch_size.setValue(s.batch_size)
             self.allow_pickle.setChecked(s.allow_pickle)
+            self.policy.setCurrentIndex(max(0, self.policy.findData(s.prediction_policy)))
             self.assoc_box.setChecked(s.assoc_enabled)
             if self.vectors.text() != s.vectors:
                 self.vectors.setText(s.vectors)
@@ -371,6 +382,12 @@ class AuditSetupView(QWidget):
         self.batch_label.setText(_("Batch size:"))
         self.batch_size.setSpecialValueText(_("auto"))
         self.allow_pickle.setText(_("Allow pickled weights (runs code from the model file: only for files you trust)"))
+        self.policy_label.setText(_("Prediction files with missing or bad scores:"))
+        for i, text in enumerate([_("stop with an error (file and line)"), _("leave those sentences out"),
+                                  _("keep them as missing values")]):
+            self.policy.setItemText(i, text)
+        self.policy.setToolTip(_("What a prediction file's missing sentences and empty, non-numeric or infinite "
+                                 "scores do; whatever you choose is reported in the results"))
         self.stats_box.setTitle(_("3. Statistics"))
         for key, cb in self.stat_checks.items():
             stat = statistic(key)

@@ -71,7 +71,11 @@ class CorpusList(QWidget):
         self.recent.setMaximumHeight(130)
         self.recent.itemActivated.connect(lambda item: self.open_path_requested.emit(item.data(PATH_ROLE)))
         self.recent.itemDoubleClicked.connect(lambda item: self.open_path_requested.emit(item.data(PATH_ROLE)))
+        from gui.home.welcome import WelcomePanel
+
+        self.welcome = WelcomePanel()
         layout = QVBoxLayout(self)
+        layout.addWidget(self.welcome)
         layout.addWidget(self.intro)
         layout.addWidget(self.table, 1)
         layout.addLayout(buttons)

@@ -49,16 +49,26 @@ class ResultData:
         self.problems: list[str] = list(getattr(result, "problems", []) or [])
         out = getattr(result, "out_dir", None)
         self.out_dir: Path | None = Path(out) if out else None
+        self._values: dict[tuple[int, str], tuple[pd.DataFrame, list[str]]] = {}
 
     def table(self, name: str) -> pd.DataFrame | None:
         t = self.tables.get(name)
         return t if t is not None and len(t) else None
 
-    @staticmethod
-    def values(frame: pd.DataFrame | None, column: str) -> list[str]:
+    def values(self, frame: pd.DataFrame | None, column: str) -> list[str]:
+        """The distinct values of a column as text, in order of appearance (for the selectors).
+
+        Why vectorised and remembered: the views fill their selectors from tables of tens of
+        thousands of pair rows on the UI thread, once per view and again on every relabel."""
         if frame is None or column not in frame.columns:
             return []
-        return list(dict.fromkeys(str(v) for v in frame[column].dropna()))
+        hit = self._values.get((id(frame), column))
+        if hit is not None and hit[0] is frame:
+            return list(hit[1])
+        found = [str(v) for v in pd.unique(frame[column].dropna().to_numpy(dtype=object))]
+        out = list(dict.fromkeys(found))  # 1 and "1" are one choice, as before
+        self._values[(id(frame), column)] = (frame, out)
+        return list(out)
 
     def all_tables(self) -> list[tuple[str, str, pd.DataFrame]]:
         """(key, label, frame) of every table, then each corpus's scores and pairs."""

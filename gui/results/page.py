@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -140,6 +140,8 @@ class ResultsPage(QWidget):
         layout.addWidget(self.status)
         layout.addWidget(self.tabs, 1)
         self._reader = Latest(self._read_done, self._read_failed, self)
+        self._steps: list[Any] = []  # the rest of a staged _set_data (see there)
+        self._stage = 0
         connect_retranslate(self)
         self.retranslate()
 
@@ -185,7 +187,7 @@ class ResultsPage(QWidget):
 
     @property
     def busy(self) -> bool:
-        return not self._reader.idle
+        return not self._reader.idle or bool(self._steps)
 
     def _read_done(self, result: Any) -> None:
         self._set_data(ResultData(result))
@@ -206,16 +208,35 @@ class ResultsPage(QWidget):
             self.open_folder(folder)
 
     def _set_data(self, data: ResultData) -> None:
+        """Hand the results to every view, one view per turn of the event loop, then emit ``loaded``.
+
+        Why staged: each view fills its selectors from tables of tens of thousands of rows and
+        the visible one draws; done in one go on the UI thread that froze the window for
+        0.4–1 s on a large audit under load (bench/bench_gui_stall.py). Between the steps the
+        window repaints and answers clicks. A newer result drops the rest of an older one."""
         self.data = data
         self.last_error = None
-        for view in self.views.values():
-            view.set_data(data)
-        self.tables.set_data(data)
-        self.notes.setPlainText(self._notes_text(data))
+        self._stage += 1
+        stage = self._stage
         self._update_heading()
+        steps: list[Any] = [lambda v=view: v.set_data(data) for view in self.views.values()]
+        steps += [lambda: self.tables.set_data(data), lambda: self.notes.setPlainText(self._notes_text(data)),
+                  self._show_first]
+        self._steps = steps
+        QTimer.singleShot(0, self, lambda: self._next_step(stage))
+
+    def _next_step(self, stage: int) -> None:
+        if stage != self._stage or not self._steps:
+            return
+        self._steps.pop(0)()
+        if self._steps:
+            QTimer.singleShot(0, self, lambda: self._next_step(stage))
+        else:
+            self.loaded.emit()
+
+    def _show_first(self) -> None:
         first = next((i for i, v in enumerate(self.views.values()) if v.has_data()), 0)
         self.tabs.setCurrentIndex(first)
-        self.loaded.emit()
 
     def _notes_text(self, data: ResultData) -> str:
         lines = []

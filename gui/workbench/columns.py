@@ -123,7 +123,8 @@ def person_columns(corpus: CorpusDefinition) -> list[Column]:
                            choices=(lambda n: lambda c: [""] + list(c.axes[n].groups) if n in c.axes else [""])(name),
                            meta={"axis": name}))
     cols.append(Column("pair", N_("Pair"), lambda e: e.pair, lambda e: ("pair",),
-                       tip=N_("The id of the counterpart noun phrase of the other gender")))
+                       choices=lambda c: [""] + [p.id for p in c.persons if p.kind != "name"],
+                       tip=N_("The counterpart noun phrase of the other gender (my mother ↔ my father)")))
     return cols + review_columns()
 
 

@@ -4,34 +4,51 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QPushButton, QTableView, QVBoxLayout, QWidget
 
-from engine.corpus import EmotionWord, PersonTerm, Template, Variant, Word
+from engine.corpus import Form, Template, Variant, Word
+from engine.corpus.ids import derive_id
+from engine.corpus.language_presets import preset_for
+from engine.corpus.needed_forms import missing_combinations, needed_combinations
+from engine.corpus.progress import auto_status
 
 from gui.i18n import _, connect_retranslate, ngettext
 
+from .add_entry import AddEntryDialog, build_entry
 from .document import CorpusDocument
 from .table_model import CellDelegate, EntryTableModel, StatusFilterProxy
 
 
-def new_entry(doc: CorpusDocument, list_name: str) -> Any:
-    """A blank entry with a fresh id (the checker then says what it still needs)."""
-    prefix = {"templates": "T", "persons": "person", "emotion_words": "word", "words": "word"}[list_name]
-    ids = {e.id for e in getattr(doc.corpus, list_name)}
-    n = len(ids) + 1
-    while f"{prefix}{n:02d}" in ids:
-        n += 1
-    new_id = f"{prefix}{n:02d}"
+def new_entry(doc: CorpusDocument, list_name: str, values: dict[str, Any] | None = None) -> Any:
+    """A new entry. Persons and emotion words come from ``values`` (the Add dialog: text, kind,
+    groups or emotion, all chosen explicitly); templates and small words get a fresh id and,
+    when given, their text. An Arabic (or other variant-preset) template starts with its
+    masculine and feminine variants, chosen by the person's gender."""
+    values = values or {}
     c = doc.corpus
-    if list_name == "templates":
-        return Template(new_id, [Variant("")])
-    if list_name == "persons":
-        gender = c.axes["gender"].groups[0] if "gender" in c.axes and c.axes["gender"].groups else "female"
-        return PersonTerm(new_id, "noun_phrase", {"gender": gender}, [])
-    if list_name == "emotion_words":
-        return EmotionWord(new_id, "anger", "state", [])
-    return Word(new_id, [])
+    if list_name in ("persons", "emotion_words"):
+        entry = build_entry(c, list_name, values)
+    else:
+        ids = {e.id for e in getattr(c, list_name)} | set(values.get("taken", ()))
+        text = str(values.get("text", ""))
+        if list_name == "templates":
+            n = len(ids) + 1
+            while f"T{n:02d}" in ids:
+                n += 1
+            entry = Template(values.get("id") or f"T{n:02d}", [Variant(text)])
+            select = preset_for(c.language).variant_select
+            if not text and select and all(k in c.features for k in select):
+                feat = next(iter(select))
+                entry.variants = [Variant("", {feat: v}) for v in c.features[feat]]
+                entry.select = dict(select)
+        else:
+            entry = Word(values.get("id") or derive_id(text, ids, "word"),
+                         [Form(text)] if text else [])
+    missing = [] if list_name == "templates" else missing_combinations(
+        needed_combinations(c, list_name, entry), getattr(entry, "forms", []))
+    auto_status(list_name, entry, missing)
+    return entry
 
 
 class EntryTab(QWidget):
@@ -59,7 +76,7 @@ class EntryTab(QWidget):
         header.setStretchLastSection(True)
         self.view.selectionModel().currentRowChanged.connect(self._row_changed)
         self.add_button = QPushButton()
-        self.add_button.clicked.connect(self.add_entry)
+        self.add_button.clicked.connect(lambda _checked=False: self.add_entry())
         self.remove_button = QPushButton()
         self.remove_button.clicked.connect(self.remove_selected)
         buttons = QHBoxLayout()
@@ -73,6 +90,14 @@ class EntryTab(QWidget):
         connect_retranslate(self)
         self.retranslate()
         self._size_columns()
+        # a list that starts empty (a new corpus) is sized again once it has rows
+        self._sized_empty = self.model.rowCount() == 0
+        self.model.modelReset.connect(self._size_if_first_rows)
+
+    def _size_if_first_rows(self) -> None:
+        if self._sized_empty and self.model.rowCount():
+            self._sized_empty = False
+            self._size_columns()
 
     def retranslate(self, *_args: Any) -> None:
         self.add_button.setText(_("Add"))
@@ -123,12 +148,46 @@ class EntryTab(QWidget):
         return True
 
     # -- edits ------------------------------------------------------------------
-    def add_entry(self) -> None:
-        entry = new_entry(self.doc, self.list_name)
+    def add_entry(self, values: dict[str, Any] | None = None) -> Any:
+        """Add one entry after the selection. Persons and emotion words without ``values`` open
+        the Add dialog (several at a time, each classified explicitly)."""
+        if values is None and self.list_name in ("persons", "emotion_words"):
+            self.add_dialog()
+            return None
+        added = self.add_entries([values or {}])
+        return added[0] if added else None
+
+    def add_dialog(self) -> "AddEntryDialog | None":
+        from gui.errors import _headless
+
+        dlg = AddEntryDialog(self.doc.corpus, self.list_name, self.add_entries, self)
+        if _headless():  # tests drive the dialog themselves
+            dlg.show()
+            return dlg
+        dlg.exec()
+        return None
+
+    def add_entries(self, values: list[dict[str, Any]]) -> list[Any]:
+        """Insert entries after the selection as one undo step and select the last."""
         rows = self.selected_rows()
         index = rows[-1] + 1 if rows else len(getattr(self.doc.corpus, self.list_name))
-        self.doc.insert(self.list_name, index, entry, _("Add {item}").format(item=entry.id))
-        self.select_id(entry.id)
+        entries = []
+        taken: set[str] = set()
+        for v in values:
+            entry = new_entry(self.doc, self.list_name, {**v, "taken": taken})
+            taken.add(entry.id)
+            entries.append(entry)
+        if not entries:
+            return []
+        stack = self.doc.undo_stack
+        if len(entries) > 1:
+            stack.beginMacro(ngettext("Add {n} entry", "Add {n} entries", len(entries)).format(n=len(entries)))
+        for k, entry in enumerate(entries):
+            self.doc.insert(self.list_name, index + k, entry, _("Add {item}").format(item=entry.id))
+        if len(entries) > 1:
+            stack.endMacro()
+        self.select_id(entries[-1].id)
+        return entries
 
     def remove_selected(self) -> None:
         rows = self.selected_rows()

@@ -14,12 +14,16 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QStyledItemDelegate,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -27,14 +31,21 @@ from PySide6.QtWidgets import (
 )
 
 from engine.corpus import Form, Variant
+from engine.corpus.needed_forms import missing_combinations, needed_combinations
+from engine.corpus.progress import auto_status
 
 from gui.i18n import _, connect_retranslate
 
 from .columns import LIST_TITLES
 from .document import CorpusDocument
+from .markup import has_markup, paint_markup
 from .table_model import rtl_line_edit, rtl_style
 
 ANY = ""  # a form that does not mention a feature fits any value of it
+
+
+def _combo_text(features: dict[str, str]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in features.items())
 
 
 class _TextDelegate(QStyledItemDelegate):
@@ -54,6 +65,15 @@ class _TextDelegate(QStyledItemDelegate):
             rtl_style(option)
         elif option.direction == Qt.RightToLeft and self._is_text(index):
             option.direction = Qt.LeftToRight  # Arabic interface, left-to-right corpus: see CellDelegate
+
+    def paint(self, painter: Any, option: Any, index: Any) -> None:
+        text = index.data(Qt.DisplayRole)
+        if self.owner.doc.rtl and index.column() == 0 and isinstance(text, str) and has_markup(text):
+            opt = QStyleOptionViewItem(option)
+            self.initStyleOption(opt, index)
+            paint_markup(painter, opt, text, True)  # slots as chips: readable inside Arabic text
+            return
+        super().paint(painter, option, index)
 
     def createEditor(self, parent: QWidget, option: Any, index: Any) -> QWidget:
         editor = QLineEdit(parent)
@@ -81,6 +101,9 @@ class FormEditor(QWidget):
         self._committing = False
         self._skip_rebuild = False
         self.placeholder = False  # showing one blank row for an entry without forms
+        # per table row: ("real", index into the entry's forms) or ("ghost", features) — a labelled
+        # blank row for a feature combination the templates need and no form covers yet
+        self.row_kinds: list[tuple[str, Any]] = []
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.title = QLabel()
@@ -121,7 +144,15 @@ class FormEditor(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.source)
         layout.addWidget(self.select_row)
-        layout.addWidget(self.entry_row)
+        # in a horizontal scroll area: an entry with many features (German: five) must not make the
+        # window wider than the screen (tests/test_gui_workbench_layout.py checks 1280 pixels)
+        self.entry_scroll = QScrollArea()
+        self.entry_scroll.setWidget(self.entry_row)
+        self.entry_scroll.setWidgetResizable(True)
+        self.entry_scroll.setFrameShape(QFrame.NoFrame)
+        self.entry_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.entry_scroll.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+        layout.addWidget(self.entry_scroll)
         layout.addWidget(self.table, 1)
         layout.addLayout(buttons)
         doc.changed.connect(self._on_doc_changed)
@@ -156,11 +187,30 @@ class FormEditor(QWidget):
             return []
         return e.variants if self.is_template else e.forms
 
+    def needed(self) -> list[dict[str, str]]:
+        """The feature combinations the templates (or the source, or the language) need."""
+        e = self.entry
+        if e is None or self.is_template:
+            return [{}]
+        return needed_combinations(self.doc.corpus, self.list_name, e, self.doc.source_entry(self.list_name, e.id))
+
+    def missing(self) -> list[dict[str, str]]:
+        e = self.entry
+        if e is None or self.is_template:
+            return []
+        return missing_combinations(self.needed(), e.forms)
+
+    def _row_label(self, r: int, item: Any) -> str:
+        kind, what = self.row_kinds[r]
+        feats = what if kind == "ghost" else item.features
+        return _combo_text(feats) or str(r + 1)
+
     def retranslate(self, *_args: Any) -> None:
         self.add_button.setText(_("Add variant") if self.is_template else _("Add form"))
         self.remove_button.setText(_("Remove selected"))
         self.select_label.setText(_("Variant chosen by:"))
         self.entry_label.setText(_("Whole entry:"))
+        self.entry_label.setMinimumWidth(self.entry_label.sizeHint().width())  # never squeezed (Spanish, German)
         self.entry_label.setToolTip(_("Features of the entry itself, for every form: e.g. German “das Mädchen” is "
                                       "a female person but grammatically neuter (gender = n)"))
         self.select_edit.setPlaceholderText(_("e.g. gender=person.gender"))
@@ -191,16 +241,26 @@ class FormEditor(QWidget):
             headers = [_("Text")] + feats + ([_("Published text")] if self.is_template else [])
             self.table.setColumnCount(len(headers))
             self.table.setHorizontalHeaderLabels(headers)
-            rows = self.rows()
-            # an untranslated entry shows one blank row to type into (no "Add form" click first)
+            rows = list(self.rows())
+            self.row_kinds = [("real", i) for i in range(len(rows))]
+            # one labelled blank row per feature combination still needed (gender=f, gender=m):
+            # the translator types, never clicks "Add form" and picks features first
+            ghosts = self.missing()
             self.placeholder = not rows
-            if self.placeholder:
-                rows = [Variant("") if self.is_template else Form("")]
+            if self.is_template and not rows:
+                ghosts = [{}]
+            for combo in ghosts:
+                rows.append(Variant("", dict(combo)) if self.is_template else Form("", dict(combo)))
+                self.row_kinds.append(("ghost", combo))
             self.table.setRowCount(len(rows))
+            self.table.setVerticalHeaderLabels([self._row_label(r, item) for r, item in enumerate(rows)])
             for r, item in enumerate(rows):
                 text = QTableWidgetItem(item.text)
-                if self.placeholder:
-                    text.setToolTip(_("Type the form here; add more forms for other genders, cases…"))
+                ghost = self.row_kinds[r][0] == "ghost"
+                if ghost:
+                    combo = self.row_kinds[r][1]
+                    text.setToolTip(_("Type the form with {features} here").format(features=_combo_text(combo))
+                                    if combo else _("Type the form here; add more forms for other genders, cases…"))
                 self.table.setItem(r, 0, text)
                 offset = 1
                 if self.is_template:
@@ -216,10 +276,14 @@ class FormEditor(QWidget):
                     if box.findData(current) < 0:  # an undeclared value: show it so it can be fixed
                         box.addItem(f"{current} ⚠", current)
                     box.setCurrentIndex(box.findData(current))
+                    box.setEnabled(not ghost)  # a needed combination's features are its label
                     box.currentIndexChanged.connect(lambda _i, r=r, f=feat, b=box: self._commit_feature(r, f, b.currentData()))
                     self.table.setCellWidget(r, c + offset, box)
             self.table.resizeColumnsToContents()
             self.table.setColumnWidth(0, max(220, min(self.table.columnWidth(0) + 16, 460)))
+            if self.doc.rtl:  # the sentence starts at the right: keep that end inside the visible area
+                self.table.setColumnWidth(0, max(160, min(self.table.columnWidth(0),
+                                                          self.table.viewport().width() - 160)))
             if self.is_template:
                 self.table.setColumnWidth(self.published_column,
                                           max(120, min(self.table.columnWidth(self.published_column) + 16, 300)))
@@ -239,11 +303,13 @@ class FormEditor(QWidget):
         self.entry_boxes = {}
         show = e is not None and hasattr(e, "features") and self.list_name in ("persons", "emotion_words")
         self.entry_row.setVisible(bool(show))
+        self.entry_scroll.setVisible(bool(show))
         if not show:
             return
         self.entry_layout.addWidget(self.entry_label)
         for feat in self.features():
             name = QLabel(f"{feat}:")
+            name.setMinimumWidth(name.sizeHint().width())
             box = QComboBox()
             box.addItem(_("(from the group)") if feat == "gender" and self.list_name == "persons" else _("(any)"), ANY)
             for value in self.doc.corpus.features.get(feat, []):
@@ -252,11 +318,18 @@ class FormEditor(QWidget):
             if box.findData(current) < 0:
                 box.addItem(f"{current} ⚠", current)
             box.setCurrentIndex(box.findData(current))
+            # narrow when room is short (German has five features): the window must fit 1280 pixels
+            box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(5)
             box.currentIndexChanged.connect(lambda _i, f=feat, b=box: self._commit_entry_feature(f, b.currentData()))
             self.entry_layout.addWidget(name)
             self.entry_layout.addWidget(box)
             self.entry_boxes[feat] = box
         self.entry_layout.addStretch(1)
+        self.entry_layout.activate()
+        row = max([self.entry_row.sizeHint().height()] + [b.sizeHint().height() for b in self.entry_boxes.values()])
+        bar = self.entry_scroll.horizontalScrollBar().sizeHint().height()
+        self.entry_scroll.setFixedHeight(row + bar + 4)
 
     def _commit_entry_feature(self, feat: str, value: str) -> None:
         e = self.entry
@@ -296,30 +369,48 @@ class FormEditor(QWidget):
         # its own handler, so the rebuild is deferred to the next event-loop turn. A text typed
         # in this editor is already on screen: no rebuild, so the open cell editor stays open.
         self._committing, self._skip_rebuild = True, not rebuild
+        entry = copy.deepcopy(self.entry)
+        if self.is_template:
+            entry.variants = new_rows
+        else:
+            entry.forms = new_rows
+        # the status follows the work: translated once every needed form is there, new again if emptied
+        auto_status(self.list_name, entry, missing_combinations(self.needed(), entry.forms) if not self.is_template else [])
         try:
-            self.doc.set(self._path(), new_rows, text, merge_key=merge_key)
+            self.doc.set((self.list_name, self.row), entry, text, merge_key=merge_key)
         finally:
             self._committing, self._skip_rebuild = False, False
         self.edited.emit()
 
     def _editable_rows(self) -> list[Any]:
         rows = copy.deepcopy(self.rows())
-        if not rows and self.placeholder:
-            rows = [Variant("") if self.is_template else Form("")]
+        if not rows and self.placeholder and self.is_template:
+            rows = [Variant("")]
         return rows
 
-    def _with_text(self, r: int, c: int, text: str) -> list[Any] | None:
+    def _with_text(self, r: int, c: int, text: str, final: bool = False) -> list[Any] | None:
         rows = self._editable_rows()
-        if r >= len(rows):
+        if r >= len(self.row_kinds) or not (c == 0 or (self.is_template and c == self.published_column)):
+            return None
+        kind, what = self.row_kinds[r]
+        if kind == "ghost" and not self.is_template:
+            # the form typed into a needed combination's row: found again by its features
+            i = next((k for k, f in enumerate(rows) if f.features == what and not f.absent), -1)
+            if i < 0:
+                if not text:
+                    return None
+                rows.append(Form("", dict(what)))
+                i = len(rows) - 1
+        else:
+            i = what if kind == "real" else 0
+        if i >= len(rows):
             return None
         if c == 0:
-            rows[r].text = text
-        elif self.is_template and c == self.published_column:
-            rows[r].published = text
+            rows[i].text = text
         else:
-            return None
-        if self.placeholder and len(rows) == 1 and not rows[0].text and not rows[0].features and not self.is_template:
-            return []  # the blank row emptied again: the entry is untranslated, not an "empty form"
+            rows[i].published = text
+        if not self.is_template and not text and (kind == "ghost" or final) and not rows[i].absent:
+            del rows[i]  # emptied: the combination is needed again (a blank row), not an "empty form"
         return rows
 
     def commit_live(self, r: int, c: int, text: str, key: Any) -> None:
@@ -333,7 +424,7 @@ class FormEditor(QWidget):
     def _commit_text(self, item: QTableWidgetItem) -> None:
         if self._building or self.entry is None:
             return
-        rows = self._with_text(item.row(), item.column(), item.text())
+        rows = self._with_text(item.row(), item.column(), item.text(), final=True)
         if rows is not None:
             self._edit(rows, _("Edit form of {item}").format(item=self.entry.id), rebuild=False)
 
@@ -341,8 +432,9 @@ class FormEditor(QWidget):
         if self._building or self.entry is None:
             return
         rows = self._editable_rows()
-        if r >= len(rows):
+        if r >= len(self.row_kinds) or self.row_kinds[r][0] != "real":
             return
+        r = self.row_kinds[r][1]
         if value:
             rows[r].features[feat] = value
         else:
@@ -371,7 +463,8 @@ class FormEditor(QWidget):
     def remove_form(self) -> None:
         if self.entry is None:
             return
-        picked = sorted({i.row() for i in self.table.selectedIndexes()}, reverse=True)
+        picked = sorted({self.row_kinds[i.row()][1] for i in self.table.selectedIndexes()
+                         if i.row() < len(self.row_kinds) and self.row_kinds[i.row()][0] == "real"}, reverse=True)
         if not picked:
             return
         rows = copy.deepcopy(self.rows())

@@ -12,8 +12,10 @@ import html
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
+    QProgressBar,
     QHBoxLayout,
     QInputDialog,
     QLabel,
@@ -26,24 +28,28 @@ from PySide6.QtWidgets import (
 )
 
 from engine.corpus import check_corpus, generate
+from engine.corpus.coverage import compute_coverage
+from engine.corpus.finding_groups import group_findings
 from engine.corpus.model import REVIEW_STATUSES
+from engine.corpus.pairs import pair_count
+from engine.corpus.progress import corpus_progress, is_done, percent_text
 
 from gui import i18n, settings
 from gui.common.background import Latest
-from engine.corpus.pairs import pair_count
 from gui.errors import _headless, friendly
 from gui.i18n import _, connect_retranslate, ngettext
 
-from .checks_panel import ChecksPanel, target_of
+from .checks_panel import ChecksPanel
 from .columns import LIST_TITLES, status_label
 from .corpus_settings import CorpusSettings
-from .coverage_data import compute_coverage
 from .coverage_view import CoverageView
 from .document import LISTS, CorpusDocument
 from .entry_tab import EntryTab
 from .form_editor import FormEditor
+from .glossary_view import GlossaryView
 from .preview import PreviewPanel
 from .recovery import remove_recovery, write_recovery
+from .suggestions import SuggestionsPanel
 from .table_model import ID_ROLE
 
 DEBOUNCE_MS = 300
@@ -97,9 +103,16 @@ class WorkbenchPage(QWidget):
         self.filter_label = QLabel()
         self.progress = QLabel()
         self.progress.setTextFormat(Qt.RichText)
+        # translated / total as a bar, as Weblate shows it (untranslated items are progress, not errors)
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setRange(0, 1000)
+        self.progress_bar.setTextVisible(False)
+        self.progress_bar.setFixedHeight(8)
+        self.progress_bar.setMaximumWidth(420)
         heading_box = QVBoxLayout()
         heading_box.setSpacing(0)
         heading_box.addWidget(self.heading)
+        heading_box.addWidget(self.progress_bar)
         heading_box.addWidget(self.progress)
         header = QHBoxLayout()
         header.addLayout(heading_box, 1)
@@ -121,9 +134,20 @@ class WorkbenchPage(QWidget):
         self.tabs.addTab(self.settings_tab, "")
         self.tabs.currentChanged.connect(self._tab_changed)
         self.form_editor = FormEditor(doc)
+        self.suggestions = SuggestionsPanel(doc)
+        self.suggestions.inserted.connect(lambda _l, _r: self.form_editor.show_entry(self.form_editor.list_name,
+                                                                                   self.form_editor.row))
+        editor_row = QSplitter(Qt.Horizontal)
+        editor_row.addWidget(self.form_editor)
+        editor_row.addWidget(self.suggestions)
+        editor_row.setStretchFactor(0, 3)
+        editor_row.setStretchFactor(1, 2)
+        editor_row.setChildrenCollapsible(False)
+        editor_row.setSizes([400, 260])
+        self.editor_split = editor_row
         left = QSplitter(Qt.Vertical)
         left.addWidget(self.tabs)
-        left.addWidget(self.form_editor)
+        left.addWidget(editor_row)
         left.setStretchFactor(0, 3)
         left.setStretchFactor(1, 2)
 
@@ -137,6 +161,8 @@ class WorkbenchPage(QWidget):
         self.side.addTab(self.checks, "")
         self.side.addTab(self.preview, "")
         self.side.addTab(self.coverage, "")
+        self.glossary = GlossaryView(doc)
+        self.side.addTab(self.glossary, "")
         self.side.currentChanged.connect(lambda _i: self._refresh_generation_if_visible())
 
         split = QSplitter(Qt.Horizontal)
@@ -172,6 +198,15 @@ class WorkbenchPage(QWidget):
         self._doc_gone = False
         doc.destroyed.connect(self._mark_doc_gone)
         doc.path_changed.connect(self._update_heading)
+        # Poedit's keys: the next (previous) item still to translate, the next item with a problem
+        self.shortcuts = {}
+        for name, keys, slot in (("next_untranslated", "Ctrl+Shift+Down", lambda: self.go_untranslated(1)),
+                                 ("previous_untranslated", "Ctrl+Shift+Up", lambda: self.go_untranslated(-1)),
+                                 ("next_problem", "Ctrl+Alt+Down", lambda: self.go_problem(1))):
+            sc = QShortcut(QKeySequence(keys), self)
+            sc.setContext(Qt.WindowShortcut)  # wherever the focus is in the window (tables, checks, editor)
+            sc.activated.connect(slot)
+            self.shortcuts[name] = sc
         connect_retranslate(self)
         self.retranslate()
         self._select_first(self.entry_tabs[LISTS[0]])
@@ -179,12 +214,12 @@ class WorkbenchPage(QWidget):
 
     # -- texts ------------------------------------------------------------------
     def retranslate(self, *_args: Any) -> None:
-        for i, name in enumerate(LISTS):
-            self.tabs.setTabText(i, _(LIST_TITLES[name]))
+        self._update_tab_titles()
         self.tabs.setTabText(len(LISTS), _("Corpus"))
         self.side.setTabText(0, _("Checks"))
         self.side.setTabText(1, _("Preview"))
         self.side.setTabText(2, _("Coverage"))
+        self.side.setTabText(3, _("Glossary"))
         self.filter_label.setText(_("Status:"))
         current = self.status_filter.currentData()
         self.status_filter.blockSignals(True)
@@ -221,7 +256,32 @@ class WorkbenchPage(QWidget):
                 counts[e.review.status] = counts.get(e.review.status, 0) + 1
         return counts
 
+    def _update_tab_titles(self) -> None:
+        """Each tab says how far it is: "Persons 12/60" (translated of total)."""
+        progress = corpus_progress(self.doc.corpus)
+        for i, name in enumerate(LISTS):
+            lp = progress.lists[name]
+            title = _(LIST_TITLES[name])
+            self.tabs.setTabText(i, f"{title} {lp.translated}/{lp.total}" if lp.left else title)
+            self.tabs.setTabToolTip(i, _("{done} of {total} translated, {reviewed} reviewed").format(
+                done=lp.translated, total=lp.total, reviewed=lp.reviewed))
+
+    def progress_text(self) -> str:
+        """"34% translated · 73 items left · 2 reviewed" (the bar's caption)."""
+        p = corpus_progress(self.doc.corpus)
+        parts = [_("{percent} translated").format(percent=percent_text(p.percent))]
+        if p.left:
+            parts.append(ngettext("{n} item left", "{n} items left", p.left).format(n=f"{p.left:,}"))
+        # TRANSLATORS: {n} of the {total} entries (templates, persons, words) are reviewed; {n} picks the form
+        parts.append(ngettext("{n} of {total} reviewed", "{n} of {total} reviewed", p.reviewed).format(
+            n=f"{p.reviewed:,}", total=f"{p.total:,}"))
+        return " · ".join(parts)
+
     def _update_progress(self) -> None:
+        p = corpus_progress(self.doc.corpus)
+        self.progress_bar.setValue(round(10 * p.percent))
+        self.progress_bar.setToolTip(self.progress_text())
+        self._update_tab_titles()
         counts = self.review_counts()
         total = sum(counts.values())
         reviewed = counts.get("reviewed", 0)
@@ -231,11 +291,13 @@ class WorkbenchPage(QWidget):
         for status in ("translated", "machine-translated", "new", "untranslatable"):
             if counts.get(status):
                 parts.append(f"{counts[status]} {status_label(status)}")
-        self.progress.setText("<small>" + html.escape(_("Review: ") + " · ".join(parts)) + "</small>")
+        self.progress.setText("<small>" + html.escape(self.progress_text()) + "</small>")
+        self.progress.setToolTip(_("Review: ") + " · ".join(parts))
 
     # -- navigation -------------------------------------------------------------
     def _entry_selected(self, list_name: str, row: int) -> None:
         self.form_editor.show_entry(list_name, row)
+        self.suggestions.show_entry(list_name, row)
 
     def _tab_changed(self, index: int) -> None:
         if index < len(LISTS):
@@ -244,6 +306,7 @@ class WorkbenchPage(QWidget):
             if not rows and self._select_first(tab):
                 return
             self.form_editor.show_entry(LISTS[index], rows[0] if rows else -1)
+            self.suggestions.show_entry(LISTS[index], rows[0] if rows else -1)
 
     def _select_first(self, tab: EntryTab) -> bool:
         """Select the first visible entry, so the form editor never starts empty."""
@@ -307,21 +370,70 @@ class WorkbenchPage(QWidget):
         """Check a snapshot of the definition in the background (and generate if on screen)."""
         self.analysis_runs += 1
         snapshot = self.doc.snapshot()
-        self._checker.submit(lambda: check_corpus(snapshot))
+
+        def work() -> tuple[Any, list, list]:
+            report = check_corpus(snapshot)
+            groups = group_findings(report, snapshot, include_untranslated=True)
+            return report, [g for g in groups if not g.untranslated], [g for g in groups if g.untranslated]
+
+        self._checker.submit(work)
         self._refresh_generation_if_visible()
 
-    def _checked(self, report: Any) -> None:
+    def _checked(self, result: tuple[Any, list, list]) -> None:
+        report, groups, untranslated = result
         self.report = report
-        self.checks.show_report(report)
+        self.checks.show_report(report, groups=groups, untranslated=untranslated)
         problems: dict[str, dict[str, str]] = {name: {} for name in LISTS}
-        for f in report.findings:
-            target = target_of(f)
+        for g in groups:
+            target = g.cause
             if target and target[0] in problems and problems[target[0]].get(target[1]) != "error":
-                problems[target[0]][target[1]] = f.severity
+                problems[target[0]][target[1]] = g.finding.severity
+        self.problems = problems
         for name, tab in self.entry_tabs.items():
             tab.model.set_problems(problems[name])
         errors, warnings = self.checks.counts()
         self.counts_changed.emit(errors, warnings)
+
+    # -- Poedit-like navigation -------------------------------------------------
+    def _items_in_order(self) -> list[tuple[str, str]]:
+        """Every entry, tab by tab, in table order."""
+        return [(name, e.id) for name in LISTS for e in getattr(self.doc.corpus, name)]
+
+    def _current_item(self) -> tuple[str, str] | None:
+        fe = self.form_editor
+        return (fe.list_name, fe.entry.id) if fe.entry is not None else None
+
+    def _go(self, wanted: Any, step: int) -> bool:
+        items = self._items_in_order()
+        if not items:
+            return False
+        here = self._current_item()
+        start = items.index(here) if here in items else -1
+        for k in range(1, len(items) + 1):
+            name, item_id = items[(start + step * k) % len(items)]
+            if wanted(name, item_id):
+                return self.jump_to(name, item_id)
+        return False
+
+    def go_untranslated(self, step: int = 1) -> bool:
+        """Jump to the next (or previous) item not translated yet (Ctrl+Shift+Down / Up)."""
+        def todo(name: str, item_id: str) -> bool:
+            entry = getattr(self.doc.corpus, name)[self.doc.index_of(name, item_id)]
+            return not is_done(name, entry)
+        if not self._go(todo, step):
+            self.message.emit(_("Everything is translated."))
+            return False
+        return True
+
+    def go_problem(self, step: int = 1) -> bool:
+        """Jump to the next item the checker has a problem with (Ctrl+Alt+Down)."""
+        problems = getattr(self, "problems", {})
+        errors = any(v == "error" for d in problems.values() for v in d.values())
+        wanted = ("error",) if errors else ("error", "warning")  # errors first, then warnings
+        if not self._go(lambda name, item_id: problems.get(name, {}).get(item_id) in wanted, step):
+            self.message.emit(_("No problems found."))
+            return False
+        return True
 
     def _check_failed(self, exc: BaseException) -> None:
         # a half-typed definition must not break the panel: say what is wrong instead
@@ -332,7 +444,8 @@ class WorkbenchPage(QWidget):
     @property
     def idle(self) -> bool:
         """No check or generation pending (tests wait for this)."""
-        return not self.analysis_timer.isActive() and self._checker.idle and self._generator.idle
+        return (not self.analysis_timer.isActive() and self._checker.idle and self._generator.idle
+                and self.suggestions.idle)
 
     def _refresh_generation_if_visible(self) -> None:
         if not self._stale_generation or self.side.currentWidget() is self.checks:

@@ -6,16 +6,23 @@ document's ``changed`` signal, so undo in one place updates every view.
 """
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QStyle, QStyledItemDelegate, QWidget
+from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+
+from engine.corpus.needed_forms import missing_combinations, needed_combinations
+from engine.corpus.paths import assign
+from engine.corpus.progress import auto_status
 
 from gui.i18n import _, ngettext
 
 from .columns import COLUMNS_FOR, Column, status_label
 from .document import CorpusDocument
+from .finding_text import value_label
+from .markup import has_markup, paint_markup
 
 STATUS_ROLE = Qt.UserRole + 1
 ID_ROLE = Qt.UserRole + 2
@@ -72,6 +79,8 @@ class EntryTableModel(QAbstractTableModel):
             value = col.get(entry)
             if role == Qt.DisplayRole and col.key == "status":
                 return status_label(value)
+            if role == Qt.DisplayRole and col.choices is not None and col.key != "pair":
+                return value_label(value)  # kind, emotion, gender… in the interface language
             return value
         if role == STATUS_ROLE:
             return entry.review.status
@@ -127,6 +136,16 @@ class EntryTableModel(QAbstractTableModel):
         if col.key == "id":
             return self._rename(index.row(), entry.id, new, path)
         label = _("Edit {column} of {item}").format(column=_(col.header), item=entry.id)
+        if col.target:
+            # the text being translated: the review status follows it (new <-> translated), one undo step
+            updated = copy.deepcopy(entry)
+            assign(updated, tuple(col.path(entry)), new)
+            needed = needed_combinations(self.doc.corpus, self.list_name, updated,
+                                         self.doc.source_entry(self.list_name, entry.id))
+            auto_status(self.list_name, updated,
+                        missing_combinations(needed, updated.forms) if self.list_name != "templates" else [])
+            self.doc.set((self.list_name, index.row()), updated, label, merge_key=key)
+            return True
         self.doc.set(path, new, label, merge_key=key)
         return True
 
@@ -269,12 +288,23 @@ class CellDelegate(QStyledItemDelegate):
             # moves the leading punctuation to the other end and the text reads mirrored.
             option.direction = Qt.LeftToRight
 
+    def paint(self, painter: Any, option: Any, index: QModelIndex) -> None:
+        """Templates of a right-to-left corpus: slots drawn as chips (gui/workbench/markup.py)."""
+        text = index.data(Qt.DisplayRole)
+        if self.model.is_rtl_column(index.column()) and isinstance(text, str) and has_markup(text):
+            opt = QStyleOptionViewItem(option)
+            self.initStyleOption(opt, index)
+            paint_markup(painter, opt, text, True)
+            return
+        super().paint(painter, option, index)
+
     def createEditor(self, parent: QWidget, option: Any, index: QModelIndex) -> QWidget:
         col = self._column(index)
         if col.choices is not None:
             box = QComboBox(parent)
             for value in col.choices(self.model.doc.corpus):
-                box.addItem(status_label(value) if col.key == "status" else value, value)
+                label = status_label(value) if col.key == "status" else value if col.key == "pair" else value_label(value)
+                box.addItem(label, value)
             return box
         editor = QLineEdit(parent)
         if self.model.is_rtl_column(index.column()):

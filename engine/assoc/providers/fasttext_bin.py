@@ -37,11 +37,14 @@ class FastTextVectors(TokenVectors):
         except ImportError:
             raise AssocError("the fastText binding is not installed", file=str(p),
                              fix="pip install fasttext-numpy2-wheel") from None
+        from .fasttext_check import check_fasttext_bin
+
+        check_fasttext_bin(p)  # the library would loop forever on garbage and accept a truncated file
         try:
             fasttext.FastText.eprint = lambda *a, **k: None  # silence the load-time warning
             self.model = fasttext.load_model(str(p))
-        except ValueError as exc:
-            raise AssocError(f"not a fastText .bin model ({exc})", file=str(p)) from None
+        except (ValueError, RuntimeError, MemoryError) as exc:
+            raise AssocError(f"not a fastText .bin model ({str(exc).strip().rstrip('.')})", file=str(p)) from None
         self.name = p.name
         self.dim = int(self.model.get_dimension())
         self.lowercase = lowercase

@@ -74,9 +74,15 @@ def load_npy(matrix_path: str | Path, vocab_path: str | Path | None = None, *, l
             raise AssocError("no vocabulary file next to the matrix", file=str(mp),
                              fix=f"give --vocab FILE, or put {mp.stem}.vocab.txt (one word per line, row order) beside it")
     try:
-        matrix = np.load(mp, mmap_mode="r")
-    except ValueError as exc:
-        raise AssocError(f"not a readable .npy matrix ({exc})", file=str(mp)) from None
+        matrix = np.load(mp, mmap_mode="r", allow_pickle=False)
+    except (ValueError, OSError, EOFError) as exc:  # truncated, pickled, or not .npy at all
+        reason = str(exc).split("\n")[0].rstrip(".") or type(exc).__name__
+        raise AssocError(f"not a readable .npy matrix ({reason})", file=str(mp),
+                         fix="save it with numpy.save (a 2-D float array); download it again if it is cut short") \
+            from None
+    if not isinstance(matrix, np.ndarray) or matrix.dtype.kind != "f" or matrix.ndim != 2:
+        raise AssocError(f"expected a 2-D float matrix, got {getattr(matrix, 'dtype', '?')} with shape "
+                         f"{getattr(matrix, 'shape', '?')}", file=str(mp), fix="save a (words × dimensions) float array")
     vocab = read_vocab(vocab_path)
     return StaticVectors(matrix, vocab, name=name or mp.stem, lowercase=lowercase, source=str(mp))
 

@@ -3,9 +3,14 @@
 Why convert: parsing a 7 GB text file into Python lists would need tens of GB and
 minutes on every run. The file is streamed line by line straight into a ``.npy``
 memory map (float32) plus a one-word-per-line vocabulary, once; later runs map the
-cache and read only the rows a test needs. The cache sits next to the file when that
-folder is writable, else under ``~/.cache/eec-studio/vectors``; it is rebuilt when the
-source's size or modification time changes.
+cache and read only the rows a test needs. The cache lives in the user cache folder
+(``$EEC_STUDIO_CACHE`` or ``$XDG_CACHE_HOME/eec-studio``, then ``vectors/``), never beside the
+input; it is rebuilt when the source's size or modification time changes.
+
+Why validate while converting: a header that promises more rows than the file holds (an
+interrupted download), a row with a missing or non-numeric value, or NaN/inf in a vector
+would otherwise give a different effect size without a word. Each is an AssocError naming
+the file, the line and both counts; a failed conversion leaves no cache folder behind.
 """
 from __future__ import annotations
 
@@ -13,6 +18,8 @@ import gzip
 import hashlib
 import json
 import os
+import shutil
+import zlib
 from pathlib import Path
 from typing import IO
 
@@ -21,19 +28,27 @@ import numpy as np
 from ..errors import AssocError
 from .static import StaticVectors, load_npy
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
+MAX_DIM = 100_000
+MAX_WORD = 1 << 12  # bytes of one word in a word2vec binary
+MAX_LINE = 1 << 22  # bytes of the first line of a text file (300 numbers take about 3 KB)
+GZIP_RATIO = 50  # a gzip file inflates at most this much for float text: bounds a header's promise
 
 
 def _open(path: Path) -> IO[bytes]:
     return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")
 
 
+def vectors_cache_root() -> Path:
+    """The user cache folder's ``vectors/`` (the audit's score cache sits beside it)."""
+    from engine.audit.cache import default_cache_dir
+
+    return default_cache_dir() / "vectors"
+
+
 def _cache_dir(path: Path, cache_root: Path | None) -> Path:
     if cache_root is None:
-        sibling = path.parent / (path.name + ".eec-cache")
-        if sibling.exists() or os.access(path.parent, os.W_OK):
-            return sibling
-        cache_root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "eec-studio" / "vectors"
+        cache_root = vectors_cache_root()
     digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:16]
     return cache_root / f"{path.name}-{digest}"
 
@@ -56,13 +71,64 @@ def load_text_vectors(path: str | Path, *, lowercase: bool = False, cache_root: 
         except (OSError, ValueError):
             fresh = False
     if not fresh:
-        cache.mkdir(parents=True, exist_ok=True)
-        if _is_word2vec_binary(p):
-            n, d = _convert_w2v_binary(p, cache)
-        else:
-            n, d = _convert_text(p, cache)
+        if p.is_dir():
+            raise AssocError("is a folder, not a vector file", file=str(p), fix="give a .vec/.txt/.bin file")
+        existed = cache.exists()
+        try:
+            cache.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise AssocError(f"cannot create the vector cache {cache} ({(exc.strerror or 'error').lower()})",
+                             file=str(p), fix="set EEC_STUDIO_CACHE to a folder you can write to") from None
+        try:
+            if _is_word2vec_binary(p):
+                n, d = _convert_w2v_binary(p, cache)
+            else:
+                n, d = _convert_text(p, cache)
+        except (OSError, EOFError, zlib.error) as exc:  # a damaged .gz, a read error
+            _discard(cache, existed)
+            raise AssocError(f"cannot read it ({_reason(exc)})", file=str(p),
+                             fix="check the file (download it again if it is damaged)") from None
+        except BaseException:
+            _discard(cache, existed)
+            raise
         meta_path.write_text(json.dumps({**want, "rows": n, "dim": d, "source": str(p)}))
     return load_npy(cache / "matrix.npy", cache / "vocab.txt", lowercase=lowercase, name=name or p.name)
+
+
+def _discard(cache: Path, existed: bool) -> None:
+    """Remove what a failed conversion wrote (the whole folder when it made it)."""
+    if not existed:
+        shutil.rmtree(cache, ignore_errors=True)
+        return
+    for part in cache.glob("*.part"):
+        part.unlink(missing_ok=True)
+    for tmp in cache.glob("*.tmp"):
+        tmp.unlink(missing_ok=True)
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
+    text = str(exc) or type(exc).__name__
+    return "not a valid gzip file" if "gzip" in text.lower() or isinstance(exc, (EOFError, zlib.error)) else text
+
+
+def _check_header(p: Path, n: int, d: int, min_row_bytes: int) -> None:
+    """The header's promise must fit in the file: a truncated file is refused before reading it."""
+    name = str(p)
+    if n < 1 or not 0 < d <= MAX_DIM:
+        raise AssocError(f"header says {n:,} rows of {d:,} dimensions", file=name, line=1,
+                         fix="the first line is 'ROWS DIMENSIONS' (e.g. '2000000 300')")
+    size = p.stat().st_size
+    if p.suffix == ".gz":
+        if n * min_row_bytes > GZIP_RATIO * size:
+            raise AssocError(f"header promises {n:,} rows of {d:,} numbers, far more than {size:,} compressed "
+                             f"bytes can hold", file=name, line=1, fix="download the file again, or fix the header")
+        return
+    if n * min_row_bytes > size:
+        raise AssocError(f"truncated: the header's {n:,} rows × {d:,} dimensions need at least "
+                         f"{n * min_row_bytes:,} bytes, the file has {size:,}", file=name,
+                         fix="download the file again (it is incomplete)")
 
 
 def _header(line: bytes) -> tuple[int, int] | None:
@@ -101,22 +167,27 @@ def _count_lines(p: Path) -> int:
 
 def _convert_text(p: Path, cache: Path) -> tuple[int, int]:
     with _open(p) as fh:
-        first = fh.readline()
+        first = fh.readline(MAX_LINE)
     hdr = _header(first)
     if hdr is not None:
         n, d = hdr
+        _check_header(p, n, d, 2 * d + 2)  # 'w' + d × ' 0' + newline
     else:  # GloVe: no header; the first line gives the dimension, a pass counts the rows
         d = len(first.rstrip().split(b" ")) - 1
+        if not 0 < d <= MAX_DIM or (len(first) == MAX_LINE and not first.endswith(b"\n")):
+            raise AssocError("cannot read the vector dimension from the first line", file=str(p), line=1,
+                             fix="a text vector file has 'word v1 v2 ...' per line, optionally after an 'N D' header")
         n = _count_lines(p) + (0 if first.endswith(b"\n") else 1)
-    if d <= 0:
-        raise AssocError("cannot read the vector dimension from the first line", file=str(p),
-                         fix="a text vector file has 'word v1 v2 ...' per line, optionally after an 'N D' header")
     matrix = np.lib.format.open_memmap(cache / "matrix.npy.part", mode="w+", dtype=np.float32, shape=(n, d))
     row = 0
     with _open(p) as fh, open(cache / "vocab.txt.part", "w", encoding="utf-8") as vocab:
         if hdr is not None:
             fh.readline()
         for lineno, raw in enumerate(fh, start=2 if hdr else 1):
+            if not raw.endswith(b"\n") and raw.strip():  # '0.1234' cut to '0.12' would still parse
+                raise AssocError("the last line has no line end: the file may be cut short", file=str(p),
+                                 line=lineno, fix="download the file again, or end the file with a newline if it "
+                                                  "is complete")
             raw = raw.rstrip(b"\r\n")
             if not raw.strip():
                 continue
@@ -124,19 +195,48 @@ def _convert_text(p: Path, cache: Path) -> tuple[int, int]:
             if len(parts) != d + 1:
                 parts = raw.rstrip().rsplit(b" ", d)
             if len(parts) != d + 1:
-                raise AssocError(f"line {lineno} has {len(parts) - 1} numbers, expected {d}", file=str(p))
+                raise AssocError(f"{len(parts) - 1} numbers, expected {d}", file=str(p),
+                                 line=lineno, fix="every line is a word and then exactly the same count of numbers")
             if row >= n:
-                raise AssocError(f"more rows than the header's {n}", file=str(p), fix="correct the 'N D' header")
-            matrix[row] = np.array(parts[1:], dtype=np.float32)
+                raise AssocError(f"more rows than the header's {n:,}", file=str(p), line=lineno,
+                                 fix="correct the 'N D' header")
+            matrix[row] = _floats(parts[1:], p, lineno)
             vocab.write(parts[0].decode("utf-8", errors="replace").replace("\n", " ") + "\n")
             row += 1
     matrix.flush()
     del matrix
+    if row == 0:
+        raise AssocError("no vectors in the file", file=str(p), fix="give a file with 'word v1 v2 ...' lines")
+    if hdr is not None and row != n:
+        raise AssocError(f"truncated: the header promises {n:,} rows, the file has {row:,}", file=str(p),
+                         fix="download the file again (it is incomplete), or correct the 'N D' header")
     if row != n:
         _shrink(cache, row, d)
     os.replace(cache / "matrix.npy.part", cache / "matrix.npy")
     os.replace(cache / "vocab.txt.part", cache / "vocab.txt")
     return row, d
+
+
+def _floats(cells: list[bytes], p: Path, lineno: int) -> np.ndarray:
+    """One row of finite numbers; anything else names the line (a NaN vector poisons every cosine)."""
+    try:
+        row = np.array(cells, dtype=np.float64)
+    except ValueError:
+        bad = next(c for c in cells if not _is_float(c))
+        raise AssocError(f"not a number: {bad[:40].decode('utf-8', errors='replace')!r}", file=str(p), line=lineno,
+                         fix="every value after the word must be a number") from None
+    if not np.isfinite(row).all() or (np.abs(row) > np.finfo(np.float32).max).any():
+        raise AssocError("a value is NaN, infinite or beyond float32", file=str(p), line=lineno,
+                         fix="re-export the vectors; cosine similarity needs finite numbers")
+    return row.astype(np.float32)
+
+
+def _is_float(b: bytes) -> bool:
+    try:
+        float(b)
+        return True
+    except ValueError:
+        return False
 
 
 def _shrink(cache: Path, rows: int, d: int) -> None:
@@ -152,6 +252,7 @@ def _shrink(cache: Path, rows: int, d: int) -> None:
 def _convert_w2v_binary(p: Path, cache: Path) -> tuple[int, int]:
     with _open(p) as fh:
         n, d = _header(fh.readline()) or (0, 0)
+        _check_header(p, n, d, 4 * d + 2)  # one-byte word, space, d float32
         matrix = np.lib.format.open_memmap(cache / "matrix.npy.part", mode="w+", dtype=np.float32, shape=(n, d))
         width = 4 * d
         with open(cache / "vocab.txt.part", "w", encoding="utf-8") as vocab:
@@ -160,15 +261,25 @@ def _convert_w2v_binary(p: Path, cache: Path) -> tuple[int, int]:
                 while True:
                     ch = fh.read(1)
                     if not ch:
-                        raise AssocError(f"file ends at row {row} of {n}", file=str(p))
+                        raise AssocError(f"truncated: the file ends at row {row + 1:,} of {n:,}", file=str(p),
+                                         fix="download the file again (it is incomplete)")
                     if ch == b" ":
                         break
                     if ch != b"\n":
                         word += ch
+                    if len(word) > MAX_WORD:
+                        raise AssocError(f"row {row + 1:,}: a word longer than {MAX_WORD:,} bytes", file=str(p),
+                                         fix="is this a word2vec binary file? (the header line, then word, "
+                                             "space and float32 values per row)")
                 buf = fh.read(width)
                 if len(buf) != width:
-                    raise AssocError(f"file ends inside row {row}", file=str(p))
-                matrix[row] = np.frombuffer(buf, dtype="<f4")
+                    raise AssocError(f"truncated: the file ends inside row {row + 1:,} of {n:,}", file=str(p),
+                                     fix="download the file again (it is incomplete)")
+                vec = np.frombuffer(buf, dtype="<f4")
+                if not np.isfinite(vec).all():
+                    raise AssocError(f"row {row + 1:,} ({word[:40].decode('utf-8', errors='replace')!r}) holds NaN "
+                                     f"or infinite values", file=str(p), fix="re-export the vectors")
+                matrix[row] = vec
                 vocab.write(word.decode("utf-8", errors="replace") + "\n")
     matrix.flush()
     del matrix

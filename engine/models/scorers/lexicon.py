@@ -13,7 +13,7 @@ from __future__ import annotations
 from importlib import metadata
 from typing import Any, Callable
 
-from engine.models.base import ProgressTracker, check_cancel, make_frame, stable_hash
+from engine.models.base import ProgressTracker, WorkerSpec, check_cancel, make_frame, stable_hash
 from engine.models.errors import ModelError
 
 CHUNK = 256
@@ -43,6 +43,10 @@ class _LexiconScorer:
 
     def fingerprint(self) -> str:
         return stable_hash(self.name, _version(self.dist), self.mapping)
+
+    def worker_spec(self) -> WorkerSpec:
+        """Pure-Python and CPU-bound: worker processes re-create it from its spec (`vader`, `textblob`)."""
+        return WorkerSpec(self.name)
 
     def score(self, texts: list[str], *, progress: Any = None, cancel: Any = None) -> Any:
         if self._fn is None:

@@ -460,6 +460,23 @@ class LLMScorer:
         self.label_mass[task] = {"mean": total / n, "min": float(min(mass.min(), prev["min"] if prev else 1.0)),
                                  "max": float(max(mass.max(), prev["max"] if prev else 0.0)), "n": int(n)}
 
+    #: below this mean label mass the model is not answering in the prompt's format
+    LOW_LABEL_MASS = 0.5
+
+    @property
+    def warnings(self) -> list[str]:
+        """What the audit should say about these scores (engine.audit.pipeline logs them and lists
+        them among the manifest's problems): a task whose answers mostly fell outside the labels."""
+        out = []
+        for task, m in sorted(self.label_mass.items()):
+            if m["mean"] < self.LOW_LABEL_MASS:
+                out.append(f"{self.name}: on average only {m['mean']:.0%} of the next-token probability went to the "
+                           f"answer labels of '{task}' (lowest {m['min']:.0%}, {m['n']:,} texts), so the model is "
+                           f"mostly not answering in the prompt's format and its '{task}' scores say little — "
+                           f"check the prompt (main.py prompts show), use an instruction-tuned model or its chat "
+                           f"template (chat=1)")
+        return out
+
     # --- identity ------------------------------------------------------------------------------
     def fingerprint(self) -> str:
         """Model file(s), prompts (id, version, wording) and weights dtype; no weights are loaded."""

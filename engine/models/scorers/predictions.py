@@ -1,25 +1,40 @@
 """Scores from a prediction file: a black-box system's outputs, keyed by sentence or by id.
 
 This is how Kiritchenko & Mohammad audited 219 shared-task submissions: the systems ran
-elsewhere and only their predictions came back. Why a report: a prediction file that
-misses sentences, repeats a key or carries keys for another corpus silently biases an
-audit, so every mismatch is counted and listed (`report`), and missing or conflicting
-keys are errors unless the caller opts out.
+elsewhere and only their predictions came back. Why strict: a prediction file that misses
+sentences, repeats a key, carries keys for another corpus or has a blank cell silently
+biases an audit. So every row and every cell is checked while streaming the file; every
+problem names ``file:line [column]`` and the fix; missing and duplicate keys are counted
+exactly and listed (first 10).
+
+Two policies say what happens to what cannot be scored (both default to ``error``):
+* ``on_missing`` — a sentence the file has no row for;
+* ``on_bad`` — a cell that is empty, not a number, NaN or infinite.
+``drop`` leaves the sentence out of the audit (every dimension of it is missing, so no
+statistic uses it); ``keep`` keeps only that cell as missing (the other dimensions still
+count). Either way the scorer's ``warnings`` say how many and which, the run manifest
+carries them, and ``keeps_missing`` tells the statistics to leave missing values out with a
+note instead of refusing. ``on_missing=nan`` (the old name) means ``keep``.
 
 Accepted layouts (UTF-8 with or without BOM):
-* wide: a key column (`Sentence`/`Text`/`Tweet` or `ID`) plus one numeric column per dimension;
+* wide: a key column (`Sentence`/`Text`/`Tweet` or `ID`) plus one numeric column per dimension
+  (columns whose every cell is text, such as the corpus table's `Person`, are ignored and
+  named in the report);
 * long (SemEval submission format): key column(s), `Affect Dimension`, `Intensity Score`.
 `.txt` files are split on tabs with no quoting (SemEval style: tweets hold raw quotes);
-`.tsv` and `.csv` follow the usual CSV quoting rules (as pandas and spreadsheets write them).
+`.tsv` and `.csv` follow the usual CSV quoting rules (as pandas and spreadsheets write them);
+`.jsonl` (one object per line) and `.parquet` are read by pandas and then checked cell by cell
+like the rest (the "line" of a message is the JSON line, or the row number of a parquet file).
 """
 from __future__ import annotations
 
 import csv
-import io
+import math
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from engine.models.base import ProgressTracker, check_cancel, make_frame, stable_hash
 from engine.models.errors import ModelError
@@ -29,17 +44,45 @@ SENTENCE_COLUMNS = ("Sentence", "sentence", "Text", "text", "Tweet", "tweet")
 ID_COLUMNS = ("ID", "Id", "id")
 DIMENSION_COLUMNS = ("Affect Dimension", "affect dimension", "dimension", "Dimension", "emotion", "Emotion")
 VALUE_COLUMNS = ("Intensity Score", "intensity score", "score", "Score", "value", "Value")
+# the corpus table's own columns (main.py corpus export): never scores
+CORPUS_COLUMNS = ("Template", "Person", "Gender", "Race", "Emotion word", "template_id", "person_id", "emotion_id",
+                  "variant", "axis", "group")
+POLICIES = ("error", "drop", "keep")
+_POLICY_ALIASES = {"nan": "keep"}
 _SPACE = re.compile(r"\s+")
+# a plain decimal number; Python's float() would also take '1_0' (= 10) and ' 1 ', a silent misreading
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+_NAN = {"nan", "+nan", "-nan", "na", "n/a", "null", "none"}
+_INF = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
 MAX_LISTED = 10
+MAX_FIELD = 1 << 20  # one cell of 1 MiB is already far beyond a tweet
 
 
 def _norm(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _few(items: list[str], n: int = MAX_LISTED) -> str:
+    shown = ", ".join(repr(x) for x in items[:n])
+    return shown + (f" … ({len(items)} in all)" if len(items) > n else "")
+
+
+def policy(name: str, value: str, where: str) -> str:
+    """A policy value ('nan' is the old name of 'keep'); anything else is refused with the choices."""
+    v = _POLICY_ALIASES.get(str(value).strip().lower(), str(value).strip().lower())
+    if v not in POLICIES:
+        raise ModelError(where, f"{name}={value!r} is not a policy", field=name,
+                         fix=f"use {name}=error (default), drop (leave the sentences out) or keep (as missing)")
+    return v
+
+
 @dataclass
 class MatchReport:
-    """How a prediction file's keys matched the texts asked for."""
+    """How a prediction file's keys matched the texts asked for, and what was wrong in it."""
 
     file: str
     key: str
@@ -50,10 +93,13 @@ class MatchReport:
     missing: list[str] = field(default_factory=list)  # asked for, not in the file
     unmatched: list[str] = field(default_factory=list)  # in the file, never asked for
     normalised_matches: int = 0  # matched only after collapsing whitespace
+    bad_cells: list[str] = field(default_factory=list)  # 'line N [col]: reason' of every bad cell
+    ignored_columns: list[str] = field(default_factory=list)  # text-only columns that are not scores
+    warnings: list[str] = field(default_factory=list)  # what a drop/keep policy did, identical duplicates
 
     @property
     def ok(self) -> bool:
-        return not self.missing and not self.conflicting
+        return not self.missing and not self.conflicting and not self.bad_cells
 
     def summary(self) -> str:
         def few(items: list[str]) -> str:
@@ -71,6 +117,10 @@ class MatchReport:
             parts.append(f"{len(self.unmatched)} file keys not in the corpus ({few(self.unmatched)})")
         if self.normalised_matches:
             parts.append(f"{self.normalised_matches} matched after whitespace normalisation")
+        if self.bad_cells:
+            parts.append(f"{len(self.bad_cells)} bad cells ({few(self.bad_cells)})")
+        if self.ignored_columns:
+            parts.append(f"text columns ignored: {', '.join(self.ignored_columns)}")
         return "; ".join(parts)
 
 
@@ -79,9 +129,10 @@ class PredictionFileScorer:
 
     key: "sentence", "id" or "auto" (id when `ids` is given and the file has an ID column,
     else sentence). `ids` maps each corpus sentence to its corpus ID (needed for "id").
-    on_missing: "error" (default) or "nan"; on_duplicate: "error" for conflicting
-    duplicates (default) or "first". scale: (low, high) of every score column (e.g. (1, 5) for
-    stars), used by statistics instead of the observed range; languages: what the system reads.
+    on_missing / on_bad: "error" (default), "drop" or "keep" (see the module docstring);
+    on_duplicate: "error" for conflicting duplicates (default) or "first". scale: (low, high) of every
+    score column (e.g. (1, 5) for stars), used by statistics instead of the observed range; languages:
+    what the system reads.
     """
 
     @property
@@ -89,8 +140,8 @@ class PredictionFileScorer:
         return {d: self._scale for d in self.dimensions} if self._scale is not None else {}
 
     def __init__(self, path: str | Path, *, key: str = "auto", ids: Mapping[str, str] | None = None,
-                 columns: list[str] | None = None, on_missing: str = "error", on_duplicate: str = "error",
-                 name: str | None = None, scale: tuple[float, float] | None = None,
+                 columns: list[str] | None = None, on_missing: str = "error", on_bad: str = "error",
+                 on_duplicate: str = "error", name: str | None = None, scale: tuple[float, float] | None = None,
                  languages: tuple[str, ...] | list[str] | str = ()):
         self.path = Path(path)
         if scale is not None and not (len(scale) == 2 and float(scale[1]) > float(scale[0])):
@@ -98,131 +149,188 @@ class PredictionFileScorer:
         self._scale = None if scale is None else (float(scale[0]), float(scale[1]))
         self.languages = (languages,) if isinstance(languages, str) and languages else tuple(languages or ())
         self.name = name or self.path.stem
+        where = str(path)
         if key not in ("auto", "sentence", "id"):
-            raise ModelError(str(path), f"unknown key '{key}'", field="key", fix="use sentence, id or auto")
-        if on_missing not in ("error", "nan") or on_duplicate not in ("error", "first"):
-            raise ModelError(str(path), "on_missing must be error|nan and on_duplicate error|first")
-        self.ids = dict(ids) if ids is not None else None
-        self.on_missing = on_missing
+            raise ModelError(where, f"unknown key '{key}'", field="key", fix="use sentence, id or auto")
+        self.on_missing = policy("on_missing", on_missing, where)
+        self.on_bad = policy("on_bad", on_bad, where)
+        if on_duplicate not in ("error", "first"):
+            raise ModelError(where, f"on_duplicate={on_duplicate!r} is not a policy", field="on_duplicate",
+                             fix="use on_duplicate=error (default) or first (keep the first row)")
         self.on_duplicate = on_duplicate
-        self.batch_size = 4096
+        self.ids = dict(ids) if ids is not None else None
+        # one call for the whole job: missing keys are then counted over the whole corpus, not per batch;
+        # `instant`: a lookup, so the audit neither caches it nor probes its speed (both would split the job)
+        self.batch_size = sys.maxsize
+        self.instant = True
         self._asked: set[str] = set()
         self._read(key, columns)
 
+    @property
+    def keeps_missing(self) -> bool:
+        """True when a policy lets missing scores through: statistics must drop them with a note."""
+        return self.on_missing != "error" or self.on_bad != "error"
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.report.warnings
+
     # -- reading ------------------------------------------------------------------------------
     def _read(self, key: str, columns: list[str] | None) -> None:
-        import math
-
-        rows, header = _read_table(self.path)
         where = str(self.path)
+        header, rows = _read_table(self.path)
         key_col = None
         if key in ("auto", "id") and (self.ids is not None or key == "id"):
             key_col = next((c for c in ID_COLUMNS if c in header), None)
             if key == "id" and key_col is None:
-                raise ModelError(where, "no ID column", field="ID", fix="add an ID column or use key=sentence")
+                raise ModelError(where, "no ID column", field="header", line=1,
+                                 fix="add an ID column or use key=sentence")
             if key == "id" and self.ids is None:
                 raise ModelError(where, "keying by id needs the corpus IDs of the sentences", field="ID",
-                                 fix="pass ids={sentence: id} (the runner does this from the corpus table)")
+                                 fix="pass ids={sentence: id} (the audit does this from the corpus table)")
         if key_col is None:
             key_col = next((c for c in SENTENCE_COLUMNS if c in header), None)
             if key_col is None:
                 raise ModelError(where, f"no sentence column (looked for {', '.join(SENTENCE_COLUMNS)})",
-                                 field="header", fix="name the text column 'Sentence', or key by ID")
+                                 field="header", line=1, fix="name the text column 'Sentence', or key by ID")
         self.key = "id" if key_col in ID_COLUMNS else "sentence"
         self.key_column = key_col
         dim_col = next((c for c in DIMENSION_COLUMNS if c in header), None)
         val_col = next((c for c in VALUE_COLUMNS if c in header), None)
         long = dim_col is not None and val_col is not None and not columns
-        values: dict[str, dict[str, float]] = {}
-        order: list[str] = []
-        seen: dict[tuple[str, str], float] = {}
-        dup: dict[str, None] = {}
-        conflict: dict[str, None] = {}
-
-        def number(raw: str, line: int, col: str) -> float:
-            try:
-                v = float(raw)
-            except ValueError:
-                raise ModelError(where, f"not a number: {raw!r}", field=col, line=line,
-                                 fix="scores must be numbers (use NaN for none)") from None
-            return v
-
+        report = MatchReport(where, self.key, rows=len(rows))
+        self.report = report
+        ki = header.index(key_col)
         if long:
-            dims: list[str] = []
+            di, vi = header.index(dim_col), header.index(val_col)
+            cells = []
             for line, row in rows:
-                dim = row[dim_col].strip()
-                if dim not in dims:
-                    dims.append(dim)
+                dim = row[di].strip()
+                if not dim:
+                    raise ModelError(where, "empty dimension name", field=dim_col, line=line,
+                                     fix="write the emotion (e.g. anger) in every row")
+                cells.append((line, row[ki], [(dim, val_col, row[vi])]))
+            dims = list(dict.fromkeys(dim for _l, _k, ((dim, _c, _v),) in cells))
         else:
-            skip = set(SENTENCE_COLUMNS) | set(ID_COLUMNS) | set(DIMENSION_COLUMNS) | {key_col}
+            skip = set(SENTENCE_COLUMNS) | set(ID_COLUMNS) | set(DIMENSION_COLUMNS) | set(CORPUS_COLUMNS) | {key_col}
             if columns:
-                missing = [c for c in columns if c not in header]
-                if missing:
-                    raise ModelError(where, f"no column {missing[0]!r}", field=missing[0],
+                absent = [c for c in columns if c not in header]
+                if absent:
+                    raise ModelError(where, f"no column {absent[0]!r}", field=absent[0], line=1,
                                      fix=f"columns are: {', '.join(header)}")
-                dims = list(columns)
+                dims = list(dict.fromkeys(columns))
             else:
-                dims = [c for c in header if c not in skip and _numeric_column(rows, c)]
+                candidates = [c for c in header if c not in skip]
+                dims = [c for c in candidates if not _text_column(rows, header.index(c))]
+                report.ignored_columns = [c for c in candidates if c not in dims]
             if not dims:
-                raise ModelError(where, "no numeric score column", field="header",
-                                 fix="add one numeric column per dimension, or Affect Dimension + Intensity Score")
-        for line, row in rows:
-            k = row[key_col].strip() if self.key == "id" else row[key_col]
-            pairs = [(row[dim_col].strip(), number(row[val_col], line, val_col))] if long else \
-                [(d, number(row[d], line, d)) for d in dims]
-            if k not in values:
-                values[k] = {}
-                order.append(k)
-            for d, v in pairs:
-                if (k, d) in seen:
-                    dup[k] = None
-                    old = seen[(k, d)]
-                    if not (old == v or (math.isnan(old) and math.isnan(v))):
-                        conflict[k] = None
-                    continue
-                seen[(k, d)] = v
-                values[k][d] = v
+                raise ModelError(where, "no score column: every column besides the key holds text", field="header",
+                                 line=1, fix="add one numeric column per dimension, or Affect Dimension + "
+                                             "Intensity Score columns")
+            idx = [(d, header.index(d)) for d in dims]
+            cells = [(line, row[ki], [(d, d, row[i]) for d, i in idx]) for line, row in rows]
         self.dimensions = dims
-        self._values = values
+        self._values, self._dropped = self._collect(cells, where)
+        report.keys = len(self._values)
         self._norm_index: dict[str, str] = {}
         if self.key == "sentence":
-            for k in order:
+            for k in self._values:
                 self._norm_index.setdefault(_norm(k), k)
-        self.report = MatchReport(str(self.path), self.key, rows=len(rows), keys=len(values),
-                                  duplicates=list(dup), conflicting=list(conflict))
+
+    def _collect(self, cells: list[tuple[int, str, list[tuple[str, str, str]]]], where: str
+                 ) -> tuple[dict[str, dict[str, float]], set[str]]:
+        """Parse every cell; apply on_bad and on_duplicate; fill the report."""
+        report = self.report
+        values: dict[str, dict[str, float]] = {}
+        first_line: dict[tuple[str, str], int] = {}
+        dup: dict[str, None] = {}
+        conflict: dict[str, str] = {}  # key -> 'line a and b [col]'
+        bad: list[tuple[int, str, str, str]] = []  # line, column, reason, key
+        dropped: dict[str, None] = {}
+        for line, raw_key, pairs in cells:
+            k = raw_key.strip() if self.key == "id" else raw_key
+            if not k.strip():
+                raise ModelError(where, f"empty {self.key_column}", field=self.key_column, line=line,
+                                 fix="every row needs its key (remove the row or fill it in)")
+            slot = values.setdefault(k, {})
+            for dim, col, raw in pairs:
+                v, reason = parse_score(raw)
+                if reason:
+                    bad.append((line, col, reason, k))
+                    v = math.nan
+                    if self.on_bad == "drop":
+                        dropped[k] = None
+                if (k, dim) in first_line:
+                    dup[k] = None
+                    old = slot[dim]
+                    if not (old == v or (math.isnan(old) and math.isnan(v))):
+                        conflict.setdefault(k, f"lines {first_line[(k, dim)]} and {line} [{col}]")
+                    continue
+                first_line[(k, dim)] = line
+                slot[dim] = v
+        report.duplicates = list(dup)
+        report.conflicting = list(conflict)
+        report.bad_cells = [f"line {ln} [{col}]: {why}" for ln, col, why, _k in bad]
+        if bad and self.on_bad == "error":
+            ln, col, why, _k = bad[0]
+            more = f" (and {_count(len(bad) - 1, 'more bad cell', 'more bad cells')}: {_few(report.bad_cells[1:])})" if len(bad) > 1 else ""
+            raise ModelError(where, f"{why}{more}", field=col, line=ln,
+                             fix="every score must be a finite number; re-score those rows, or choose on_bad=drop "
+                                 "(leave those sentences out) or on_bad=keep (keep them as missing)")
         if conflict and self.on_duplicate == "error":
-            raise ModelError(where, f"{len(conflict)} keys appear more than once with different scores "
-                             f"(e.g. {next(iter(conflict))!r})", field=key_col,
-                             fix="remove the duplicates, or pass on_duplicate='first' to keep the first row")
+            first = next(iter(conflict))
+            raise ModelError(where, f"{_count(len(conflict), 'key appears', 'keys appear')} more than once with different scores "
+                             f"(first: {first!r}, {conflict[first]}; all: {_few(list(conflict))})",
+                             field=self.key_column,
+                             fix="remove the duplicates, or pass on_duplicate=first to keep the first row")
+        if bad:
+            what = "left out of the audit (on_bad=drop)" if self.on_bad == "drop" else "kept as missing (on_bad=keep)"
+            report.warnings.append(f"{where}: {_count(len(bad), 'bad score cell', 'bad score cells')} {what}: {_few(report.bad_cells)}")
+        same = [k for k in dup if k not in conflict]
+        if same:
+            report.warnings.append(f"{where}: {_count(len(same), 'key appears', 'keys appear')} on more than one row with the same scores "
+                                   f"(the first row counts): {_few(same)}")
+        if conflict:
+            report.warnings.append(f"{where}: {_count(len(conflict), 'key appears', 'keys appear')} more than once with different scores; "
+                                   f"the first row counts (on_duplicate=first): {_few(list(conflict))}")
+        return values, set(dropped)
 
     # -- scoring ------------------------------------------------------------------------------
     def fingerprint(self) -> str:
         ids = sorted(self.ids.items()) if (self.ids is not None and self.key == "id") else None
-        return stable_hash("predictions/1", file_sha256(self.path), self.key, self.key_column, self.dimensions, ids)
+        # every policy changes what is returned (an error or NaN), so each has its own cache entries
+        return stable_hash("predictions/2", file_sha256(self.path), self.key, self.key_column, self.dimensions, ids,
+                           self.on_missing, self.on_bad, self.on_duplicate)
 
-    def _lookup(self, text: str) -> dict[str, float] | None:
+    def _key_of(self, text: str) -> str:
+        """What the file would call this text: its corpus ID when keyed by ID, else the text."""
+        if self.key == "id":
+            return str(self.ids.get(text, text)).strip()
+        return text
+
+    def _file_key(self, text: str) -> str | None:
+        """The file's key for this text (marking it asked for), or None when the file lacks it."""
         if self.key == "id":
             k = self.ids.get(text)
             if k is None:
                 return None
+            k = str(k).strip()
             self._asked.add(k)
-            return self._values.get(str(k).strip())
+            return k if k in self._values else None
         self._asked.add(text)
-        hit = self._values.get(text)
-        if hit is None:
-            k = self._norm_index.get(_norm(text))
-            if k is not None:
-                self._asked.add(k)
-                self.report.normalised_matches += 1
-                return self._values[k]
-        return hit
+        if text in self._values:
+            return text
+        k = self._norm_index.get(_norm(text))
+        if k is not None:
+            self._asked.add(k)
+            self.report.normalised_matches += 1
+        return k
 
     def check(self, texts: list[str]) -> MatchReport:
         """Match every text now (no scoring) and fill `report.missing` / `report.unmatched`."""
         self._asked = set()
         self.report.normalised_matches = 0
-        missing = [t for t in dict.fromkeys(texts) if self._lookup(t) is None]
-        self.report.missing = missing
+        self.report.missing = [self._key_of(t) for t in dict.fromkeys(texts) if self._file_key(t) is None]
         self.report.unmatched = [k for k in self._values if k not in self._asked]
         return self.report
 
@@ -230,74 +338,235 @@ class PredictionFileScorer:
         texts = list(texts)
         tracker = ProgressTracker(len(texts), progress)
         check_cancel(cancel, 0, len(texts))
-        out, missing = [], []
+        out: list[list[float]] = []
+        missing: dict[str, None] = {}  # keys without any row
+        partial: dict[str, None] = {}  # 'key [dimension]' without a row (long layout)
+        nan_row = [math.nan] * len(self.dimensions)
         for t in texts:
-            hit = self._lookup(t)
-            if hit is None:
-                missing.append(t)
-                out.append([float("nan")] * len(self.dimensions))
-            else:
-                out.append([hit.get(d, float("nan")) for d in self.dimensions])
-        for m in missing:
+            k = self._file_key(t)
+            if k is None:
+                missing[self._key_of(t)] = None
+                out.append(nan_row)
+                continue
+            if k in self._dropped:
+                out.append(nan_row)
+                continue
+            hit = self._values[k]
+            lacking = [d for d in self.dimensions if d not in hit]
+            for d in lacking:
+                partial[f"{k} [{d}]"] = None
+            out.append(nan_row if lacking and self.on_missing == "drop" else
+                       [hit.get(d, math.nan) for d in self.dimensions])
+        for m in list(missing) + list(partial):
             if m not in self.report.missing:
                 self.report.missing.append(m)
         self.report.unmatched = [k for k in self._values if k not in self._asked]
-        if missing and self.on_missing == "error":
-            raise ModelError(str(self.path), f"{len(missing)} of {len(texts)} sentences have no prediction "
-                             f"(e.g. {missing[0]!r})", field=self.key_column,
-                             fix="check that the file was made for this corpus, or pass on_missing='nan'")
+        if missing or partial:
+            missing, partial = dict.fromkeys(sorted(missing)), dict.fromkeys(sorted(partial))  # listed in key order
+            total = len(dict.fromkeys(texts))
+            what = "IDs" if self.key == "id" else "sentences"
+            parts = []
+            if missing:
+                parts.append(f"{len(missing)} of {total} {what} have no prediction (first "
+                             f"{min(len(missing), MAX_LISTED)}: {_few(list(missing))})")
+            if partial:
+                parts.append(f"{_count(len(partial), 'prediction lacks', 'predictions lack')} a dimension (first "
+                             f"{min(len(partial), MAX_LISTED)}: {_few(list(partial))})")
+            text = "; ".join(parts)
+            if self.on_missing == "error":
+                raise ModelError(str(self.path), text, field=self.key_column,
+                                 fix="check that the file was made for this corpus, or choose on_missing=drop "
+                                     "(leave them out) or on_missing=keep (keep them as missing)")
+            how = "left out of the audit (on_missing=drop)" if self.on_missing == "drop" else \
+                "kept as missing (on_missing=keep)"
+            self.report.warnings.append(f"{self.path}: {text}; {how}")
         tracker.advance(len(texts))
         return make_frame(out, self.dimensions)
 
     def describe(self) -> dict[str, Any]:
         return {"kind": "predictions", "name": self.name, "path": str(self.path), "fingerprint": self.fingerprint(),
-                "key": self.key, "key_column": self.key_column, "report": self.report.summary()}
+                "key": self.key, "key_column": self.key_column, "on_missing": self.on_missing, "on_bad": self.on_bad,
+                "on_duplicate": self.on_duplicate, "report": self.report.summary(), "warnings": list(self.warnings)}
 
 
-def _read_table(path: Path) -> tuple[list[tuple[int, dict[str, str]]], list[str]]:
-    """Rows as (line number, {column: text}); TSV for .tsv/.txt (no quoting), else CSV."""
+def parse_score(raw: str) -> tuple[float, str]:
+    """(value, '') for a finite number; (nan, reason) for an empty, NaN, infinite or non-number cell."""
+    text = raw.strip()
+    if not text:
+        return math.nan, "empty score"
+    if _NUMBER.fullmatch(text):
+        v = float(text)
+        if math.isinf(v):  # 1e999
+            return math.nan, f"number too large: {raw!r}"
+        return v, ""
+    low = text.lower()
+    if low in _NAN:
+        return math.nan, f"missing score: {raw!r}"
+    if low in _INF:
+        return math.nan, f"infinite score: {raw!r}"
+    if re.fullmatch(r"[+-]?\d+,\d+", text):
+        return math.nan, f"not a number: {raw!r} (decimal comma? use a dot)"
+    return math.nan, f"not a number: {raw!r}"
+
+
+def _text_column(rows: list[tuple[int, list[str]]], i: int) -> bool:
+    """True when no cell of the column looks like a score: a label column such as 'Person'."""
+    seen_text = False
+    for _line, row in rows:
+        text = row[i].strip()
+        if not text:
+            continue
+        low = text.lower()
+        if _NUMBER.fullmatch(text) or low in _NAN or low in _INF:
+            return False
+        seen_text = True
+    return seen_text
+
+
+def _read_table(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """(header, rows as (line number, cells)), streamed; TSV for .txt (no quoting), else CSV."""
+    where = str(path)
+    if not path.exists():
+        raise ModelError(where, "prediction file not found", fix="check the path")
     if not path.is_file():
-        raise ModelError(str(path), "prediction file not found", fix="check the path")
+        raise ModelError(where, "is a folder, not a prediction file", fix="give a .csv, .tsv or .txt file")
+    if path.suffix.lower() in (".jsonl", ".parquet"):
+        return _check_rows(where, *_read_frame(path), quoting=False)
     try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ModelError(str(path), f"not UTF-8 (byte {exc.start})", fix="save the file as UTF-8") from None
-    lines = text.splitlines()
-    if not lines:
-        raise ModelError(str(path), "file is empty")
-    suffix = path.suffix.lower()
-    if suffix == ".txt":
-        # SemEval-style TSV: tweets carry raw quotes, so no quoting rules at all
-        header = lines[0].split("\t")
-        rows = []
-        for n, line in enumerate(lines[1:], start=2):
-            if not line.strip():
-                continue
-            cells = line.split("\t")
-            if len(cells) != len(header):
-                raise ModelError(str(path), f"{len(cells)} fields, header has {len(header)}", line=n,
-                                 fix="one tab-separated value per header column")
-            rows.append((n, dict(zip(header, cells))))
-        return rows, header
-    delimiter = "\t" if suffix == ".tsv" or ("\t" in lines[0] and "," not in lines[0]) else ","
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    header = next(reader)
-    rows = []
-    for cells in reader:
-        n = reader.line_num
+        fh = open(path, encoding="utf-8-sig", newline="")
+    except OSError as exc:
+        raise ModelError(where, f"cannot read it ({(exc.strerror or 'error').lower()})", fix="check the permissions") \
+            from None
+    with fh:
+        lines = _lines(fh, where)
+        first = next(lines, None)
+        if first is None:
+            raise ModelError(where, "file is empty", fix="a prediction file starts with a header line")
+        suffix = path.suffix.lower()
+        header_text = first[1].rstrip("\r\n")
+        if suffix == ".txt":
+            delimiter, quoting = "\t", False
+        else:
+            delimiter = "\t" if suffix == ".tsv" or ("\t" in header_text and "," not in header_text) else ","
+            quoting = True
+        rows = list(_records(lines, first, delimiter, quoting, where))
+    return _check_rows(where, rows[0][1], rows[1:], quoting)
+
+
+def _check_rows(where: str, header: list[str], rows: list[tuple[int, list[str]]], quoting: bool
+                ) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    header = [h.strip() for h in header]
+    if not any(header):
+        raise ModelError(where, "the header line is empty", line=1, fix="the first line names the columns")
+    seen: set[str] = set()
+    for h in header:
+        if not h:
+            raise ModelError(where, "a header cell is empty", line=1, field="header", fix="name every column")
+        if h in seen:
+            raise ModelError(where, f"column {h!r} appears twice", line=1, field="header", fix="rename one of them")
+        seen.add(h)
+    body = []
+    for n, cells in rows:
         if not any(c.strip() for c in cells):
             continue
         if len(cells) != len(header):
-            raise ModelError(str(path), f"{len(cells)} fields, header has {len(header)}", line=n,
-                             fix="quote values that contain commas")
-        rows.append((n, dict(zip(header, cells))))
-    return rows, header
+            raise ModelError(where, f"{len(cells)} fields, header has {len(header)}", line=n,
+                             fix="one value per header column" + (" (quote values that contain the delimiter)"
+                                                                  if quoting else " (tab-separated)"))
+        body.append((n, cells))
+    if not body:
+        raise ModelError(where, "no rows after the header", line=1, fix="the file holds no predictions")
+    return header, body
 
 
-def _numeric_column(rows: list[tuple[int, dict[str, str]]], col: str) -> bool:
-    for _, row in rows[:50]:
+def _lines(fh: Any, where: str) -> Iterator[tuple[int, str]]:
+    n = 0
+    while True:
         try:
-            float(row[col])
-        except ValueError:
-            return False
-    return bool(rows)
+            line = fh.readline()
+        except UnicodeDecodeError as exc:
+            raise ModelError(where, f"not UTF-8 (byte {exc.start} of the line)", line=n + 1,
+                             fix="save the file as UTF-8") from None
+        if not line:
+            return
+        n += 1
+        if "\x00" in line:
+            raise ModelError(where, "binary data (NUL byte)", line=n, fix="give a text file: CSV, TSV or SemEval .txt")
+        if len(line) > MAX_FIELD:
+            raise ModelError(where, f"line longer than {MAX_FIELD:,} characters", line=n,
+                             fix="is this a prediction file? one row per sentence")
+        yield n, line
+
+
+def _records(lines: Iterator[tuple[int, str]], first: tuple[int, str], delimiter: str, quoting: bool,
+             where: str) -> Iterator[tuple[int, list[str]]]:
+    """Cells per record with the line number it starts on (a quoted cell may span lines)."""
+    if not quoting:
+        yield first[0], first[1].rstrip("\r\n").split(delimiter)
+        for n, line in lines:
+            yield n, line.rstrip("\r\n").split(delimiter)
+        return
+    start = [first[0]]
+
+    def feed() -> Iterator[str]:
+        yield first[1]
+        for n, line in lines:
+            start.append(n)
+            yield line
+
+    reader = csv.reader(feed(), delimiter=delimiter, strict=True)
+    line_of_record = first[0]
+    try:
+        for cells in reader:
+            yield line_of_record, cells
+            line_of_record = start[-1] + 1
+    except csv.Error as exc:
+        raise ModelError(where, f"malformed CSV ({exc})", line=start[-1],
+                         fix="check the quotes on this line (a quote inside a value is written twice)") from None
+
+
+def _read_frame(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """A .jsonl or .parquet file as header and text cells, so the same checks apply to every cell."""
+    import pandas as pd
+
+    where = str(path)
+    def cell(v: Any) -> str:
+        if v is None or (isinstance(v, float) and math.isnan(v)):
+            return ""
+        return repr(float(v)) if isinstance(v, float) else str(v)
+
+    if path.suffix.lower() == ".jsonl":
+        return _read_jsonl(path, cell)
+    try:
+        frame = pd.read_parquet(path)
+    except Exception as exc:  # pyarrow's errors: one line, our words
+        reason = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+        raise ModelError(where, f"not a readable Parquet file ({reason})",
+                         fix="save the predictions again, or as CSV") from None
+    rows = [(1 + i, [cell(v) for v in rec]) for i, rec in enumerate(frame.itertuples(index=False, name=None))]
+    return [str(c) for c in frame.columns], rows
+
+
+def _read_jsonl(path: Path, cell: Any) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """One JSON object per line, parsed exactly (pandas' fast JSON parser rounds some decimals)."""
+    import json
+
+    where = str(path)
+    records: list[tuple[int, dict[str, Any]]] = []
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        for n, line in _lines(fh, where):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ModelError(where, f"not valid JSON ({exc.msg})", line=n, fix="one JSON object per line") \
+                    from None
+            if not isinstance(obj, dict):
+                raise ModelError(where, f"expected a JSON object, got {type(obj).__name__}", line=n,
+                                 fix='one object per line, e.g. {"ID": "en-00001", "anger": 0.5}')
+            records.append((n, obj))
+    if not records:
+        raise ModelError(where, "file is empty", fix="a prediction file needs a key column and score columns")
+    header = list(dict.fromkeys(k for _n, obj in records for k in obj))
+    return header, [(n, [cell(obj.get(k)) for k in header]) for n, obj in records]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from engine.models.base import ProgressTracker, check_cancel, make_frame, stable_hash
+from engine.models.base import ProgressTracker, WorkerSpec, check_cancel, make_frame, stable_hash
 from engine.models.errors import ModelError
 from engine.models.fingerprint import file_sha256
 from engine.models.preprocess import get_preprocessor
@@ -36,6 +36,12 @@ class SklearnScorer:
         self._digest = digest
         self.batch_size = CHUNK
         self.manifest: dict[str, Any] = {}
+        #: set by the folder loaders: how a worker process loads the same model (see WorkerSpec)
+        self.worker: WorkerSpec | None = None
+
+    def worker_spec(self) -> WorkerSpec | None:
+        """CPU-bound: score in worker processes when it was loaded from a folder (None: in memory only)."""
+        return self.worker
 
     @property
     def languages(self) -> tuple[str, ...]:

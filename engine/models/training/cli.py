@@ -19,14 +19,21 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from engine.common import exits, validate
+from engine.common.errors import UserError
 from engine.models.errors import ModelError
 
 DEFAULT_EMOTIONS = "anger,fear,joy,sadness"
 
 
 def default_data_dir() -> Path | None:
-    """../shared/data/semeval2018_ait next to the checkout, when it exists."""
-    here = Path(__file__).resolve().parents[2]
+    """$EEC_SEMEVAL_DIR, else ../shared/data/semeval2018_ait beside the checkout or the current folder."""
+    import os
+
+    env = os.environ.get("EEC_SEMEVAL_DIR")
+    if env:
+        return Path(env).expanduser()
+    here = Path(__file__).resolve().parents[3]
     for cand in (here.parent / "shared" / "data" / "semeval2018_ait", Path.cwd().parent / "shared" / "data" / "semeval2018_ait"):
         if cand.is_dir():
             return cand
@@ -88,18 +95,18 @@ def _progress_printer(label: str) -> Any:
 def handle_train(args: argparse.Namespace) -> int:
     try:
         return _train(args)
-    except ModelError as exc:
+    except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return exits.USAGE
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
-        return 130
+        return exits.CANCELLED
     except MemoryError:
         print("error: out of memory — try a smaller --batch-size or --max-length", file=sys.stderr)
-        return 2
+        return exits.USAGE
     except OSError as exc:
-        print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        print(f"error: {exc.filename or ''}: {(exc.strerror or str(exc)).lower()}", file=sys.stderr)
+        return exits.USAGE
 
 
 def _train(args: argparse.Namespace) -> int:
@@ -107,7 +114,7 @@ def _train(args: argparse.Namespace) -> int:
     from engine.models.training.datasets import TaskSplits, load_semeval_task, read_labeled_csv
     from engine.models.training.train import TrainSettings, train_classifier, train_regression
 
-    out = Path(args.out)
+    out = _check_arguments(args)
     if out.exists() and any(out.iterdir()) and not (out / "manifest.json").exists():
         raise ModelError(str(out), "output folder exists and is not a model folder", field="--out",
                          fix="choose a new or empty folder")
@@ -139,8 +146,9 @@ def _train(args: argparse.Namespace) -> int:
             else:
                 data = Path(args.data) if args.data else default_data_dir()
                 if data is None:
-                    raise ModelError("", "no SemEval data folder found", field="--data",
-                                     fix="pass --data DIR (with 2018-EI-reg-* files) or --train-csv FILE")
+                    raise ModelError("", "no SemEval-2018 Task 1 data folder found", field="--data",
+                                     fix="pass --data DIR or set EEC_SEMEVAL_DIR (README, 'SemEval-2018 Task 1 "
+                                         "data', says where to get it), or train on --train-csv FILE")
                 emotions = [e.strip() for e in args.emotions.split(",") if e.strip()]
                 tasks = [load_semeval_task(data, args.language, e) for e in emotions]
                 language = args.language.lower()
@@ -152,10 +160,35 @@ def _train(args: argparse.Namespace) -> int:
             report = train_regression(tasks, settings, log=lambda s: print(s, file=sys.stderr))
     except Cancelled:
         print("cancelled", file=sys.stderr)
-        return 130
+        return exits.CANCELLED
     print(report.table())
     print(f"saved to {report.out_dir}  ({report.seconds:.1f}s) — score with: --model {report.out_dir}")
     return 0
+
+
+def _check_arguments(args: argparse.Namespace) -> Path:
+    """Ranges, ids and the output folder, before any data is read or a model loaded."""
+    out = validate.output_folder(args.out)
+    validate.at_least("--max-length", args.max_length, 8)
+    validate.at_least("--batch-size", args.batch_size)
+    validate.at_least("--epochs", args.epochs)
+    if not _ints(args.seeds, "--seeds"):
+        raise ModelError("", "no seed given", field="--seeds", fix="e.g. --seeds 1,2,3")
+    if not args.train_csv:
+        validate.one_of("--language", args.language.lower(), ("en", "es", "ar"), "SemEval-2018 language")
+        for e in (e.strip() for e in args.emotions.split(",") if e.strip()):
+            validate.one_of("--emotions", e, ("anger", "fear", "joy", "sadness", "valence"), "emotion")
+    if args.system == "classifier" and not args.base_model:
+        raise ModelError("", "--system classifier needs --base-model", field="--base-model",
+                         fix="give a local model folder (save_pretrained) to fine-tune")
+    for flag in ("train_csv", "dev_csv", "test_csv"):
+        value = getattr(args, flag)
+        if value and not Path(value).is_file():
+            raise ModelError(value, "file not found", field="--" + flag.replace("_", "-"), fix="check the path")
+    if args.data and not Path(args.data).is_dir():
+        raise ModelError(args.data, "not a folder", field="--data",
+                         fix="give the folder holding the 2018-EI-reg-* files (see README, SemEval-2018 data)")
+    return out
 
 
 def _default_embedding_cache() -> str:

@@ -13,8 +13,9 @@ import string
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
-from engine.models.base import stable_hash
+from engine.models.base import WorkerSpec, stable_hash
 from engine.models.errors import ModelError
 from engine.models.fingerprint import file_sha256
 from engine.models.manifest import read_manifest
@@ -89,6 +90,13 @@ class WordVectors:
         if self.path.suffix == ".bin":
             import fasttext
 
+            from engine.assoc.errors import AssocError
+            from engine.assoc.providers.fasttext_check import check_fasttext_bin
+
+            try:  # before the library: it loops forever on garbage and accepts a truncated file
+                check_fasttext_bin(self.path)
+            except AssocError as exc:
+                raise ModelError(exc.file, exc.message, fix=exc.fix) from None
             fasttext.FastText.eprint = lambda *a, **k: None  # its load warning is noise on stderr
             try:
                 self._ft = fasttext.load_model(str(self.path))
@@ -244,4 +252,7 @@ def load_fasttext_mlp(folder: str | Path, *, allow_pickle: bool = False, vectors
     scorer = make_scorer(models, vec, name=man.get("name", folder.name), preprocess=man.get("preprocess", "none"),
                          digest=digest)
     scorer.manifest = man
+    if vectors is None or isinstance(vectors, (str, Path)):
+        query = f"?{urlencode({'vectors': str(vectors)})}" if vectors is not None else ""
+        scorer.worker = WorkerSpec(f"model:{folder.resolve()}{query}", allow_pickle)
     return scorer

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.models.base import WorkerSpec
 from engine.models.errors import ModelError
 from engine.models.manifest import read_manifest
 from engine.models.scorers.sklearn_scorer import SklearnScorer
@@ -63,4 +64,5 @@ def load_svm_tfidf(folder: str | Path, *, allow_pickle: bool = False) -> Sklearn
     scorer = SklearnScorer(models, kind=SYSTEM, name=man.get("name", folder.name),
                            preprocess=man.get("preprocess", "none"), digest=digest)
     scorer.manifest = man
+    scorer.worker = WorkerSpec(f"model:{folder.resolve()}", allow_pickle)
     return scorer

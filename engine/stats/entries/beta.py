@@ -30,7 +30,8 @@ def compute(ctx: StatContext) -> list[Any]:
     return [beta_regression(ctx.scores, cols, corpus=ctx.corpus_id, minority=ctx.minority, majority=ctx.majority,
                             noun_phrases=ctx.setting("noun_phrases", "exclude"), correction=ctx.setting("correction", None),
                             inference=ctx.setting("inference", "person"),
-                            n_permutations=ctx.setting("n_permutations", 2000), seed=ctx.setting("seed", 0))]
+                            n_permutations=ctx.setting("n_permutations", 2000), seed=ctx.setting("seed", 0),
+                            dropna=ctx.setting("dropna", False))]
 
 
 def plot(df: pd.DataFrame) -> PlotSpec:

@@ -31,7 +31,8 @@ def compute(ctx: StatContext) -> list[Any]:
                                            n_resamples=ctx.setting("n_resamples", 1000), seed=ctx.setting("seed", 0),
                                            inference=ctx.setting("inference", "person"),
                                            n_permutations=ctx.setting("n_permutations", 2000),
-                                           score_range=rng, score_range_source=source))
+                                           score_range=rng, score_range_source=source,
+                                           dropna=ctx.setting("dropna", False)))
     return out
 
 

@@ -26,7 +26,8 @@ def compute(ctx: StatContext) -> list[Any]:
                                n_resamples=ctx.setting("n_resamples", 1000), seed=ctx.setting("seed", 0),
                                inference=ctx.setting("inference", "person"),
                                race_pooling=ctx.setting("race_pooling", "paper"),
-                               n_permutations=ctx.setting("n_permutations", 2000))]
+                               n_permutations=ctx.setting("n_permutations", 2000),
+                               dropna=ctx.setting("dropna", False))]
 
 
 def extra_tables(res: Any) -> dict[str, pd.DataFrame]:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import pandas as pd
+from typing import TYPE_CHECKING
 
-from engine.corpus import CompiledCorpus, CorpusDefinition
-from engine.corpus.compiled import EMOTION_ATTRS, PERSON_ATTRS
+from .compiled import EMOTION_ATTRS, PERSON_ATTRS, CompiledCorpus
+from .model import CorpusDefinition
+
+if TYPE_CHECKING:  # pandas is not needed to import the engine
+    import pandas as pd
 
 NEUTRAL = ""  # templates without an emotion slot
 

@@ -1,0 +1,127 @@
+"""Audit time for VADER + TextBlob over the four English corpora with jobs 1 vs 2 (issue 16).
+
+Each configuration runs in a fresh Python process with a fresh score cache, so worker start-up,
+the scorers' own loading and every cache write are paid as a user pays them; the time is the
+`run_audit` call (paired statistic without bootstrap, so scoring dominates). The scores of the
+two runs are asserted identical. Goal: jobs 2 at least 1.4x faster than jobs 1 on two cores.
+
+Also prints the cost of the cache's batched commits against one commit per 256 texts (the old
+behaviour) for the same number of rows.
+
+Machine load matters (two cores shared with other work halve any parallel gain), so the load
+average is printed before and after each run.
+
+    python bench/bench_parallel_scoring.py [REPEATS]
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CORPORA = ["en-kiritchenko2018", "en-camara2022-latino", "en-camara2022-arab", "en-goldfarb2023"]
+MODELS = ["vader", "textblob"]
+
+_ONE = """
+import pickle, sys, time
+sys.path.insert(0, {root!r})
+from engine.audit import AuditPlan, run_audit
+plan = AuditPlan({corpora!r}, {models!r}, stats=["paired"], cache_dir={cache!r},
+                 settings={{"n_resamples": 0, "jobs": {jobs}}})
+t = time.perf_counter()
+result = run_audit(plan)
+seconds = time.perf_counter() - t
+with open({out!r}, "wb") as fh:
+    pickle.dump((seconds, result.scores), fh)
+"""
+
+
+def one_run(jobs: int, work: Path) -> tuple[float, dict]:
+    cache, out = work / f"cache-{jobs}-{time.monotonic_ns()}", work / f"out-{jobs}.pkl"
+    code = _ONE.format(root=str(ROOT), corpora=CORPORA, models=MODELS, cache=str(cache), jobs=jobs, out=str(out))
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+    with open(out, "rb") as fh:
+        return pickle.load(fh)
+
+
+def _burn(n: int = 3_000_000) -> int:
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def parallel_capacity() -> float:
+    """Control: how much faster two busy processes finish two equal pieces of pure-Python work
+    than one process doing both (about 2 on two idle cores; about 1 when only one core is free)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    t = time.perf_counter()
+    _burn(), _burn()
+    serial = time.perf_counter() - t
+    with ProcessPoolExecutor(1) as pool:
+        pool.submit(_burn, 10).result()  # started before the timing
+        t = time.perf_counter()
+        fut = pool.submit(_burn)
+        _burn()
+        fut.result()
+        parallel = time.perf_counter() - t
+    return serial / parallel
+
+
+def load() -> str:
+    return "load average %.2f %.2f %.2f" % os.getloadavg() if hasattr(os, "getloadavg") else "load n/a"
+
+
+def commit_cost(rows: int = 141_000, chunk: int = 256) -> tuple[float, float]:
+    """Seconds to write `rows` score rows in chunks: one commit per chunk vs batched commits."""
+    import numpy as np
+
+    from engine.audit.cache import ScoreCache
+
+    times = []
+    with tempfile.TemporaryDirectory() as d:
+        for name, kwargs in (("per-chunk", {"flush_rows": 0}), ("batched", {})):
+            cache = ScoreCache(Path(d) / f"{name}.sqlite", **kwargs)
+            vals = np.random.default_rng(0).random((chunk, 1))
+            t = time.perf_counter()
+            for start in range(0, rows, chunk):
+                cache.put_many("fp", [f"text {i}" for i in range(start, start + chunk)], vals)
+            cache.close()
+            times.append(time.perf_counter() - t)
+    return times[0], times[1]
+
+
+def main(repeats: int = 1) -> None:
+    import pandas as pd
+
+    print(f"cores usable: {len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()}; "
+          f"control: two busy processes ran {parallel_capacity():.2f}x as fast as one ({load()})")
+    per_chunk, batched = commit_cost()
+    print(f"score cache, 141,000 rows in chunks of 256: one commit per chunk {per_chunk:.2f} s (before), "
+          f"batched commits {batched:.2f} s (after)")
+    best = {1: float("inf"), 2: float("inf")}
+    with tempfile.TemporaryDirectory() as d:
+        scores = {}
+        for _ in range(repeats):
+            for jobs in (1, 2):
+                before = load()
+                seconds, scores[jobs] = one_run(jobs, Path(d))
+                best[jobs] = min(best[jobs], seconds)
+                print(f"audit jobs={jobs}: {seconds:6.2f} s   ({before} -> {load()[13:]})")
+        for cid in CORPORA:  # same scores, bit for bit
+            pd.testing.assert_frame_equal(scores[1][cid], scores[2][cid], check_exact=True)
+    print(f"same scores with jobs 1 and 2 over {', '.join(CORPORA)}")
+    print(f"jobs=1 (before): {best[1]:.2f} s   jobs=2 (after): {best[2]:.2f} s   "
+          f"speed-up {best[1] / best[2]:.2f}x (goal >= 1.4x on two idle cores)")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 1)

@@ -1,0 +1,119 @@
+"""Chunks of CPU-bound scorers scored by worker processes too (`score_texts(..., jobs=N)`).
+
+Why processes: VADER, TextBlob and the scikit-learn systems are Python code that holds the GIL,
+so one audit used one core. A scorer takes part by offering a `WorkerSpec` (its spec string):
+each worker loads its own copy once and checks that its fingerprint matches, so no model is
+pickled per chunk. Torch scorers offer none and stay in the calling process (they already use
+every core through their own threads).
+
+How workers start: on Linux, when this process runs a single thread (the CLI, a notebook),
+they are forked for the call: they inherit the imported packages and the scorer this process has
+already warmed, so they start in milliseconds (a spawned worker spends a second or more importing
+pandas and loading TextBlob, which on two busy cores ate most of the gain). Elsewhere (macOS,
+Windows, or a process with other threads, where forking is unsafe) joblib's loky executor is used:
+a `concurrent.futures` executor that does not re-run the caller's `__main__` in its workers (a
+script without a `__main__` guard works) and is reused between calls, so its start-up is paid once.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from typing import Any
+
+from engine.models.base import WorkerSpec
+from engine.models.errors import ModelError
+
+# in a worker: (spec, allow_pickle, fingerprint) -> the scorer loaded from it
+_loaded: dict[tuple[str, bool, str], Any] = {}
+
+
+def default_jobs() -> int:
+    """The number of cores this process may use (the default of `jobs`)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def resolve_jobs(jobs: int | None) -> int:
+    """None or 0 -> every usable core; otherwise at least 1."""
+    if not jobs:
+        return default_jobs()
+    return max(1, int(jobs))
+
+
+def worker_spec_of(scorer: Any) -> WorkerSpec | None:
+    """The scorer's recipe for worker processes, or None when it must score in this process."""
+    fn = getattr(scorer, "worker_spec", None)
+    if not callable(fn):
+        return None
+    spec = fn()
+    return spec if isinstance(spec, WorkerSpec) else None
+
+
+def can_fork() -> bool:
+    """Forking is safe here: Linux, and no other Python thread that could hold a lock."""
+    import multiprocessing
+
+    return (sys.platform.startswith("linux") and threading.active_count() == 1
+            and "fork" in multiprocessing.get_all_start_methods())
+
+
+def executor(workers: int, warm: tuple[WorkerSpec, str, Any] | None = None) -> tuple[Any, bool]:
+    """(a pool of `workers` processes, whether the caller must shut it down).
+
+    `warm` = (spec, fingerprint, scorer): a forked pool's workers inherit this scorer as the one
+    the spec names, so they load nothing. A loky pool is shared and reused (idle workers exit
+    after two minutes); a forked one lives for one call."""
+    if can_fork():
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        if warm is not None:
+            spec, fingerprint, scorer = warm
+            _loaded[(spec.spec, spec.allow_pickle, fingerprint)] = scorer
+        try:
+            return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                                       initializer=_die_with_parent, initargs=(os.getpid(),)), True
+        finally:
+            if warm is not None:  # only the children keep it: this process has its own reference
+                _loaded.pop((warm[0].spec, warm[0].allow_pickle, warm[1]), None)
+    from joblib.externals.loky import get_reusable_executor
+
+    return get_reusable_executor(max_workers=workers, timeout=120), False
+
+
+def _die_with_parent(parent: int) -> None:
+    """In a forked worker: end when the audit process ends, even by SIGKILL (the GUI kills a
+    run that does not stop in time), instead of waiting forever for chunks nobody will send."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def score_chunk(spec: WorkerSpec, fingerprint: str, texts: list[str]) -> Any:
+    """Run in a worker: score `texts` with the scorer `spec` names (loaded once per worker)."""
+    key = (spec.spec, spec.allow_pickle, fingerprint)
+    scorer = _loaded.get(key)
+    if scorer is None:
+        from engine.models.specs import load_scorer
+
+        scorer = load_scorer(spec.spec, allow_pickle=spec.allow_pickle)
+        if scorer.fingerprint() != fingerprint:
+            raise ModelError(spec.spec, "a worker process loaded a different model than the audit's",
+                             fix="run with jobs=1 (--jobs 1); the model files may have changed during the run")
+        _loaded[key] = scorer
+    return scorer.score(list(texts))
+
+
+def parallel_chunk(size: int, n: int, jobs: int) -> int:
+    """Chunk size for a pool: at least the scorer's, large enough that the per-chunk overhead
+    (pickling texts and scores) stays small, small enough for progress and cancel (~4 per worker)."""
+    return max(size, min(2048, -(-n // (4 * jobs))))

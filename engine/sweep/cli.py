@@ -1,0 +1,53 @@
+"""`python main.py sweep PLAN.toml --out DIR [--scheduler tcp://HOST:PORT] [--jobs N]`
+(a thin shell over engine.sweep.run_sweep)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("sweep", help="an audit plan (TOML) scored on a Dask cluster: local processes or a scheduler",
+                              description="Score corpora × models as Dask tasks, then compute the statistics as "
+                                          "`main.py audit` does. Plan format: docs/sweep.md.")
+    p.add_argument("plan", metavar="PLAN.toml", help="the sweep plan ([sweep] corpora, models, stats, …)")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder for tables, scores and the manifest")
+    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                   help="a running `dask scheduler` (default: a local cluster of --jobs worker processes)")
+    p.add_argument("--jobs", type=int, default=None, metavar="N", help="local worker processes (default: one per core)")
+    p.add_argument("--cache-dir", default=None, metavar="DIR",
+                   help="score cache (default: the plan's cache_dir, else ~/.cache/eec-studio)")
+    p.set_defaults(func=cmd_sweep)
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from engine.audit.progress_bar import ProgressBar
+
+    from .errors import SweepError
+    from .plan_file import load_sweep_plan
+    from .run import run_sweep
+
+    if args.jobs is not None and args.jobs < 1:
+        raise SweepError(f"--jobs must be at least 1, not {args.jobs}", field="--jobs")
+    sweep = load_sweep_plan(args.plan, out_dir=Path(args.out), cache_dir=args.cache_dir)
+    bars = {"sweep": ProgressBar("scoring tasks"), "scoring": ProgressBar("reading scores back")}
+    current = {"bar": bars["sweep"]}
+
+    def on_phase(name: str, _total: int) -> None:
+        current["bar"] = bars.get(name)
+
+    def progress(done: int, total: int, eta: float | None) -> None:
+        if current["bar"] is not None:
+            current["bar"](done, total, eta)
+
+    result = run_sweep(sweep.audit, scheduler=args.scheduler, jobs=args.jobs, chunk_size=sweep.chunk_size,
+                       retries=sweep.retries, progress=progress, on_phase=on_phase,
+                       log=lambda m: print(m, file=sys.stderr))
+    print(result.audit.summary())
+    rec = result.record
+    if rec:
+        lost = [w["address"] for w in rec["workers"] if w["lost"]]
+        print(f"\nsweep: {rec['tasks']} tasks on {len(rec['workers'])} worker(s) via {rec['scheduler']}"
+              + (f"; lost and retried elsewhere: {', '.join(lost)}" if lost else ""), file=sys.stderr)
+    return 0

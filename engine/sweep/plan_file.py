@@ -1,0 +1,228 @@
+"""Sweep plan files (TOML): corpora × models × statistics and how to spread the scoring.
+
+    [sweep]
+    corpora = ["en-kiritchenko2018", "en-camara2022-latino"]
+    models = ["vader", "textblob"]
+    stats = ["beta", "paired"]
+
+Why a file and not just flags: a sweep over ten languages and twenty models is something a lab
+keeps, reviews and re-runs; the file is validated before any worker starts, and every problem
+names its line (tomllib gives lines only for syntax errors, so semantic errors find the key's
+line with the corpus loader's locator). Relative paths are taken from the plan file's folder.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.audit.assoc_step import AssocStep
+from engine.audit.plan import AuditPlan, statistic_ids
+from engine.common.errors import UsageError, UserError
+from engine.corpus.locate import locate, syntax_error
+
+from .errors import SweepError
+from .paths import with_base, with_options
+
+DEFAULT_CHUNK = 1000
+DEFAULT_RETRIES = 3
+
+# statistic settings handed to AuditPlan.settings under the same name, unchecked here: the
+# statistics that read them validate them (docs/stats.md)
+PASS_THROUGH = ("inference", "race_pooling", "score_range")
+MODEL_OPTIONS = ("device", "precision", "batch_size", "max_length")
+KEYS = ("corpora", "models", "stats", "alpha", "correction", "bootstrap", "seed", "band", "noun_phrases",
+        "allow_pickle", "report", "cache_dir", "chunk_size", "retries", "assoc", "vectors", "permutations",
+        "model_options", *PASS_THROUGH)
+# AuditPlan.validate names command-line flags; a plan file names its keys
+_FLAG_TO_KEY = {"--corpus": "corpora", "--model": "models", "--stats": "stats", "--alpha": "alpha",
+                "--bootstrap": "bootstrap", "--band": "band", "--permutations": "permutations", "--out": "out"}
+
+
+@dataclass
+class SweepPlan:
+    """An audit plan plus how a sweep spreads its scoring (texts per task, retries of lost tasks)."""
+
+    audit: AuditPlan
+    chunk_size: int = DEFAULT_CHUNK
+    retries: int = DEFAULT_RETRIES
+
+
+def load_sweep_plan(path: str | Path, *, out_dir: str | Path | None = None,
+                    cache_dir: str | Path | None = None) -> SweepPlan:
+    """Read and validate a plan file; raises SweepError (``FILE:LINE [sweep.KEY]: … — fix``)."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise SweepError("plan file not found", file=str(path), fix="check the path") from None
+    except IsADirectoryError:
+        raise SweepError("is a folder, not a plan file", file=str(path), fix="name the .toml file") from None
+    except OSError as exc:
+        raise SweepError(f"cannot read the plan file ({exc.strerror})", file=str(path)) from None
+    return parse_sweep_plan(raw, str(path), base=path.resolve().parent, out_dir=out_dir, cache_dir=cache_dir)
+
+
+def parse_sweep_plan(raw: bytes | str, name: str = "<plan>", *, base: Path | None = None,
+                     out_dir: str | Path | None = None, cache_dir: str | Path | None = None) -> SweepPlan:
+    text = _decode(raw, name)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        msg, line = syntax_error(exc, text)
+        raise SweepError(f"TOML syntax error: {msg}", file=name, line=line,
+                         fix="fix the syntax at that line (quotes, brackets, '=' between key and value)") from None
+    return _Reader(name, text, base or Path.cwd()).read(data, out_dir, cache_dir)
+
+
+def _decode(raw: bytes | str, name: str) -> str:
+    if isinstance(raw, str):
+        return raw.removeprefix("\ufeff")
+    try:
+        return raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise SweepError(f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})", file=name,
+                         line=raw[: exc.start].count(b"\n") + 1, fix="save the file as UTF-8") from None
+
+
+class _Reader:
+    def __init__(self, name: str, text: str, base: Path) -> None:
+        self.name, self.text, self.base = name, text, base
+
+    def fail(self, key: str, message: str, fix: str = "") -> SweepError:
+        field = f"sweep.{key}" if key else "sweep"
+        return SweepError(message, file=self.name, line=locate(self.text, field), field=field, fix=fix)
+
+    # -- typed reads -----------------------------------------------------------------------------
+    def strings(self, d: dict, key: str, *, required: bool = False) -> list[str]:
+        value = d.get(key)
+        if value is None:
+            if required:
+                raise self.fail(key, f"'{key}' is missing", fix=f'add e.g. {key} = ["…"] under [sweep]')
+            return []
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise self.fail(key, f"'{key}' must be a list of names", fix=f'e.g. {key} = ["a", "b"]')
+        if required and not value:
+            raise self.fail(key, f"'{key}' is empty", fix="name at least one")
+        return [v.strip() for v in value]
+
+    def number(self, d: dict, key: str, default: Any, kind: type) -> Any:
+        value = d.get(key, default)
+        ok = isinstance(value, (int, float)) if kind is float else isinstance(value, int)
+        if isinstance(value, bool) or not ok:
+            what = "a number" if kind is float else "a whole number"
+            raise self.fail(key, f"'{key}' must be {what}, not {value!r}")
+        return kind(value)
+
+    def choice(self, d: dict, key: str, default: Any, choices: tuple[str, ...]) -> Any:
+        value = d.get(key, default)
+        if value is not None and value not in choices:
+            raise self.fail(key, f"'{key}' must be one of {', '.join(choices)}, not {value!r}")
+        return value
+
+    def flag(self, d: dict, key: str) -> bool:
+        value = d.get(key, False)
+        if not isinstance(value, bool):
+            raise self.fail(key, f"'{key}' must be true or false, not {value!r}")
+        return value
+
+    # -- the plan ----------------------------------------------------------------------------------
+    def read(self, data: dict, out_dir: Any, cache_dir: Any) -> SweepPlan:
+        d = data.get("sweep")
+        if not isinstance(d, dict):
+            raise SweepError("no [sweep] table", file=self.name, line=1,
+                             fix='start with [sweep] and corpora = [...], models = [...] under it')
+        extra = [k for k in data if k != "sweep"]
+        if extra:
+            raise SweepError(f"unknown table or key '{extra[0]}'", file=self.name, line=locate(self.text, extra[0]),
+                             field=extra[0], fix="put everything under [sweep]")
+        unknown = [k for k in d if k not in KEYS]
+        if unknown:
+            raise self.fail(unknown[0], f"unknown key '{unknown[0]}'", fix=f"known keys: {', '.join(KEYS)}")
+        corpora = [self.corpus(c) for c in self.strings(d, "corpora", required=True)]
+        options = self.model_options(d)
+        models = [self.model(m, options) for m in self.strings(d, "models", required=True)]
+        stats = self.strings(d, "stats") or None
+        known = statistic_ids()
+        bad = [s for s in stats or [] if s not in known]
+        if bad:
+            raise self.fail("stats", f"unknown statistic {bad[0]!r}", fix=f"choose from {', '.join(known)}")
+        settings: dict[str, Any] = {
+            "alpha": self.number(d, "alpha", 0.05, float),
+            "correction": self.choice(d, "correction", None, ("holm", "bh")),
+            "n_resamples": self.number(d, "bootstrap", 1000, int),
+            "seed": self.number(d, "seed", 0, int),
+            "band_share": self.number(d, "band", 0.03, float),
+            "noun_phrases": self.choice(d, "noun_phrases", "exclude", ("exclude", "gender")),
+            **{k: d[k] for k in PASS_THROUGH if k in d}}
+        tests = self.strings(d, "assoc")
+        assoc = None
+        if tests:
+            vectors = d.get("vectors", "glove-6b-50d")
+            if not isinstance(vectors, str) or not vectors.strip():
+                raise self.fail("vectors", "'vectors' must name a representation", fix='e.g. vectors = "glove-6b-50d"')
+            assoc = AssocStep(tests=tests, vectors=vectors, permutations=self.number(d, "permutations", 10_000, int),
+                              seed=settings["seed"])
+        if cache_dir is None and d.get("cache_dir") is not None:
+            if not isinstance(d["cache_dir"], str):
+                raise self.fail("cache_dir", "'cache_dir' must be a folder path")
+            cache_dir = self.base / Path(d["cache_dir"]).expanduser()
+        plan = AuditPlan(corpora=corpora, scorers=models, stats=stats, out_dir=Path(out_dir) if out_dir else None,
+                         cache_dir=Path(cache_dir) if cache_dir else None, allow_pickle=self.flag(d, "allow_pickle"),
+                         settings=settings, assoc=assoc, report=self.flag(d, "report"))
+        try:
+            plan.validate()
+        except UsageError as exc:
+            key = _FLAG_TO_KEY.get(exc.field, exc.field.lstrip("-"))
+            if key == "out" or exc.file:
+                raise
+            raise self.fail(key, exc.message, exc.fix.replace(f"{exc.field} ", f"{key} = ")) from None
+        chunk = self.number(d, "chunk_size", DEFAULT_CHUNK, int)
+        if chunk < 1:
+            raise self.fail("chunk_size", f"'chunk_size' must be at least 1, not {chunk}", fix="e.g. chunk_size = 1000")
+        retries = self.number(d, "retries", DEFAULT_RETRIES, int)
+        if retries < 0:
+            raise self.fail("retries", f"'retries' cannot be negative ({retries})", fix="e.g. retries = 3")
+        return SweepPlan(plan, chunk_size=chunk, retries=retries)
+
+    def corpus(self, name: str) -> str:
+        from engine.corpus.registry import resolve_path
+
+        candidate = self.base / Path(name).expanduser()
+        if name.lower().endswith(".toml") and not Path(name).is_absolute() and candidate.exists():
+            return str(candidate.resolve())
+        try:
+            path = resolve_path(name)
+        except UserError as exc:  # no corpus of that name
+            raise self.fail("corpora", f"no corpus named {name!r}", fix=exc.fix) from None
+        if not path.exists():
+            raise self.fail("corpora", f"corpus file {name!r} not found",
+                            fix="paths are relative to the plan file's folder")
+        return name
+
+    def model_options(self, d: dict) -> dict[str, str]:
+        opts = d.get("model_options", {})
+        if not isinstance(opts, dict):
+            raise self.fail("model_options", "'model_options' must be a table",
+                            fix='e.g. model_options = { device = "cuda", batch_size = 64 }')
+        bad = [k for k in opts if k not in MODEL_OPTIONS]
+        if bad:
+            raise self.fail("model_options", f"unknown model option '{bad[0]}'",
+                            fix=f"choose from {', '.join(MODEL_OPTIONS)} (or set it in one model's spec after '?')")
+        for k, v in opts.items():
+            if isinstance(v, bool) or not isinstance(v, (str, int)):
+                raise self.fail("model_options", f"model option '{k}' must be a word or a whole number, not {v!r}")
+        return {k: str(v) for k, v in opts.items()}
+
+    def model(self, spec: str, options: dict[str, str]) -> str:
+        from engine.models.errors import ModelError
+        from engine.models.specs import parse_spec
+
+        try:
+            parse_spec(spec)
+            return with_options(with_base(spec, self.base), options)
+        except ModelError as exc:
+            raise self.fail("models", f"model {spec!r}: {exc.message}", fix=exc.fix) from None

@@ -1,0 +1,145 @@
+"""The main window's document actions: new corpus, translate, export and import.
+
+Why a mixin of its own: the main window navigates between pages and keeps files and
+recovery; starting documents and moving them in and out of other formats is a separate
+concern, and each of these calls the engine function of a CLI twin (``corpus new``,
+``corpus translate``, ``package export``, ``exchange export|import``, ``corpus export``,
+``corpus hf-export``). Uses the MainWindow's ``doc``, ``workbench``, ``corpora``,
+``confirm_discard``, ``set_document`` and ``statusBar``.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtWidgets import QFileDialog
+
+from gui import settings
+from gui.errors import show_error
+from gui.i18n import _, ngettext
+
+if TYPE_CHECKING:
+    from gui.workbench.page import WorkbenchPage
+
+
+class FileActions:
+    def translate_from(self, source_path: str | Path, language: str, new_id: str = "", name: str = "",
+                       subset: Any = None) -> "WorkbenchPage | None":
+        """Start a new language from a corpus (same ids, empty target forms, source shown)."""
+        from engine.corpus import load_corpus
+        from gui.workbench.document import CorpusDocument
+        from engine.corpus.translate import translate_from
+
+        if not self.confirm_discard():
+            return None
+        try:
+            source = load_corpus(source_path)
+            corpus = translate_from(source, language, new_id, name, subset)
+        except Exception as exc:
+            show_error(self, exc, context=_("Starting a translation of {path}").format(path=source_path))
+            return None
+        doc = CorpusDocument(corpus, None, source=source)
+        doc.mark_unsaved()
+        return self.set_document(doc)
+
+    def translate_dialog(self, source_path: str = "") -> None:
+        from engine.corpus import load_corpus
+        from gui.dialogs import TranslateDialog
+
+        source_path = source_path or self.corpora.selected_path()
+        if not source_path:
+            return
+        try:
+            source = load_corpus(source_path)
+        except Exception as exc:
+            show_error(self, exc, context=_("Opening {path}").format(path=source_path))
+            return
+        dlg = TranslateDialog(source.id, self, source=source)
+        if dlg.exec():
+            self.translate_from(source_path, **dlg.values())
+
+    def new_corpus(self, language: str, corpus_id: str = "", name: str = "",
+                   features: dict[str, list[str]] | None = None) -> "WorkbenchPage | None":
+        """An empty corpus in ``language`` with its family's features (engine.corpus.new_corpus)."""
+        from engine.corpus.new_corpus import new_corpus
+        from gui.workbench.document import CorpusDocument
+
+        if not self.confirm_discard():
+            return None
+        try:
+            corpus = new_corpus(language, corpus_id, name, features)
+        except Exception as exc:
+            show_error(self, exc, context=_("Starting a new corpus"))
+            return None
+        doc = CorpusDocument(corpus, None)
+        doc.mark_unsaved()
+        return self.set_document(doc)
+
+    def new_corpus_dialog(self) -> None:
+        from gui.dialogs import NewCorpusDialog
+
+        dlg = NewCorpusDialog(self)
+        if dlg.exec():
+            self.new_corpus(**dlg.values())
+
+    # -- export / import (the CLI's engine functions, on the open document) ---------
+    def export_to(self, kind: str, path: str | Path) -> bool:
+        from gui.workbench.exporting import export_document
+
+        if self.doc is None:
+            return False
+        if self.workbench is not None:
+            self.workbench.commit_pending()
+        try:
+            summary = export_document(self.doc, kind, path)
+        except Exception as exc:
+            show_error(self, exc, context=_("Exporting to {path}").format(path=path))
+            return False
+        self.statusBar().showMessage(summary, 10000)
+        return True
+
+    def export_dialog(self, kind: str) -> bool:
+        from gui.workbench.exporting import KINDS
+
+        if self.doc is None:
+            self.statusBar().showMessage(_("Open a corpus first."), 5000)
+            return False
+        spec = KINDS[kind]
+        start = str(Path.home() / f"{self.doc.corpus.id}{spec.suffix}")
+        if kind == "hf":
+            path = QFileDialog.getSaveFileName(self, _("Hugging Face dataset folder"), start)[0]
+        else:
+            path = QFileDialog.getSaveFileName(self, _("Export"), start, spec.filter)[0]
+        return self.export_to(kind, path) if path else False
+
+    def import_translations(self, path: str | Path, accept: Any = None) -> int:
+        """Preview what a returned PO/XLIFF file changes, then apply it as one undo step.
+
+        ``accept(preview) -> bool`` answers the preview in scripts and tests; returns the number
+        of changed items applied (0 when cancelled or nothing changes)."""
+        from gui.workbench.exporting import ImportPreview, apply_merged, merge_returned
+
+        if self.doc is None:
+            return 0
+        try:
+            result = merge_returned(self.doc, path, translator=settings.get("translator_id") or "")
+        except Exception as exc:
+            show_error(self, exc, context=_("Importing {path}").format(path=path))
+            return 0
+        preview = ImportPreview(result, Path(path).name, self)
+        ok = accept(preview) if accept is not None else bool(preview.exec())
+        preview.deleteLater()
+        if not ok or not result.changes:
+            return 0
+        n = apply_merged(self.doc, result, Path(path).name)
+        self.statusBar().showMessage(ngettext("{n} item updated from {file}", "{n} items updated from {file}", n)
+                                     .format(n=n, file=Path(path).name), 10000)
+        return n
+
+    def import_dialog(self) -> int:
+        if self.doc is None:
+            self.statusBar().showMessage(_("Open a corpus first."), 5000)
+            return 0
+        path, _f = QFileDialog.getOpenFileName(self, _("Import translations"), str(Path.home()),
+                                               _("Translations (*.po *.xlf *.xliff)"))
+        return self.import_translations(path) if path else 0

@@ -1,0 +1,66 @@
+"""Checker findings in the interface language.
+
+Why here and not in the engine: the engine's messages are English data (files, CLI, packages);
+the GUI composes the common ones again from the finding's fields with translated sentences,
+so a German or Arabic translator reads *Für „furious“ fehlt eine Form mit gender=f* rather
+than English. Codes without a sentence here keep the engine's message.
+"""
+from __future__ import annotations
+
+from engine.corpus import Finding
+
+from gui.i18n import N_, _
+
+# feature values and keywords as the interface names them (files keep the English keys)
+VALUE_LABELS = {
+    "noun_phrase": N_("noun phrase"), "name": N_("name"), "identity_term": N_("identity term"),
+    "state": N_("state"), "situation": N_("situation"),
+    "anger": N_("anger"), "fear": N_("fear"), "joy": N_("joy"), "sadness": N_("sadness"),
+    "female": N_("female"), "male": N_("male"),
+    "subject": N_("subject"), "object": N_("object"),
+}
+
+
+# checker titles gui/labels.py does not list yet (shown as the Code column's tooltip and in the detail box)
+MORE_CHECK_TITLES = [
+    N_("pair names an unknown person or variable, or repeats a pair"),
+    N_("pair sides differ in more than the variable (slot features, text or template variant)"),
+    N_("pair sides swapped or not separated by the variable alone"),
+    N_("form declared absent: its combinations are skipped"),
+    N_("pair sides differ in length beyond the person term"),
+    N_("only one side of a pair has a sentence: the pair is skipped"),
+    N_("realised form does not have the shape [expect] asks for"),
+]
+
+
+def value_label(value: str) -> str:
+    """A stored keyword (noun_phrase, anger, female) as shown; unknown values stay as they are."""
+    return _(VALUE_LABELS[value]) if value in VALUE_LABELS else value
+
+
+def _features(wanted: dict[str, str]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in wanted.items())
+
+
+def finding_message(f: Finding, entry: str = "") -> str:
+    """The finding's message in the interface language (``entry``: the id of the item to fix)."""
+    plain = all("." not in v for v in f.wanted.values())  # agreement references keep the engine's wording
+    if f.code == "E001" and f.wanted and plain and entry and "untranslated" not in f.message:
+        return _("“{entry}” has no form with {features}").format(entry=entry, features=_features(f.wanted))
+    if f.code == "E002" and f.wanted and plain and entry:
+        return _("several forms of “{entry}” fit {features}: add a feature to tell them apart").format(
+            entry=entry, features=_features(f.wanted))
+    if f.code == "E012" or (f.code == "E001" and "untranslated" in f.message):
+        return _("not translated yet")
+    if f.code == "W108":
+        return _("marked untranslatable: its sentences are not generated")
+    if f.code == "E008":
+        return _("empty form")
+    if f.code == "E003":
+        return _("template has no person slot")
+    if f.code == "W111" and f.template:
+        return _("only one side of a pair has a sentence in template {template}: the pair is skipped").format(
+            template=f.template)
+    if f.code == "W104" and entry:
+        return _("the name “{entry}” does not start with a capital letter").format(entry=entry)
+    return f.message

@@ -1,0 +1,398 @@
+"""The bad-input matrix: every malformed input of issue 15 and the earlier ones, run as a user would.
+
+Each case runs `main.py` in this process on a file built here and records the one line the
+user sees and the exit code. The test asserts the promises (one `error:` line, no traceback,
+no errno text, no temp-file names, the expected exit code) and writes the table to
+docs/bad-input.md, so the document cannot drift: `EEC_UPDATE_DOCS=1` rewrites it, otherwise
+the committed file must match.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import pytest
+
+from testkit.audit_fixtures import write_mini_corpus, write_predictions
+from testkit.vector_files import fasttext_bin_bytes, vec_text
+
+pytestmark = pytest.mark.slow  # ~15 s: 65 real commands, a few of them whole (small) audits
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "bad-input.md"
+WEAT_WORDS = ["aster", "clover", "ant", "flea", "caress", "freedom", "abuse", "crash"]
+
+
+@dataclass
+class Case:
+    area: str
+    what: str
+    argv: Callable[[Path], list[str]]
+    exit: int
+    pick: str = "error"  # 'error': the error: line; else a regex picking the line to show
+
+
+def _w(path: Path, data: bytes | str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        path.write_text(data, encoding="utf-8")
+    else:
+        path.write_bytes(data)
+    return path
+
+
+def _rand(n: int, seed: int = 0) -> bytes:
+    return np.random.default_rng(seed).bytes(n)
+
+
+# --------------------------------------------------------------------------- inputs
+def build(root: Path) -> dict[str, Path]:
+    """Every input file of the matrix, deterministic (the table quotes byte counts)."""
+    f: dict[str, Path] = {}
+    corpus = write_mini_corpus(root / "corpus")
+    f["corpus"] = corpus
+    pred = write_predictions(corpus, root / "ok.tsv")
+    lines = pred.read_text(encoding="utf-8").splitlines()
+    header, rows = lines[0].split("\t"), [ln.split("\t") for ln in lines[1:]]
+    joy = header.index("joy")
+
+    def table(name: str, rws: list[list[str]], hdr: list[str] = header) -> Path:
+        return _w(root / name, "\n".join("\t".join(r) for r in [hdr, *rws]) + "\n")
+
+    blank = [list(r) for r in rows]
+    blank[2][joy] = ""
+    f["blank"] = table("blank_joy_row4.tsv", blank)
+    single = [[r[0], r[2]] for r in rows]
+    single[1][1] = "abc"
+    f["single"] = table("single_column.tsv", single, ["ID", "anger"])
+    late = [[r[0], r[2]] for r in rows]
+    late[100][1] = "abc"
+    f["late"] = table("abc_after_row_50.tsv", late, ["ID", "anger"])
+    f["missing"] = table("missing_100_ids.tsv", rows[100:])
+    inf = [list(r) for r in rows]
+    inf[4][joy] = "inf"
+    f["inf"] = table("inf_score.tsv", inf)
+    nan = [list(r) for r in rows]
+    nan[5][joy] = "NaN"
+    f["nan"] = table("nan_score.tsv", nan)
+    comma = [list(r) for r in rows]
+    comma[6][joy] = "0,75"
+    f["comma"] = table("decimal_comma.tsv", comma)
+    f["conflict"] = table("conflicting_duplicates.tsv", rows + [rows[3][:2] + ["0.9"] * 4])
+    f["same"] = table("identical_duplicates.tsv", rows + [rows[3], rows[7]])
+    f["nul"] = _w(root / "nul.csv", b"ID,anger\nx,\x000.5\n")
+    f["latin1"] = _w(root / "latin1.csv", "ID,anger\nJosé,0.5\n".encode("latin-1"))
+    f["empty"] = _w(root / "empty.csv", b"")
+    f["header_only"] = _w(root / "header_only.csv", "ID,anger\n")
+    f["fields"] = _w(root / "fields.csv", "ID,anger\ngui-mini-00000,0.5,0.7\n")
+    f["nokey"] = _w(root / "nokey.csv", "name,anger\nx,0.5\n")
+
+    # word vectors
+    ft = fasttext_bin_bytes(WEAT_WORDS)
+    f["ft_garbage"] = _w(root / "vec" / "garbage_after_header.bin", ft[:64] + _rand(4000))
+    f["ft_half"] = _w(root / "vec" / "half.bin", ft[: len(ft) // 2])
+    f["ft_tail"] = _w(root / "vec" / "tail.bin", ft + b"\n<html>404</html>\n")
+    f["rand_bin"] = _w(root / "vec" / "random.bin", _rand(3000, 1))
+    f["rand_vec"] = _w(root / "vec" / "random.vec", _rand(3000, 2))
+    text, _ = vec_text(WEAT_WORDS, 4)
+    f["vec_short"] = _w(root / "vec" / "short.vec", text.replace(f"{len(WEAT_WORDS)} 4", "80 4", 1))
+    f["vec_nan"] = _w(root / "vec" / "nan.vec", text.replace(text.splitlines()[3].split(" ")[2], "nan", 1))
+    f["vec_missing_number"] = _w(root / "vec" / "missing_number.vec",
+                                 text.replace(" " + text.splitlines()[2].split(" ")[-1] + "\n", "\n", 1))
+    f["vec_ok"] = _w(root / "vec" / "tiny.vec", text)
+    buf = io.BytesIO()
+    np.save(buf, np.ones((8, 4), dtype=np.float32))
+    f["npy_half"] = _w(root / "vec" / "half.npy", buf.getvalue()[:100])
+    _w(root / "vec" / "half.vocab.txt", "\n".join(WEAT_WORDS) + "\n")
+
+    # folders and files standing where the other is needed
+    f["a_file"] = _w(root / "a_file.txt", "x\n")
+    f["a_folder"] = root / "a_folder"
+    f["a_folder"].mkdir()
+    return f
+
+
+def model_inputs(root: Path) -> dict[str, Path]:
+    """Model folders: no manifest, a pickled scikit-learn model, pickle code that gives no model."""
+    import joblib
+
+    from engine.models.manifest import write_manifest
+
+    f = {"no_manifest": root / "models" / "empty"}
+    f["no_manifest"].mkdir(parents=True)
+    for name, obj in (("pickled", None), ("not_a_model", 42)):
+        folder = root / "models" / name
+        if obj is None:
+            from sklearn.linear_model import Ridge
+
+            obj = Ridge().fit(np.eye(3), [0.0, 1.0, 2.0])
+        folder.mkdir(parents=True, exist_ok=True)
+        joblib.dump(obj, folder / "valence.joblib")
+        write_manifest(folder, {"system": "svm-tfidf", "dimensions": ["valence"], "files": {"valence": "valence.joblib"}})
+        f[name] = folder
+    # a Hugging Face folder whose pytorch_model.bin holds a Python object besides tensors
+    import datetime
+
+    import torch
+
+    from testkit.tiny_models import make_tiny_bert
+
+    hf = make_tiny_bert(root / "models" / "hf-pickle", labels=["neg", "pos"], seed=1)
+    (hf / "model.safetensors").unlink()
+    torch.save({"w": torch.zeros(1), "when": datetime.date(2020, 1, 1)}, hf / "pytorch_model.bin")
+    f["hf_pickle"] = hf
+    return f
+
+
+def package_inputs(root: Path, corpus: Path, run) -> dict[str, Path]:
+    """A real package, then one with a path-traversal member and one with a changed byte."""
+    pkg = root / "pkg" / "mini.eecpkg"
+    res = run("package", "export", str(corpus), "--out", str(pkg))
+    assert res.returncode == 0, res.stderr
+    with zipfile.ZipFile(pkg) as z:
+        members = {i.filename: z.read(i) for i in z.infolist()}
+
+    def rezip(name: str, items: dict[str, bytes]) -> Path:
+        out = root / "pkg" / name
+        with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as z:
+            for k, v in items.items():
+                z.writestr(k, v)
+        return out
+
+    tampered = dict(members)
+    member = next(k for k in members if k.endswith(".toml"))
+    tampered[member] = members[member].replace(b"GUI test corpus", b"GUI test corpu5")
+    return {"slip": rezip("slip.eecpkg", {**members, "../evil.txt": b"evil"}),
+            "bomb": rezip("bomb.eecpkg", {**members, "corpus/zeros.csv": b"\0" * (4 << 20)}),
+            "hash": rezip("hash.eecpkg", tampered)}
+
+
+def exchange_inputs(root: Path, corpus: Path, run) -> dict[str, Path]:
+    xlf = root / "x" / "mini.xlf"
+    assert run("exchange", "export", str(corpus), "--out", str(xlf)).returncode == 0
+    text = xlf.read_text(encoding="utf-8")
+    decl = text.split("?>", 1)[0] + "?>"
+    laughs = ('<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+              '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>')
+    xxe = '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>'
+    po = root / "x" / "mini.po"
+    assert run("exchange", "export", str(corpus), "--out", str(po)).returncode == 0
+    return {"laughs": _w(root / "x" / "laughs.xlf", text.replace(decl, decl + laughs, 1)),
+            "xxe": _w(root / "x" / "xxe.xlf", text.replace(decl, decl + xxe, 1)),
+            "po_nul": _w(root / "x" / "nul.po", po.read_text(encoding="utf-8").replace("msgstr", "msgstr\x00", 1))}
+
+
+# --------------------------------------------------------------------------- cases
+def _audit(f, spec: str, *extra: str) -> list[str]:
+    return ["audit", "--corpus", str(f["corpus"]), "--model", spec, "--stats", "paired", "--bootstrap", "0",
+            "--out", str(f["root"] / "audit_out"), *extra]
+
+
+def _assoc(vectors: Path | str, *extra: str) -> list[str]:
+    return ["assoc", "run", "--test", "weat/T1", "--vectors", str(vectors), "--permutations", "100", *extra]
+
+
+
+CASES = [
+    # prediction files
+    Case("predictions", "blank `joy` cell in row 4 (`ID,anger,…,joy`)", lambda f: _audit(f, f"predictions:{f['blank']}?key=id"), 2),
+    Case("predictions", "single score column, `abc` in row 3", lambda f: _audit(f, f"predictions:{f['single']}?key=id"), 2),
+    Case("predictions", "`abc` after row 50", lambda f: _audit(f, f"predictions:{f['late']}?key=id"), 2),
+    Case("predictions", "100 IDs missing", lambda f: _audit(f, f"predictions:{f['missing']}?key=id"), 2),
+    Case("predictions", "`inf` score", lambda f: _audit(f, f"predictions:{f['inf']}?key=id"), 2),
+    Case("predictions", "`NaN` score", lambda f: _audit(f, f"predictions:{f['nan']}?key=id"), 2),
+    Case("predictions", "decimal comma `0,75`", lambda f: _audit(f, f"predictions:{f['comma']}?key=id"), 2),
+    Case("predictions", "one ID twice with different scores", lambda f: _audit(f, f"predictions:{f['conflict']}?key=id"), 2),
+    Case("predictions", "identical duplicate rows (a warning, also in manifest.json)",
+         lambda f: _audit(f, f"predictions:{f['same']}?key=id"), 0, pick=r"^\s*warning:"),
+    Case("predictions", "100 IDs missing with `?on_missing=keep` (statistics run without them)",
+         lambda f: _audit(f, f"predictions:{f['missing']}?key=id&on_missing=keep"), 0, pick=r"^\s*warning:"),
+    Case("predictions", "blank `joy` cell with `?on_bad=drop` (that sentence left out)",
+         lambda f: _audit(f, f"predictions:{f['blank']}?key=id&on_bad=drop"), 0, pick=r"^\s*warning:"),
+    Case("predictions", "misspelt option `?on_mising=keep`", lambda f: _audit(f, f"predictions:{f['missing']}?on_mising=keep"), 2),
+    Case("predictions", "unknown policy `?on_missing=skip`", lambda f: _audit(f, f"predictions:{f['missing']}?on_missing=skip"), 2),
+    Case("predictions", "NUL byte in the file", lambda f: _audit(f, f"predictions:{f['nul']}?key=id"), 2),
+    Case("predictions", "Latin-1 instead of UTF-8", lambda f: _audit(f, f"predictions:{f['latin1']}?key=id"), 2),
+    Case("predictions", "empty file", lambda f: _audit(f, f"predictions:{f['empty']}"), 2),
+    Case("predictions", "header only", lambda f: _audit(f, f"predictions:{f['header_only']}?key=id"), 2),
+    Case("predictions", "a row with an extra field", lambda f: _audit(f, f"predictions:{f['fields']}?key=id"), 2),
+    Case("predictions", "no ID/Sentence column", lambda f: _audit(f, f"predictions:{f['nokey']}"), 2),
+    Case("predictions", "file not found", lambda f: _audit(f, f"predictions:{f['root'] / 'nope.csv'}"), 2),
+    # word vectors
+    Case("vectors", "fastText `.bin`: header, then garbage", lambda f: _assoc(f["ft_garbage"]), 2),
+    Case("vectors", "fastText `.bin` cut to half (interrupted download)", lambda f: _assoc(f["ft_half"]), 2),
+    Case("vectors", "fastText `.bin` with an HTML error page appended", lambda f: _assoc(f["ft_tail"]), 2),
+    Case("vectors", "random bytes as `.bin`", lambda f: _assoc(f["rand_bin"]), 2),
+    Case("vectors", "random bytes as `.vec` (no folder left beside it)", lambda f: _assoc(f["rand_vec"]), 2),
+    Case("vectors", "`.vec` header promises 80 rows, file has 8", lambda f: _assoc(f["vec_short"]), 2),
+    Case("vectors", "`.vec` with `nan` in a vector", lambda f: _assoc(f["vec_nan"]), 2),
+    Case("vectors", "`.vec` row one number short", lambda f: _assoc(f["vec_missing_number"]), 2),
+    Case("vectors", "`.npy` cut short", lambda f: _assoc(f["npy_half"]), 2),
+    Case("vectors", "vectors file not found", lambda f: _assoc(f["root"] / "nope.vec"), 2),
+    Case("vectors", "valid `.vec` lacking most test words", lambda f: _assoc(f["vec_ok"]), 3),
+    # options
+    Case("options", "`corpus export --out /proc/x.csv`", lambda f: ["corpus", "export", str(f["corpus"]), "--out", "/proc/x.csv"], 2),
+    Case("options", "`corpus export --out EXISTING_FOLDER`", lambda f: ["corpus", "export", str(f["corpus"]), "--out", str(f["a_folder"])], 2),
+    Case("options", "`corpus export --out x.weird`", lambda f: ["corpus", "export", str(f["corpus"]), "--out", str(f["root"] / "x.weird")], 2),
+    Case("options", "`corpus export --all --out EXISTING_FILE`", lambda f: ["corpus", "export", "--all", "--out", str(f["a_file"])], 2),
+    Case("options", "`corpus preview --template T99`", lambda f: ["corpus", "preview", str(f["corpus"]), "--template", "T99"], 2),
+    Case("options", "`corpus preview -n -1`", lambda f: ["corpus", "preview", str(f["corpus"]), "-n", "-1"], 2),
+    Case("options", "`assoc run --min-coverage 3`", lambda f: _assoc("glove-6b-50d", "--min-coverage", "3"), 2),
+    Case("options", "`assoc run --permutations 0`", lambda f: ["assoc", "run", "--test", "weat/T1", "--permutations", "0"], 2),
+    Case("options", "`assoc run --out /proc/x.csv`", lambda f: _assoc("glove-6b-50d", "--out", "/proc/x.csv"), 2),
+    Case("options", "`assoc list --out EXISTING_FOLDER`", lambda f: ["assoc", "list", "--out", str(f["a_folder"])], 2),
+    Case("options", "`train --out EXISTING_FILE`", lambda f: ["train", "--system", "svm-tfidf", "--out", str(f["a_file"])], 2),
+    Case("options", "`train --emotions love`", lambda f: ["train", "--system", "svm-tfidf", "--out", str(f["root"] / "m"), "--emotions", "love"], 2),
+    Case("options", "`train --batch-size 0`", lambda f: ["train", "--system", "svm-tfidf", "--out", str(f["root"] / "m"), "--batch-size", "0"], 2),
+    Case("options", "`train --data MISSING`", lambda f: ["train", "--system", "svm-tfidf", "--out", str(f["root"] / "m"), "--data", str(f["root"] / "nope")], 2),
+    Case("options", "`package export --out EXISTING_FOLDER`", lambda f: ["package", "export", str(f["corpus"]), "--out", str(f["a_folder"])], 2),
+    Case("options", "`package import --dest EXISTING_FILE`", lambda f: ["package", "import", str(f["slip"]), "--dest", str(f["a_file"])], 2),
+    Case("options", "`exchange export --out /proc/x.po`", lambda f: ["exchange", "export", str(f["corpus"]), "--out", "/proc/x.po"], 2),
+    Case("options", "`report --out EXISTING_FILE`", lambda f: ["report", str(f["a_folder"]), "--out", str(f["a_file"])], 2),
+    Case("options", "`audit --alpha 5`", lambda f: _audit(f, f"predictions:{f['same']}?key=id", "--alpha", "5"), 2),
+    Case("options", "`audit --out EXISTING_FILE` (before any scoring)",
+         lambda f: [*_audit(f, f"predictions:{f['same']}?key=id")[:-1], str(f["a_file"])], 2),
+    Case("options", "`audit --out /proc/x` (before any scoring)",
+         lambda f: [*_audit(f, f"predictions:{f['same']}?key=id")[:-1], "/proc/x"], 2),
+    Case("options", "unknown command", lambda f: ["frobnicate"], 2),
+    # pickle and model folders
+    Case("models", "model folder not found", lambda f: _audit(f, str(f["root"] / "nope-model")), 2),
+    Case("models", "a file where a model folder is needed", lambda f: _audit(f, str(f["a_file"])), 2),
+    Case("models", "folder without manifest.json", lambda f: _audit(f, str(f["no_manifest"])), 2),
+    Case("models", "pickled scikit-learn model, no `--allow-pickle`", lambda f: _audit(f, str(f["pickled"])), 2),
+    Case("models", "`--allow-pickle`, but the pickle is the number 42", lambda f: _audit(f, str(f["not_a_model"]), "--allow-pickle"), 2),
+    Case("models", "HF `pytorch_model.bin` with a Python object, `--allow-pickle`",
+         lambda f: _audit(f, f"hf-classifier:{f['hf_pickle']}", "--allow-pickle"), 2),
+    # earlier issues: corpus files, packages, PO/XLIFF
+    Case("corpus", "TOML syntax error", lambda f: ["corpus", "check", str(f["broken_toml"])], 2),
+    Case("corpus", "corpus with checker errors", lambda f: ["corpus", "check", str(f["checker_errors"])], 1, pick=r"ERROR"),
+    Case("packages", "zip-slip member `../evil.txt`", lambda f: ["package", "import", str(f["slip"]), "--dest", str(f["root"] / "imp")], 2),
+    Case("packages", "zip bomb (4 MiB of zeros)", lambda f: ["package", "import", str(f["bomb"]), "--dest", str(f["root"] / "imp")], 2),
+    Case("packages", "a member changed after export (hash)", lambda f: ["package", "verify", str(f["hash"])], 2),
+    Case("exchange", "XLIFF with billion-laughs entities", lambda f: ["exchange", "import", str(f["laughs"]), "--into", str(f["corpus"]), "--dry-run"], 2),
+    Case("exchange", "XLIFF with an external entity (XXE)", lambda f: ["exchange", "import", str(f["xxe"]), "--into", str(f["corpus"]), "--dry-run"], 2),
+    Case("exchange", "PO with a NUL byte", lambda f: ["exchange", "import", str(f["po_nul"]), "--into", str(f["corpus"]), "--dry-run"], 2),
+]
+
+
+def _shown(case: Case, res, f: dict) -> str:
+    root = f["root"]
+    text = res.stdout + res.stderr
+    if case.pick == "error":
+        errors = [ln for ln in res.stderr.splitlines() if ln.startswith("error:") or ": error:" in ln]
+        assert len(errors) == 1, f"{case.what}: expected one error line, got:\n{res.stderr}"
+        line = errors[0]
+    else:
+        line = next((ln for ln in text.splitlines() if re.search(case.pick, ln)), text.strip().splitlines()[-1])
+        if case.argv(f)[0] == "audit":  # a warning also goes into the run's manifest
+            man = json.loads((root / "audit_out" / "manifest.json").read_text(encoding="utf-8"))
+            assert line.strip() in man["problems"], (line, man["problems"])
+    return line.strip()
+
+
+def _normalise(line: str, root: Path) -> str:
+    """Temp paths, and argparse's list of commands (it grows with every new command)."""
+    return re.sub(r"\(choose from [^)]*\)", "(choose from …)", line.replace(str(root), "…"))
+
+
+@pytest.fixture(scope="module")
+def matrix(tmp_path_factory):
+    import main
+
+    root = tmp_path_factory.mktemp("bad")
+    f = build(root)
+    f["root"] = root
+    f.update(model_inputs(root))
+    f["broken_toml"] = _w(root / "broken.toml", f["corpus"].read_text(encoding="utf-8").replace("]", "", 1))
+    f["checker_errors"] = _w(root / "errs.toml", f["corpus"].read_text(encoding="utf-8").replace(
+        "I saw {person role=object} in the market.", "I saw the market.", 1))
+
+    class Res:
+        def __init__(self, code, out, err):
+            self.returncode, self.stdout, self.stderr = code, out, err
+
+    def run(*argv):
+        import contextlib
+
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main.main(list(argv))
+            except SystemExit as exc:  # argparse
+                code = int(exc.code or 0)
+        return Res(code, out.getvalue(), err.getvalue())
+
+    f.update(package_inputs(root, f["corpus"], run))
+    f.update(exchange_inputs(root, f["corpus"], run))
+    rows = []
+    for i, case in enumerate(CASES, 1):
+        res = run(*case.argv(f))
+        rows.append((i, case, res, _shown(case, res, f)))
+    return root, rows
+
+
+def test_every_bad_input_gets_one_line_and_its_exit_code(matrix):
+    root, rows = matrix
+    wrong = []
+    for i, case, res, line in rows:
+        text = res.stdout + res.stderr
+        assert "Traceback" not in text, f"{case.what}: traceback\n{text}"
+        assert "[Errno" not in text and ".tmp" not in text, f"{case.what}: raw errno text or temp name: {line}"
+        assert "error: unexpected" not in line, f"{case.what}: {line}"  # main.py's last resort
+        assert "weights_only=False" not in text
+        if "before any scoring" in case.what:
+            assert "scoring" not in res.stderr.replace("before any scoring", ""), res.stderr
+        if res.returncode != case.exit:
+            wrong.append(f"#{i} {case.what}: exit {res.returncode}, expected {case.exit}: {line}")
+    assert not wrong, "\n".join(wrong)
+    assert not list(root.glob("**/*.eec-cache")), "a vector cache folder was left beside an input"
+
+
+def test_prediction_and_vector_messages_say_where(matrix):
+    _root, rows = matrix
+    by_what = {case.what: line for _i, case, _res, line in rows}
+    assert re.search(r"blank_joy_row4\.tsv:4 \[joy\]: empty score", by_what["blank `joy` cell in row 4 (`ID,anger,…,joy`)"])
+    assert re.search(r"single_column\.tsv:3 \[anger\]: not a number: 'abc'", by_what["single score column, `abc` in row 3"])
+    assert re.search(r":102 \[anger\]: not a number", by_what["`abc` after row 50"])
+    assert "100 of 462 IDs have no prediction" in by_what["100 IDs missing"]
+    assert "infinite score: 'inf'" in by_what["`inf` score"]
+    assert re.search(r"half\.bin: truncated: .* bytes, the file has [\d,]+", by_what["fastText `.bin` cut to half (interrupted download)"])
+    assert "is stored with pickle" in by_what["pickled scikit-learn model, no `--allow-pickle`"]
+    assert "Python int object, not a scikit-learn model" in by_what["`--allow-pickle`, but the pickle is the number 42"]
+    assert "unknown template 'T99'" in by_what["`corpus preview --template T99`"]
+    keep = next(res for _i, case, res, _line in rows if "on_missing=keep" in case.what)
+    assert "100 row(s) with missing 'missing_100_ids:anger' left out of this statistic" in keep.stdout + keep.stderr
+    assert "skipped" not in keep.stdout + keep.stderr  # the statistics ran, without the missing sentences
+
+
+def render(rows) -> str:
+    out = ["# Bad input: what the user sees", "",
+           "Every malformed input of issue 15 and of the earlier hardening work, run through `main.py` as a",
+           "user would. **Generated** by `tests/test_bad_input_matrix.py` — do not edit by hand; after a change",
+           "to a message run `EEC_UPDATE_DOCS=1 pytest tests/test_bad_input_matrix.py` and commit the result.",
+           "Paths under the test's temporary folder are shown as `…`.", "",
+           "Exit codes (README, \"Exit codes\"): 0 ok · 1 findings · 2 usage or input error · 3 refused "
+           "(coverage) · 4 internal error · 130 cancelled.", "",
+           "| # | area | input | exit | what the user sees |", "|---|---|---|---|---|"]
+    for i, case, res, line in rows:
+        exit_text = str(res.returncode)
+        msg = line.replace("|", "\\|")
+        out.append(f"| {i} | {case.area} | {case.what} | {exit_text} | `{msg}` |" if "`" not in msg
+                   else f"| {i} | {case.area} | {case.what} | {exit_text} | {msg} |")
+    return "\n".join(out) + "\n"
+
+
+def test_the_document_matches_the_matrix(matrix):
+    root, rows = matrix
+    text = render([(i, c, r, _normalise(line, root)) for i, c, r, line in rows])
+    if os.environ.get("EEC_UPDATE_DOCS"):
+        DOC.write_text(text, encoding="utf-8")
+    assert DOC.exists() and DOC.read_text(encoding="utf-8") == text, (
+        "docs/bad-input.md is out of date: run EEC_UPDATE_DOCS=1 pytest tests/test_bad_input_matrix.py")
