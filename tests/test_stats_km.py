@@ -205,7 +205,8 @@ def test_nan_refused_or_dropped(eec):
         km_paired_analysis(df, "s", np_pairs=NP)
     t = km_paired_analysis(df, "s", np_pairs=NP, dropna=True, n_resamples=0).tests[0]
     assert t.n_noun_phrase_pairs == 1440 - 2
-    assert any("dropna=True" in n for n in t.notes) and any("counterpart is missing" in n for n in t.notes)
+    assert any("2 row(s) with missing 's' left out" in n for n in t.notes)
+    assert any("counterpart is missing" in n for n in t.notes)
 
 
 def test_correction_drives_verdicts(eec):
