@@ -45,7 +45,8 @@ def test_equals_scipy_and_bootstrap_is_seeded():
     df = synthetic_eec(words_per_emotion=2)
     df["s"] = planted_scores(df, seed=7, delta_gender=-0.01)
     pairs = pd.concat([synthetic_pairs(df, "s"), synthetic_pairs(df, "s", variable="race")], ignore_index=True)
-    res = counterfactual_analysis(pairs, "score_privileged", "score_minoritised", score_range=(0, 1), seed=3)
+    res = counterfactual_analysis(pairs, "score_privileged", "score_minoritised", score_range=(0, 1), seed=3,
+                                  inference="paper")
     f = res.to_frame().set_index("variable")
     assert list(f.index) == ["gender", "race"]
     for var, g in pairs.groupby("variable"):
@@ -62,9 +63,11 @@ def test_equals_scipy_and_bootstrap_is_seeded():
                                rng=np.random.default_rng(3))
         assert f.loc[var, "ci_low"] == pytest.approx(boot.confidence_interval.low, abs=1e-12)
         assert f.loc[var, "ci_high"] == pytest.approx(boot.confidence_interval.high, abs=1e-12)
-    again = counterfactual_analysis(pairs, "score_privileged", "score_minoritised", score_range=(0, 1), seed=3)
+    again = counterfactual_analysis(pairs, "score_privileged", "score_minoritised", score_range=(0, 1), seed=3,
+                                    inference="paper")
     pd.testing.assert_frame_equal(res.to_frame(), again.to_frame())
-    other = counterfactual_analysis(pairs, "score_privileged", "score_minoritised", score_range=(0, 1), seed=4)
+    other = counterfactual_analysis(pairs, "score_privileged", "score_minoritised", score_range=(0, 1), seed=4,
+                                    inference="paper")
     assert not np.allclose(other.to_frame()["ci_low"], res.to_frame()["ci_low"])
 
 
@@ -72,7 +75,14 @@ def test_planted_bias_sign():
     df = synthetic_eec(words_per_emotion=2)
     df["s"] = planted_scores(df, seed=1, delta_gender=-0.05)  # women scored lower
     pairs = synthetic_pairs(df, "s")
-    r = counterfactual_analysis(pairs, "score_privileged", "score_minoritised", score_range=(0, 1)).to_frame().iloc[0]
+    person = counterfactual_analysis(pairs, "score_privileged", "score_minoritised", score_range=(0, 1)).to_frame()
+    person = person.iloc[0]
+    # person-robust default: 10 noun-phrase person pairs are the units; exact sign-flip test (2^10 relabellings)
+    assert person["inference"] == "person" and person["n_person_pairs"] == 10
+    assert person["t_p_value"] < 1e-4 and person["t_df"] == 9 and person["perm_method"] == "exact"
+    assert person["perm_p_value"] == pytest.approx(2 / 1024)  # all ten pairs agree: only ± the observed signs
+    r = counterfactual_analysis(pairs, "score_privileged", "score_minoritised", score_range=(0, 1),
+                                inference="paper").to_frame().iloc[0]
     # R(privileged) − R(minoritised) > 0: bias against the minoritised (female) side
     assert r["mean_diff"] > 0 and r["t_p_value"] < 1e-6 and r["wilcoxon_p_value"] < 1e-6
     # the mean recovers the planted 0.05: within 3.5 standard errors (fails for 1 seed in ~2,000)

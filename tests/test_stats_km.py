@@ -42,7 +42,7 @@ def eec() -> pd.DataFrame:
 
 
 def test_hand_computed_gender_case():
-    res = km_paired_analysis(tiny(), "s", np_pairs=TINY_PAIRS, n_resamples=0)
+    res = km_paired_analysis(tiny(), "s", np_pairs=TINY_PAIRS, n_resamples=0, inference="paper")
     f = res.to_frame().set_index("subset")
     d = np.array([0.10, -0.02, 0.0, 0.20, -0.04, 0.0])  # she-he, mother-father, names; twice
     pairs = res.pairs.sort_values(["template_id", "kind", "pair_id"])
@@ -66,13 +66,15 @@ def test_hand_computed_gender_case():
 
 def test_hand_computed_race_case():
     df = tiny()
-    f = km_paired_analysis(df, "s", axis="race", n_resamples=0).to_frame().set_index("subset")
+    f = km_paired_analysis(df, "s", axis="race", n_resamples=0, race_pooling="within_gender",
+                           inference="paper").to_frame().set_index("subset")
     # per gender: AA mean − EA mean = 0.1 (T01) and 0.2 (T02) for both genders
     assert f.loc["all", "n"] == 4 and f.loc["all", "mean_delta"] == pytest.approx(0.15)
     assert f.loc["all", "delta_spread"] == pytest.approx(0.1)
     assert f.loc["all", "verdict"] == "AA↑–EA↓ significant"
     assert f.loc["all", "a"] == "African-American" and f.loc["all", "b"] == "European"
-    pooled = km_paired_analysis(df, "s", axis="race", race_by_gender=False, n_resamples=0).to_frame()
+    pooled = km_paired_analysis(df, "s", axis="race", race_by_gender=False, n_resamples=0,
+                                inference="paper").to_frame()
     assert pooled.set_index("subset").loc["all", "n"] == 2
     # the one neutral pooled pair cannot be tested
     neu = pooled.set_index("subset").loc["neutral"]
@@ -85,9 +87,10 @@ def test_pair_counts_match_the_paper(eec):
     g = km_paired_analysis(df, "s", np_pairs=NP, n_resamples=0).to_frame().set_index("subset")
     assert g.loc["all", "n"] == 1584 and g.loc["neutral", "n"] == 44  # 11 × (20 × 7 + 4); 11 × 4
     assert g.loc["all", "n_noun_phrase_pairs"] == 1440 and g.loc["all", "n_name_pairs"] == 144
-    r = km_paired_analysis(df, "s", axis="race", n_resamples=0).to_frame().set_index("subset")
+    r = km_paired_analysis(df, "s", axis="race", n_resamples=0, race_pooling="within_gender").to_frame()
+    r = r.set_index("subset")
     assert r.loc["all", "n"] == 288 and r.loc["neutral", "n"] == 8
-    rp = km_paired_analysis(df, "s", axis="race", race_by_gender=False, n_resamples=0).to_frame()
+    rp = km_paired_analysis(df, "s", axis="race", n_resamples=0).to_frame()  # the paper's pooling is the default
     assert rp.set_index("subset").loc["all", "n"] == 144  # 1 × (20 × 7 + 4)
     m = km_paired_analysis(df, "s", np_pairs=NP, emotion="anger", subsets=("emotional", "matching"),
                            n_resamples=0).to_frame().set_index("subset")
@@ -96,7 +99,7 @@ def test_pair_counts_match_the_paper(eec):
 
 def test_equals_scipy_ttest_rel(eec):
     df = eec.assign(s=planted_scores(eec, seed=4, delta_gender=0.01))
-    res = km_paired_analysis(df, "s", axis="both", np_pairs=NP, n_resamples=0)
+    res = km_paired_analysis(df, "s", axis="both", np_pairs=NP, n_resamples=0, inference="paper")
     for t in res.tests:
         p = res.pairs[(res.pairs["axis"] == t.axis) & ((t.subset == "all") | res.pairs["neutral"])]
         direct = stats.ttest_rel(p["score_a"], p["score_b"])
@@ -141,7 +144,8 @@ def test_planted_bias_verdicts(eec, kw, axis, verdict, direction):
     t = km_paired_analysis(df, "s", axis=axis, np_pairs=NP, subsets=("all",), seed=1).tests[0]
     delta = next(iter(kw.values()))
     assert t.verdict == verdict and t.direction == direction and t.significant
-    assert t.p_value < 1e-6
+    assert t.p_value < 1e-4 and t.inference_columns["perm_p_value"] < 0.01  # person-level: few units
+    assert t.inference_columns["paper_p_value"] < 1e-6
     # the mean Δ recovers δ (within 3.5 standard errors: a 95% interval misses 1 seed in 20)
     assert abs(t.mean_delta - delta) < 3.5 * t.sd_delta / np.sqrt(t.n)
     assert t.ci_low <= t.mean_delta <= t.ci_high  # bootstrap interval of the mean Δ
@@ -182,9 +186,12 @@ def test_constant_nonzero_difference(eec):
 def test_one_pair_and_no_pairs():
     df = tiny()
     df = df[(df["template_id"] == "T02") & (df["person_kind"] == "name")]
-    res = km_paired_analysis(df, "s", axis="gender", n_resamples=0)
+    res = km_paired_analysis(df, "s", axis="gender", n_resamples=0, inference="paper")
     allrow = res.to_frame().set_index("subset").loc["all"]
     assert allrow["n"] == 1 and allrow["verdict"] == "not tested" and allrow["status"] == "too_few"
+    # one pair of averages, but 8 persons: the person-level test can be run
+    person = km_paired_analysis(df, "s", axis="gender", n_resamples=0).to_frame().set_index("subset").loc["all"]
+    assert person["status"] == "ok" and person["n_persons"] == 8 and person["verdict"] != "not tested"
     only_emotional = tiny()[lambda x: x["template_id"] == "T01"]
     r = km_paired_analysis(only_emotional, "s", np_pairs=TINY_PAIRS, n_resamples=0).to_frame()
     neu = r.set_index("subset").loc["neutral"]
@@ -198,7 +205,8 @@ def test_nan_refused_or_dropped(eec):
         km_paired_analysis(df, "s", np_pairs=NP)
     t = km_paired_analysis(df, "s", np_pairs=NP, dropna=True, n_resamples=0).tests[0]
     assert t.n_noun_phrase_pairs == 1440 - 2
-    assert any("dropna=True" in n for n in t.notes) and any("counterpart is missing" in n for n in t.notes)
+    assert any("2 row(s) with missing 's' left out" in n for n in t.notes)
+    assert any("counterpart is missing" in n for n in t.notes)
 
 
 def test_correction_drives_verdicts(eec):
@@ -235,7 +243,7 @@ def test_result_rows_and_pairs_table(eec):
     assert (f["model"] == "BERT").all() and (f["emotion"] == "fear").all() and (f["test"] == "km_paired_t").all()
     assert f["settings"].str.contains('"alpha": 0.05').all()
     assert {"corpus", "model", "emotion", "axis", "delta", "neutral"} <= set(res.pairs.columns)
-    assert len(res.pairs) == 1584 + 288
+    assert len(res.pairs) == 1584 + 144
     assert (f["ci_low"] <= f["mean_delta"]).all() and (f["mean_delta"] <= f["ci_high"]).all()
     with pytest.raises(ValueError, match="axis"):
         km_paired_analysis(df, "s", axis="age", np_pairs=NP)

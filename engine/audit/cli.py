@@ -28,6 +28,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--band", type=float, default=0.03, help="counterfactual band as a share of the score range")
     p.add_argument("--noun-phrases", choices=["exclude", "gender"], default="exclude",
                    help="Beta regression: leave noun-phrase sentences out, or fit them with gender only")
+    p.add_argument("--inference", choices=["person", "paper"], default="person",
+                   help="p-values and intervals: person-robust (default; each name/noun phrase is one unit, see "
+                        "docs/stats.md) or the papers' own tests over sentences (to reproduce published numbers)")
+    p.add_argument("--race-pooling", choices=["paper", "within_gender"], default="paper",
+                   help="K&M race pairs: both genders pooled as in the paper (default, 144 pairs on the EEC) "
+                        "or one pair per gender (288)")
+    p.add_argument("--score-range", type=score_range_arg, default=None, metavar="LOW,HIGH",
+                   help="the models' score scale, e.g. 1,5 for stars: sets the counterfactual band (default: each "
+                        "model's declared scale, else the observed range)")
+    p.add_argument("--person-permutations", type=int, default=2000, metavar="N",
+                   help="relabellings of the person-level permutation tests (exact when fewer exist; 0: none)")
     p.add_argument("--allow-pickle", action="store_true", help="allow pickled model weights (.bin, joblib): runs their code")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="processes scoring CPU-bound models (VADER, TextBlob, SVM, fastText) at once; default: one "
@@ -47,6 +58,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     d.set_defaults(func=cmd_demo)
 
 
+def score_range_arg(text: str) -> tuple[float, float]:
+    """'LOW,HIGH' -> (low, high), with a one-line error naming the fix."""
+    parts = [x.strip() for x in str(text).split(",")]
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        lo, hi = float(parts[0]), float(parts[1])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not LOW,HIGH (e.g. --score-range 1,5 or --score-range -1,1)") from None
+    if not hi > lo:
+        raise argparse.ArgumentTypeError(f"{text!r}: HIGH must be greater than LOW (e.g. --score-range 1,5)")
+    return lo, hi
+
+
 def plan_from_args(args: argparse.Namespace) -> AuditPlan:
     """The AuditPlan the command line describes (validated by the pipeline before any work)."""
     stats = [s.strip() for s in args.stats.split(",") if s.strip()]
@@ -56,6 +81,8 @@ def plan_from_args(args: argparse.Namespace) -> AuditPlan:
                      cache_dir=Path(args.cache_dir) if args.cache_dir else None, allow_pickle=args.allow_pickle,
                      settings={"alpha": args.alpha, "correction": args.correction, "n_resamples": args.bootstrap,
                                "seed": args.seed, "band_share": args.band, "noun_phrases": args.noun_phrases,
+                               "inference": args.inference, "race_pooling": args.race_pooling,
+                               "score_range": args.score_range, "n_permutations": args.person_permutations,
                                "jobs": args.jobs},
                      assoc=assoc, report=args.report)
 

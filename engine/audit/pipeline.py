@@ -170,6 +170,7 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
 
     corpora = _load_corpora(plan, result, say)
     scorers = _load_scorers(plan, corpora, result)
+    language_warnings = _language_warnings(corpora, scorers, result, say)
     jobs = []
     for corpus, df, pairs in corpora:
         texts = _texts_to_score(df, pairs)
@@ -240,10 +241,45 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
                 pairs[f"{col}:privileged"] = pairs.privileged.map(series).to_numpy()
                 pairs[f"{col}:minoritised"] = pairs.minoritised.map(series).to_numpy()
             result.pairs[corpus.id] = pairs
-        run_statistics(list(plan.stats or []), corpus, df, pairs, score_cols, _stat_settings(plan, scorers), result, say,
-                       stop_here)
+        settings = dict(_stat_settings(plan, scorers), declared_scales=_declared_scales(scorers, score_cols),
+                        language_warnings=language_warnings.get(corpus.id, {}))
+        run_statistics(list(plan.stats or []), corpus, df, pairs, score_cols, settings, result, say, stop_here)
     stop_here()
     return total
+
+
+def _language_warnings(corpora: list, scorers: list, result: AuditResult, say: LogFn) -> dict[str, dict[str, str]]:
+    """{corpus id: {scorer name: warning}} where a scorer declares languages other than the corpus's.
+
+    Why: an English lexicon on a Spanish corpus gives every difference as 0 — read as "no bias".
+    The warning goes to the log, the problems (summary, report) and the manifest; the statistics
+    mark that scorer's rows (statistics_step)."""
+    from engine.models.base import language_mismatch
+
+    out: dict[str, dict[str, str]] = {}
+    for corpus, _df, _pairs in corpora:
+        for scorer in scorers:
+            msg = language_mismatch(scorer, getattr(corpus, "language", None))
+            if msg:
+                out.setdefault(corpus.id, {})[scorer.name] = msg
+                result.problems.append(f"{corpus.id}: {msg}")
+                result.manifest.setdefault("language_warnings", []).append(
+                    {"corpus": corpus.id, "scorer": scorer.name, "message": msg})
+                say(f"warning: {corpus.id}: {msg}")
+    return out
+
+
+def _declared_scales(scorers: list, score_cols: dict[str, tuple[str, str]]) -> dict[str, tuple[float, float]]:
+    """{score column: (low, high)} for the columns whose scorer declares its scale."""
+    from engine.models.base import declared_scale
+
+    by_name = {s.name: s for s in scorers}
+    out = {}
+    for col, (sname, dim) in score_cols.items():
+        sc = declared_scale(by_name[sname], dim) if sname in by_name else None
+        if sc is not None:
+            out[col] = sc
+    return out
 
 
 def _new_warnings(scorer: Any, result: AuditResult) -> list[str]:

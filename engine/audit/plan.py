@@ -28,9 +28,11 @@ class AuditPlan:
     into ``out_dir/report`` (needs ``out_dir``).
 
     `settings` go to the statistics unchanged and are recorded in the manifest:
-    alpha, correction (None/"holm"/"bh"), n_resamples, seed, band_share, noun_phrases;
-    and `jobs`: processes scoring a CPU-bound scorer at once (None or 0: one per core; 1: this
-    process only; see engine.audit.parallel — the scores are the same for any value).
+    alpha, correction (None/"holm"/"bh"), n_resamples, seed, band_share, noun_phrases, inference
+    ("person"/"paper"), race_pooling ("paper"/"within_gender"), score_range ((low, high) or None),
+    n_permutations (person-level permutation tests); and `jobs`: processes scoring a CPU-bound scorer
+    at once (None or 0: one per core; 1: this process only; see engine.audit.parallel — the scores are
+    the same for any value).
     An assoc-only plan (no corpora, no scorers) runs just the association tests.
     """
 
@@ -80,6 +82,19 @@ class AuditPlan:
         if band is not None and not (0.0 <= float(band) < 1.0):
             raise UsageError(f"the negligible band is a share of the score range in [0, 1), not {band}",
                              field="--band", fix="e.g. --band 0.03")
+        inference = self.settings.get("inference", "person")
+        if inference not in ("person", "paper"):
+            raise UsageError(f"unknown inference {inference!r}", field="--inference", fix="use person or paper")
+        pooling = self.settings.get("race_pooling", "paper")
+        if pooling not in ("paper", "within_gender"):
+            raise UsageError(f"unknown race pooling {pooling!r}", field="--race-pooling", fix="use paper or within_gender")
+        rng = self.settings.get("score_range")
+        if rng is not None and not (len(rng) == 2 and float(rng[1]) > float(rng[0])):
+            raise UsageError(f"the score range must be LOW,HIGH with HIGH > LOW, not {rng!r}", field="--score-range",
+                             fix="e.g. --score-range 1,5")
+        if int(self.settings.get("n_permutations", 2000) or 0) < 0:
+            raise UsageError("the number of permutations cannot be negative", field="--person-permutations",
+                             fix="use 0 for none, or e.g. 2000")
         if self.has_assoc and int(self.assoc.permutations) < 0:
             raise UsageError("the number of permutations cannot be negative", field="--permutations")
         jobs = self.settings.get("jobs")

@@ -19,6 +19,19 @@ from .result import AuditResult
 LogFn = Callable[[str], None]
 
 
+def mark_language(frame: pd.DataFrame, warnings: dict[str, str]) -> pd.DataFrame:
+    """Rows of a scorer that does not read the corpus's language get ``language_warning`` and a note."""
+    if not warnings or "model" not in frame.columns or frame.empty:
+        return frame
+    frame = frame.copy()
+    warn = frame["model"].astype(str).map(warnings).fillna("")
+    frame["language_warning"] = warn
+    if "note" in frame.columns:
+        frame["note"] = [f"{w}; {n}" if w and isinstance(n, str) and n else (w or n)
+                         for w, n in zip(warn, frame["note"])]
+    return frame
+
+
 def run_statistics(stat_ids: list[str], corpus: Any, scores: pd.DataFrame, pairs: pd.DataFrame | None,
                    score_cols: dict[str, tuple[str, str]], settings: dict[str, Any], result: AuditResult,
                    say: LogFn, stop_here: Callable[[], None] = lambda: None) -> None:
@@ -47,6 +60,6 @@ def run_statistics(stat_ids: list[str], corpus: Any, scores: pd.DataFrame, pairs
             continue
         for res in items:
             result.results.setdefault(stat.id, []).append(res)
-            result.add_table(stat.id, res.to_frame())
+            result.add_table(stat.id, mark_language(res.to_frame(), settings.get("language_warnings") or {}))
             for name, frame in stat.extra_tables(res).items():
                 result.add_table(name, frame)

@@ -42,6 +42,48 @@ class Scorer(Protocol):
               cancel: CancelFn | Any | None = None) -> "pd.DataFrame": ...
 
 
+#: Optional scorer attributes (not part of the Protocol, so any object stays a scorer):
+#:   scales: {dimension: (low, high)} — the scale a dimension is defined on (lexicon valence 0–1,
+#:       class probabilities 0–1, expected star rating 1–5). Statistics use it instead of the
+#:       observed range (e.g. the counterfactual "negligible" band); absent = unknown.
+#:   languages: ("en",) — languages the scorer reads (ISO 639-1); empty = unknown.
+
+
+def declared_scale(scorer: Any, dimension: str) -> tuple[float, float] | None:
+    """The (low, high) scale a scorer declares for one dimension, or None when unknown."""
+    scales = getattr(scorer, "scales", None) or {}
+    sc = scales.get(dimension) if isinstance(scales, dict) else None
+    if sc is None:
+        return None
+    lo, hi = float(sc[0]), float(sc[1])
+    return (lo, hi) if hi > lo else None
+
+
+def declared_languages(scorer: Any) -> tuple[str, ...]:
+    """Languages a scorer declares it reads (lower-case codes); () when unknown."""
+    langs = getattr(scorer, "languages", None) or ()
+    if isinstance(langs, str):
+        langs = (langs,)
+    return tuple(str(x).strip().lower() for x in langs if str(x).strip())
+
+
+def language_mismatch(scorer: Any, corpus_language: str | None) -> str | None:
+    """A one-line warning when a scorer reads other languages than the corpus's, else None.
+
+    Why: an English-only lexicon on a Spanish corpus scores every sentence from its few English
+    tokens; all differences come out 0 and read as "no bias".
+    """
+    langs = declared_languages(scorer)
+    lang = (corpus_language or "").strip().lower()
+    if not langs or not lang:
+        return None
+    base = lang.split("-")[0].split("_")[0]
+    if base in {x.split("-")[0].split("_")[0] for x in langs}:
+        return None
+    return (f"{getattr(scorer, 'name', 'scorer')} reads {', '.join(langs)} but the corpus is in {lang}: its scores "
+            "(and any 'no bias' verdict) are not meaningful for this corpus")
+
+
 @dataclass(frozen=True)
 class WorkerSpec:
     """How a worker process re-creates a scorer: a spec string for `engine.models.specs.load_scorer`.

@@ -128,6 +128,7 @@ def manifest_html(m: dict[str, Any]) -> list[str]:
     pairs = [("created", m.get("created", "–")), ("run time", f"{m['seconds']} s" if "seconds" in m else "–"),
              ("statistics", ", ".join(map(str, plan.get("stats", []))) or "–"),
              ("settings", json.dumps(plan.get("settings", {}), ensure_ascii=False, sort_keys=True)),
+             ("inference", _inference_text((plan.get("settings") or {}).get("inference"))),
              ("python / platform", f"{device.get('python', '?')} / {device.get('platform', '?')}"),
              ("score cache", _cache_text(m.get("cache")))]
     if device.get("cuda_device"):
@@ -157,6 +158,16 @@ def manifest_html(m: dict[str, Any]) -> list[str]:
     out.append("<details><summary>The complete run manifest (manifest.json)</summary><pre>"
                + esc(json.dumps(m, indent=2, ensure_ascii=False)) + "</pre></details>")
     return out
+
+
+def _inference_text(inference: Any) -> str:
+    """Which p-values the statistics report (audits before the setting existed used the papers' tests)."""
+    if inference == "person":
+        return ("person-robust: each name / noun phrase is one unit (CR2 cluster-robust errors with "
+                "Bell–McCaffrey df, Welch t on person means, person-level permutation tests)")
+    if inference == "paper":
+        return "the papers' tests (sentences treated as independent)"
+    return "the papers' tests (audit made before person-robust inference existed)"
 
 
 def _cache_text(cache: Any) -> str:

@@ -33,16 +33,24 @@ import pandas as pd
 from . import _common as C
 from .ame import indicator_ame
 from .results import ID_COLUMNS, ResultsMixin, fmt_num, order_columns, rule, text_table
+from .inference import InferenceOptions
 from .squeeze import to_unit_interval
 
 TEST = "beta_regression"
 TERM_LABELS = {"intercept": "Intercept", "race": "Race/Ethnicity", "gender": "Gender",
                "intersection": "Intersection"}
-TERM_COLUMNS = ["term", "term_label", "estimate", "std_err", "statistic", "p_value", "stars",
+TERM_COLUMNS = ["term", "term_label", "inference", "estimate", "std_err", "statistic", "df", "p_value", "stars",
                 "ci_low", "ci_high", "ame", "ame_std_err", "ame_ci_low", "ame_ci_high",
-                "ols_estimate", "ols_std_err", "ols_statistic", "ols_p_value", "ols_stars",
-                "ols_ci_low", "ols_ci_high", "note"]
+                "ols_estimate", "ols_std_err", "ols_statistic", "ols_df", "ols_p_value", "ols_stars",
+                "ols_ci_low", "ols_ci_high", "person_std_err", "person_df", "person_p_value",
+                "paper_std_err", "paper_p_value", "ols_person_p_value", "ols_paper_p_value",
+                "perm_p_value", "perm_se", "perm_n", "perm_method", "n_persons", "note"]
 STATUS_OK = "ok"
+#: OLS differences and their standard errors below this (scores mapped to [0, 1] by score_range) are
+#: rounding noise: sums of identical floats in a different order differ in the last bits.
+ROUNDING = 1e-12
+SQUEEZE_NOTE = ("scores squeezed (Smithson & Verkuilen): some equal a bound of the score range, so the Beta fit "
+                "used (y·(n−1)+0.5)/n; AMEs are back on the score scale, OLS uses the raw scores")
 #: Accepted spellings of ``noun_phrases`` -> canonical value ("gender" is the audit CLI's choice).
 NOUN_PHRASE_OPTIONS = {"exclude": "exclude", "gender_only": "gender_only", "gender": "gender_only"}
 
@@ -79,17 +87,29 @@ class BetaFit:
                  f"status: {self.status}   link: logit   precision φ = {fmt_num(self.precision, 3)}"
                  f"   log-likelihood = {fmt_num(self.llf, 2)}",
                  "scores squeezed (Smithson & Verkuilen): " + ("yes" if self.squeezed else "no"),
+                 "inference: " + _inference_line(self.settings),
                  "",
-                 text_table(self.terms, ["term", "estimate", "std_err", "statistic", "p_value", "stars",
-                                         "ci_low", "ci_high"],
-                            ["term", "coef (logit)", "std err", "z", "p", "", "[ci low", "ci high]"]),
+                 text_table(self.terms, ["term", "estimate", "std_err", "statistic", "df", "p_value", "stars",
+                                         "ci_low", "ci_high", "perm_p_value"],
+                            ["term", "coef (logit)", "std err", "t/z", "df", "p", "", "[ci low", "ci high]",
+                             "p (perm.)"]),
                  "",
                  text_table(self.terms, ["term", "ame", "ame_ci_low", "ame_ci_high", "ols_estimate",
-                                         "ols_std_err", "ols_p_value", "ols_stars"],
-                            ["term", "AME (score)", "[ci low", "ci high]", "OLS coef", "HC3 se", "p", ""])]
+                                         "ols_std_err", "ols_p_value", "ols_stars", "paper_p_value"],
+                            ["term", "AME (score)", "[ci low", "ci high]", "OLS coef", "OLS se", "p", "",
+                             "p (paper)"])]
         for n in self.notes:
             lines.append("note: " + n)
         return "\n".join(lines)
+
+
+def _inference_line(settings: dict) -> str:
+    inf = (settings.get("inference") or {}).get("inference", "paper")
+    if inf == "person":
+        kind = (settings.get("inference") or {}).get("small_sample", "CR2")
+        return (f"person-robust ({kind} cluster-robust by person, t with "
+                + ("Bell–McCaffrey df" if kind == "CR2" else "G − 1 df") + "); p (perm.): person-level permutation")
+    return "paper (Beta: observed-information Wald z; OLS: HC3; sentences treated as independent)"
 
 
 @dataclass
@@ -120,7 +140,9 @@ def beta_regression(df: pd.DataFrame, score_col: str | Sequence[str] | Mapping[s
                     minority: str | None = None, majority: str | None = None,
                     noun_phrases: str = "exclude", score_range: tuple[float, float] = (0.0, 1.0),
                     conf_level: float = 0.95, correction: str | None = None, dropna: bool = False,
-                    female: str = "female", male: str = "male") -> BetaRegressionResults:
+                    female: str = "female", male: str = "male", inference: str = "person",
+                    small_sample: str = "CR2", n_permutations: int = 2000, seed: int | None = 0,
+                    person_col: str = "person_id") -> BetaRegressionResults:
     """Fit Câmara et al.'s Beta regression per corpus × score column.
 
     Parameters
@@ -140,7 +162,14 @@ def beta_regression(df: pd.DataFrame, score_col: str | Sequence[str] | Mapping[s
     correction : None, "holm", "bh" or "bonferroni": adds ``p_<method>`` over all non-intercept
         coefficients of this call, beside the raw ``p_value``.
     dropna : refuse NaN scores (default) or leave those sentences out with a note.
+    inference : "person" (default): ``std_err``, ``df``, ``p_value``, CIs (coefficients, AMEs, OLS)
+        are cluster-robust by person; "paper": the Beta model's Wald z (and HC3 for OLS) as in
+        Câmara et al. Both are always in ``person_*`` / ``paper_*`` columns.
+    small_sample : "CR2" (default; Bell–McCaffrey df) or "CR1" (statsmodels' factor, t with G − 1 df).
+    n_permutations, seed : person-level permutation test (``perm_*`` columns; 0 = none).
+    person_col : the column naming the person of each sentence (clusters).
     """
+    opts = InferenceOptions(inference, small_sample, n_permutations, seed, person_col)
     noun_phrases = NOUN_PHRASE_OPTIONS.get(str(noun_phrases), noun_phrases)
     if noun_phrases not in ("exclude", "gender_only"):
         raise ValueError(f"noun_phrases must be 'exclude' or 'gender_only' (alias 'gender'), got {noun_phrases!r}")
@@ -148,19 +177,28 @@ def beta_regression(df: pd.DataFrame, score_col: str | Sequence[str] | Mapping[s
         raise ValueError("conf_level must lie in (0, 1)")
     specs = C.resolve_scores(score_col, model, emotion)
     C.require_columns(df, ["Gender", "Race", "person_kind"] + [s.column for s in specs], "beta_regression")
+    if person_col not in df.columns:
+        if opts.person:
+            raise ValueError(f"beta_regression: column {person_col!r} (the person of each sentence) is missing; "
+                             "person-robust inference needs it. Add it, name it with person_col=..., or pass "
+                             "inference='paper' for the paper's sentence-level tests")
+        import dataclasses
+        opts = dataclasses.replace(opts, person_col="")
     base_settings = {"minority": minority, "majority": majority, "female": female, "male": male,
                      "noun_phrases": noun_phrases, "score_range": list(map(float, score_range)),
                      "conf_level": conf_level, "link": "logit", "precision_link": "log",
                      "cov_type": "oim (statsmodels BetaModel, Wald z)", "optimizer": "newton (bfgs fallback)",
                      "ols": "OLS with intercept", "correction": correction,
-                     "ame": "mean over sentences with the term = 1 of mu(eta) - mu(eta - beta_j); delta-method SE"}
+                     "ame": "mean over sentences with the term = 1 of mu(eta) - mu(eta - beta_j); delta-method SE",
+                     "inference": opts.describe(), "paper_cov_type": "oim Wald z (Beta), HC3 (OLS)"}
     fits: list[BetaFit] = []
     for spec in specs:
         data, drop_notes = C.refuse_missing(df, [spec.column], dropna)
         C.check_range(C.numeric_scores(data, spec.column), score_range, spec.column)
         for corp, rows in C.split_corpora(data, corpus):
             fits.extend(_fits_for_corpus(rows, spec, corp, minority, majority, noun_phrases,
-                                         score_range, conf_level, female, male, drop_notes, base_settings))
+                                         score_range, conf_level, female, male, drop_notes, base_settings,
+                                         opts))
     frame = _to_frame(fits)
     if correction:
         from .multitest import correct_pvalues
@@ -170,7 +208,8 @@ def beta_regression(df: pd.DataFrame, score_col: str | Sequence[str] | Mapping[s
 
 def _fits_for_corpus(rows: pd.DataFrame, spec: C.ScoreSpec, corp: str, minority, majority,
                      noun_phrases: str, score_range, conf_level: float, female: str, male: str,
-                     drop_notes: list[str], base_settings: dict) -> list[BetaFit]:
+                     drop_notes: list[str], base_settings: dict,
+                     opts: InferenceOptions) -> list[BetaFit]:
     out: list[BetaFit] = []
     names = rows[rows["person_kind"].astype(str) == "name"]
     notes = list(drop_notes)
@@ -203,7 +242,8 @@ def _fits_for_corpus(rows: pd.DataFrame, spec: C.ScoreSpec, corp: str, minority,
                  f"{mino} {female}": int(((x1 == 1) & (x2 == 1)).sum())}
         y = C.numeric_scores(used, spec.column)
         out.append(_fit(y, X, ("intercept", "race", "gender", "intersection"), cells, corp, spec, "names",
-                        score_range, conf_level, notes, settings))
+                        score_range, conf_level, notes, settings, opts,
+                        used[opts.person_col].astype(str).to_numpy() if opts.person_col else None))
     if noun_phrases == "gender_only":
         nps = rows[(rows["person_kind"].astype(str) == "noun_phrase")
                    & rows["Gender"].astype(str).isin([female, male])]
@@ -216,7 +256,8 @@ def _fits_for_corpus(rows: pd.DataFrame, spec: C.ScoreSpec, corp: str, minority,
             X = np.column_stack([np.ones(len(nps)), x2])
             cells = {male: int((x2 == 0).sum()), female: int((x2 == 1).sum())}
             out.append(_fit(C.numeric_scores(nps, spec.column), X, ("intercept", "gender"), cells, corp, spec,
-                            "noun_phrases", score_range, conf_level, list(drop_notes), np_settings))
+                            "noun_phrases", score_range, conf_level, list(drop_notes), np_settings, opts,
+                            nps[opts.person_col].astype(str).to_numpy() if opts.person_col else None))
     return out
 
 
@@ -226,6 +267,8 @@ def _blank_terms(terms: Sequence[str]) -> pd.DataFrame:
     t["term_label"] = [TERM_LABELS[x] for x in terms]
     t["stars"] = ""
     t["ols_stars"] = ""
+    t["perm_method"] = ""
+    t["inference"] = ""
     t["note"] = ""
     return t
 
@@ -240,13 +283,16 @@ def _empty_fit(corp: str, spec: C.ScoreSpec, subset: str, terms: Sequence[str], 
 
 def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, int], corp: str,
          spec: C.ScoreSpec, subset: str, score_range, conf_level: float, notes: list[str],
-         settings: dict) -> BetaFit:
+         settings: dict, opts: InferenceOptions | None = None, persons: np.ndarray | None = None) -> BetaFit:
+    opts = opts or InferenceOptions(inference="paper")
     notes = list(notes)
     n = len(y)
     t = _blank_terms(terms)
     t.loc[t["term"] == "intercept", "note"] = "reference-group level (logit scale); no marginal effect"
 
     def done(status: str, squeezed: bool = False, **kw) -> BetaFit:
+        if squeezed:
+            t["note"] = [f"{x}; {SQUEEZE_NOTE}" if x else SQUEEZE_NOTE for x in t["note"]]
         return BetaFit(corp, spec.model, spec.emotion, subset, n, cells, status, squeezed, t,
                        notes=notes, settings=dict(settings, squeeze="smithson-verkuilen" if squeezed else "none"),
                        **kw)
@@ -301,33 +347,64 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
     res, fit_notes, ok = _beta_fit(sq.values, X)
     notes.extend(fit_notes)
     k = X.shape[1]
-    from scipy.stats import norm
-    zq = float(norm.ppf(0.5 + conf_level / 2))
     params = np.asarray(res.params, dtype=float)
     bse = np.asarray(res.bse, dtype=float)
-    pvals = np.asarray(res.pvalues, dtype=float)
-    ci = np.asarray(res.conf_int(alpha=1 - conf_level), dtype=float)
-    cov = np.asarray(res.cov_params(), dtype=float)[:k, :k]
     ols_res, ols_cov = _ols_fit(y, X, min(cells.values()))
     if ols_cov != "HC3":
         notes.append("a group has a single sentence (leverage 1), where HC3 is undefined: "
                      "OLS standard errors are the classical (non-robust) ones")
-    ols_ci = np.asarray(ols_res.conf_int(alpha=1 - conf_level), dtype=float)
+    inf = float("inf")
+    paper = {"se": bse[:k], "df": np.full(k, inf), "cov": np.asarray(res.cov_params(), dtype=float)[:k, :k],
+             "ols_se": np.asarray(ols_res.bse, dtype=float), "ols_df": np.full(k, float(ols_res.df_resid))}
+    paper["ols_df"][:] = inf  # HC3 with a normal reference, as statsmodels reports it
+    person = None
+    if persons is not None:
+        person = _person_inference(res, y, X, persons, opts)
+        notes.extend(person.pop("notes"))
+    use = person if (opts.person and person is not None) else paper
+    rounding: list[str] = []
+    tiny = ROUNDING * (hi - lo)
     for j, term in enumerate(terms):
         sel = t["term"] == term
-        vals = {"estimate": params[j], "std_err": bse[j], "statistic": np.asarray(res.tvalues, dtype=float)[j],
-                "p_value": pvals[j], "ci_low": ci[j, 0], "ci_high": ci[j, 1],
-                "ols_estimate": ols_res.params[j], "ols_std_err": ols_res.bse[j],
-                "ols_statistic": ols_res.tvalues[j], "ols_p_value": ols_res.pvalues[j],
-                "ols_ci_low": ols_ci[j, 0], "ols_ci_high": ols_ci[j, 1]}
-        if term != "intercept":
-            me = indicator_ame(params[:k], cov, X, j, res.model.link, sq.scale_back, conf_level)
+        est, ols_est = params[j], float(ols_res.params[j])
+        if term != "intercept" and abs(ols_est) <= tiny and use["ols_se"][j] <= tiny:
+            # every group (and person) mean equal up to rounding, as lexicons that ignore names give:
+            # the studentised ratio of two rounding errors is noise, not evidence
+            est, ols_est = 0.0, 0.0
+            rounding.append(term)
+        stat, p, ci_lo, ci_hi = _wald(est, use["se"][j], use["df"][j], conf_level)
+        ostat, op, olo, ohi = _wald(ols_est, use["ols_se"][j], use["ols_df"][j], conf_level)
+        vals = {"estimate": est, "std_err": use["se"][j], "statistic": stat, "df": use["df"][j], "p_value": p,
+                "ci_low": ci_lo, "ci_high": ci_hi, "ols_estimate": ols_est, "ols_std_err": use["ols_se"][j],
+                "ols_statistic": ostat, "ols_df": use["ols_df"][j], "ols_p_value": op, "ols_ci_low": olo,
+                "ols_ci_high": ohi, "paper_std_err": paper["se"][j],
+                "paper_p_value": _wald(est, paper["se"][j], inf, conf_level)[1],
+                "ols_paper_p_value": _wald(ols_est, paper["ols_se"][j], inf, conf_level)[1]}
+        if person is not None:
+            vals.update(person_std_err=person["se"][j], person_df=person["df"][j],
+                        person_p_value=_wald(est, person["se"][j], person["df"][j], conf_level)[1],
+                        ols_person_p_value=_wald(ols_est, person["ols_se"][j], person["ols_df"][j], conf_level)[1],
+                        n_persons=person["n_persons"])
+            perm = person["perm"].get(term)
+            if perm is not None:
+                vals.update(perm_p_value=perm.p_value, perm_se=perm.mc_se, perm_n=perm.n_permutations)
+                t.loc[sel, "perm_method"] = perm.method
+        if term in rounding:
+            vals.update(statistic=0.0, p_value=1.0, ci_low=0.0, ci_high=0.0, ols_statistic=0.0, ols_p_value=1.0,
+                        ols_ci_low=0.0, ols_ci_high=0.0, ame=0.0, ame_std_err=0.0, ame_ci_low=0.0, ame_ci_high=0.0,
+                        paper_p_value=1.0, ols_paper_p_value=1.0)
+            if person is not None:
+                vals.update(person_p_value=1.0, ols_person_p_value=1.0)
+            t.loc[sel, "note"] = "group means equal up to rounding: difference exactly 0, p = 1"
+        elif term != "intercept":
+            me = indicator_ame(params[:k], use["cov"], X, j, res.model.link, sq.scale_back, conf_level)
+            q = _quantile(use["df"][j], conf_level)
             vals.update(ame=me.estimate, ame_std_err=me.std_err,
-                        ame_ci_low=me.estimate - zq * me.std_err, ame_ci_high=me.estimate + zq * me.std_err)
+                        ame_ci_low=me.estimate - q * me.std_err, ame_ci_high=me.estimate + q * me.std_err)
         for c_, v in vals.items():
             t.loc[sel, c_] = float(v)
-        t.loc[sel, "stars"] = C.stars(float(pvals[j]))
-        t.loc[sel, "ols_stars"] = C.stars(float(ols_res.pvalues[j]))
+        t.loc[sel, "stars"] = C.stars(float(vals["p_value"]))
+        t.loc[sel, "ols_stars"] = C.stars(float(vals["ols_p_value"]))
     prec = float(np.exp(params[k])) if len(params) > k else float("nan")
     prec_se = prec * float(bse[k]) if len(bse) > k else float("nan")
     status = STATUS_OK if ok else "not_converged"
@@ -336,6 +413,62 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
     fit = done(status, sq.squeezed, precision=prec, precision_std_err=prec_se, llf=float(res.llf))
     fit.settings["ols_cov_type"] = ols_cov
     return fit
+
+
+def _quantile(df: float, conf_level: float) -> float:
+    from scipy.stats import norm, t as tdist
+
+    if not np.isfinite(df):
+        return float(norm.ppf(0.5 + conf_level / 2))
+    return float(tdist.ppf(0.5 + conf_level / 2, df)) if df > 0 else float("nan")
+
+
+def _wald(est: float, se: float, df: float, conf_level: float) -> tuple[float, float, float, float]:
+    """(statistic, two-sided p, ci low, ci high) with a normal (df = inf) or t(df) reference."""
+    from scipy.stats import norm, t as tdist
+
+    if not (np.isfinite(se) and se > 0):
+        nan = float("nan")
+        return nan, nan, nan, nan
+    stat = est / se
+    p = float(2 * norm.sf(abs(stat))) if not np.isfinite(df) else float(2 * tdist.sf(abs(stat), df))
+    q = _quantile(df, conf_level)
+    return stat, p, est - q * se, est + q * se
+
+
+def _person_inference(res, y: np.ndarray, X: np.ndarray, persons: np.ndarray, opts: InferenceOptions) -> dict:
+    """Cluster-robust (by person) SEs/df for the Beta and OLS coefficients, and the person-level
+    permutation tests of each indicator term (on person means of the raw scores)."""
+    from .cluster_robust import beta_cluster_cov, ols_cluster
+    from .person_tests import PersonContrast, Stratum, interaction_permutation, permutation_test
+
+    k = X.shape[1]
+    notes: list[str] = []
+    bc = beta_cluster_cov(res.model, np.asarray(res.params, dtype=float), persons, kind=opts.small_sample)
+    _, oc = ols_cluster(y, X, persons, kind=opts.small_sample)
+    G = bc.n_clusters
+    ids, codes = np.unique(persons, return_inverse=True)
+    codes = codes.ravel()
+    cnt = np.bincount(codes, minlength=len(ids))
+    pm = np.bincount(codes, weights=y, minlength=len(ids)) / cnt
+    px = np.vstack([np.bincount(codes, weights=X[:, j], minlength=len(ids)) / cnt for j in range(k)]).T
+    perm: dict = {}
+    if np.any((px != 0) & (px != 1)):
+        notes.append("a person occurs in more than one group: no person-level permutation test")
+    elif opts.n_permutations:
+        if k == 4:
+            x1, x2 = px[:, 1] == 1, px[:, 2] == 1
+            perm["race"] = permutation_test(PersonContrast([Stratum(pm[~x2], x1[~x2])]), opts.n_permutations, opts.seed)
+            perm["gender"] = permutation_test(PersonContrast([Stratum(pm[~x1], x2[~x1])]), opts.n_permutations,
+                                              opts.seed)
+            perm["intersection"] = interaction_permutation(pm, x1, x2, opts.n_permutations, opts.seed)
+        elif k == 2:
+            perm["gender"] = permutation_test(PersonContrast([Stratum(pm, px[:, 1] == 1)]), opts.n_permutations,
+                                              opts.seed)
+    if G < 4:
+        notes.append(f"only {G} persons: person-robust standard errors are unreliable")
+    return {"se": bc.bse[:k], "df": bc.df[:k], "cov": bc.cov[:k, :k], "ols_se": oc.bse, "ols_df": oc.df,
+            "n_persons": G, "perm": perm, "notes": notes}
 
 
 def _beta_fit(yfit: np.ndarray, X: np.ndarray):
@@ -388,6 +521,7 @@ def _to_frame(fits: list[BetaFit]) -> pd.DataFrame:
         t.insert(7, "n", f.n)
         t["status"] = f.status
         t["squeezed"] = f.squeezed
+        t["inference"] = (f.settings.get("inference") or {}).get("inference", "")
         t["settings"] = C.settings_json(f.settings)
         parts.append(t)
     if not parts:

@@ -20,6 +20,7 @@ import pandas as pd
 
 from . import _common as C
 from .bootstrap import bootstrap_ci
+from .inference import InferenceOptions
 from .paired_tests import paired_t, wilcoxon_signed_rank
 from .results import ID_COLUMNS, ResultsMixin, rule, text_table
 
@@ -27,6 +28,10 @@ TEST = "counterfactual"
 STAT_COLUMNS = ["n", "mean_diff", "var_diff", "sd_diff", "ci_low", "ci_high", "share_changed",
                 "share_priv_higher", "share_min_higher", "t_statistic", "t_df", "t_p_value",
                 "wilcoxon_statistic", "wilcoxon_p_value", "band", "exceeds_band", "status"]
+#: Which inference the tests used, both inferences' p-values and the permutation test (not grouping columns).
+INFERENCE_COLUMNS = ["inference", "person_t_p_value", "person_wilcoxon_p_value", "paper_t_p_value",
+                     "paper_wilcoxon_p_value", "perm_p_value", "perm_se", "perm_n", "perm_method", "n_person_pairs"]
+STAT_COLUMNS = STAT_COLUMNS + INFERENCE_COLUMNS
 
 
 @dataclass
@@ -48,7 +53,11 @@ class CounterfactualResults(ResultsMixin):
         heads = ["model"] + by + ["pairs", "mean R(p)−R(m)", "variance", "changed", "p (t)", "p (Wilcoxon)",
                                   "band", "verdict"]
         frame = self.frame.assign(verdict=frame_verdicts(self.frame))
-        out = [rule("Counterfactual pairs (Goldfarb-Tarrant et al. 2023)"), text_table(frame, cols, heads)]
+        inf = (self.settings.get("inference") or {}).get("inference", "person")
+        used = set(self.frame["inference"].dropna().astype(str)) if "inference" in self.frame else {inf}
+        line = ("inference: " + ("person-robust (one unit per person pair)" if used == {"person"} else
+                                 "paper (sentence pairs treated as independent)" if used == {"paper"} else "mixed"))
+        out = [rule("Counterfactual pairs (Goldfarb-Tarrant et al. 2023)"), line, text_table(frame, cols, heads)]
         out += ["note: " + n for n in self.notes]
         return "\n".join(out)
 
@@ -62,7 +71,9 @@ def counterfactual_analysis(pairs: pd.DataFrame, priv_col: str, min_col: str, *,
                             band_share: float = 0.03, score_range: tuple[float, float] | None = None,
                             change_tol: float = 0.0, correction: str | None = None, n_resamples: int = 1000,
                             seed: int | None = 0, conf_level: float = 0.95,
-                            dropna: bool = False) -> CounterfactualResults:
+                            dropna: bool = False, inference: str = "person", n_permutations: int = 2000,
+                            cluster_col: str | Sequence[str] | None = None,
+                            score_range_source: str | None = None) -> CounterfactualResults:
     """Analyse R(privileged) − R(minoritised) over a pair table.
 
     Parameters
@@ -76,7 +87,16 @@ def counterfactual_analysis(pairs: pd.DataFrame, priv_col: str, min_col: str, *,
         ``score_range``, itself defaulting to the observed min/max of both columns (said in settings).
     change_tol : a pair "changed" when |difference| > change_tol (0 for discrete labels).
     correction : None, "holm", "bh" or "bonferroni" over all t and Wilcoxon p-values of this call.
+    inference : "person" (default): the t and Wilcoxon tests (and the CI) use one unit per person
+        pair (the mean difference over its sentences), so a pair's quirk is not counted ~144 times;
+        "paper": over sentence pairs, as Goldfarb-Tarrant et al. Both in ``person_*``/``paper_*``.
+    n_permutations : sign-flip permutation test over person pairs (exact when 2^pairs ≤ this).
+    cluster_col : what a person pair is (default: ``person_pair`` if present, else the two
+        ``*_person`` columns together).
+    score_range_source : where ``score_range`` comes from, for the note and settings ("scorer",
+        "user", ...; default "given"). Without ``score_range`` the observed range is used.
     """
+    opts = InferenceOptions(inference, "CR2", n_permutations, seed)
     C.require_columns(pairs, [priv_col, min_col], "counterfactual_analysis")
     data, notes = C.refuse_missing(pairs, [priv_col, min_col], dropna, id_col="pair_id")
     model = model if model is not None else _default_model(priv_col, min_col)
@@ -87,10 +107,11 @@ def counterfactual_analysis(pairs: pd.DataFrame, priv_col: str, min_col: str, *,
         both = np.concatenate([a_all, b_all])
         score_range = (float(both.min()), float(both.max())) if both.size else (0.0, 1.0)
         range_source = "observed"
-        notes.append(f"score range taken from the data ({score_range[0]:g} to {score_range[1]:g}); "
-                     "pass score_range=(low, high) for the scale's own range")
+        notes.append(f"score range taken from the data ({score_range[0]:g} to {score_range[1]:g}), so the band "
+                     "depends on this corpus; give the scale's own range (score_range=(low, high), CLI "
+                     "--score-range LOW,HIGH) for a band comparable across corpora")
     else:
-        range_source = "given"
+        range_source = score_range_source or "given"
         C.check_range(np.concatenate([a_all, b_all]), score_range, f"{priv_col}/{min_col}")
     width = float(score_range[1]) - float(score_range[0])
     band_value = float(band) if band is not None else band_share * width
@@ -102,7 +123,9 @@ def counterfactual_analysis(pairs: pd.DataFrame, priv_col: str, min_col: str, *,
                 "change_tol": change_tol, "variance": "sample variance (ddof=1)",
                 "t_test": "scipy ttest_rel, two-sided", "wilcoxon": "scipy wilcoxon, two-sided, zero_method='wilcox'",
                 "bootstrap": {"n_resamples": n_resamples, "seed": seed, "conf_level": conf_level,
-                              "method": "percentile"}, "correction": correction}
+                              "method": "percentile"}, "correction": correction, "inference": opts.describe()}
+    clusters_all = _clusters(data, cluster_col)
+    settings["person_unit"] = clusters_all[1]
     groups = [((), data)] if not by else list(data.groupby(by, sort=False))
     rows = []
     for key, g in groups:
@@ -111,7 +134,9 @@ def counterfactual_analysis(pairs: pd.DataFrame, priv_col: str, min_col: str, *,
         b = C.numeric_scores(g, min_col)
         row = {"corpus": corpus, "model": model, "emotion": emotion, "test": TEST}
         row.update(dict(zip(by, key)))
-        stats, gnotes = pair_statistics(a, b, band_value, change_tol, n_resamples, seed, conf_level)
+        stats, gnotes = pair_statistics(a, b, band_value, change_tol, n_resamples, seed, conf_level,
+                                        clusters=None if clusters_all[0] is None else clusters_all[0].loc[g.index],
+                                        opts=opts)
         row.update(stats)
         row["note"] = "; ".join(gnotes)
         row["settings"] = C.settings_json(settings)
@@ -127,9 +152,27 @@ def counterfactual_analysis(pairs: pd.DataFrame, priv_col: str, min_col: str, *,
     return CounterfactualResults(frame=frame, settings=settings, notes=notes)
 
 
+def _clusters(data: pd.DataFrame, cluster_col) -> tuple[pd.Series | None, str]:
+    """The person pair of each row, and how it was found."""
+    if cluster_col is not None:
+        cols = [cluster_col] if isinstance(cluster_col, str) else list(cluster_col)
+        C.require_columns(data, cols, "counterfactual_analysis (cluster_col)")
+    elif "person_pair" in data.columns:
+        cols = ["person_pair"]
+    elif {"privileged_person", "minoritised_person"} <= set(data.columns):
+        cols = ["privileged_person", "minoritised_person"]
+    else:
+        return None, "none (no person columns)"
+    key = data[cols[0]].astype(str)
+    for c in cols[1:]:
+        key = key + "\u241f" + data[c].astype(str)
+    return key, " + ".join(cols)
+
+
 def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float = 0.0,
                     n_resamples: int = 1000, seed: int | None = 0,
-                    conf_level: float = 0.95) -> tuple[dict[str, Any], list[str]]:
+                    conf_level: float = 0.95, clusters=None,
+                    opts: InferenceOptions | None = None) -> tuple[dict[str, Any], list[str]]:
     """The statistics of one group of pairs (see module docstring) and notes on degenerate cases."""
     d = a - b
     n = len(d)
@@ -138,15 +181,38 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
     if n == 0:
         notes.append("no pairs")
         out = dict.fromkeys(STAT_COLUMNS, nan)
-        out.update(n=0, exceeds_band=False, band=band, status="no_pairs")
+        out.update(n=0, exceeds_band=False, band=band, status="no_pairs",
+                   inference=(opts.inference if opts else "paper"), perm_method="none", n_person_pairs=0, perm_n=0)
         return out, notes
+    opts = opts or InferenceOptions(inference="paper")
+    if opts.person and clusters is None:
+        import dataclasses
+        opts = dataclasses.replace(opts, inference="paper")
+        notes.append("no person columns (person_pair, privileged_person/minoritised_person): the tests treat "
+                     "sentence pairs as independent (inference 'paper'); add them or cluster_col=... for "
+                     "person-robust tests")
     t = paired_t(a, b)
     w = wilcoxon_signed_rank(a, b)
-    for r in (t, w):
+    pt = pw = perm = None
+    n_units = 0
+    if clusters is not None:
+        from .person_tests import PersonContrast, permutation_test, person_means, person_t
+
+        _, dj = person_means(d, np.asarray(clusters))
+        n_units = len(dj)
+        dj = C.normalise_zero(dj, float(np.max(np.abs(d))) if n else 1.0)
+        contrast = PersonContrast([], dj, 1.0, 0.0)
+        pt = person_t(contrast)
+        pw = wilcoxon_signed_rank(dj, np.zeros_like(dj))
+        perm = permutation_test(contrast, opts.n_permutations, seed)
+    use_t, use_w = (pt, pw) if (opts.person and pt is not None) else (t, w)
+    for r in (use_t, use_w):
         if r.note:
-            notes.append(r.note)
+            notes.append(("person pairs: " if use_t is pt else "") + r.note)
     ci = (nan, nan)
-    if n_resamples:
+    if opts.person and pt is not None:
+        ci = pt.ci(conf_level)
+    elif n_resamples:
         bci = bootstrap_ci(d, n_resamples=n_resamples, conf_level=conf_level, seed=seed)
         ci = (bci.low, bci.high)
         if bci.note:
@@ -158,7 +224,12 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
             "share_changed": float(changed.mean()),
             "share_priv_higher": float((changed & (d > 0)).mean()),
             "share_min_higher": float((changed & (d < 0)).mean()),
-            "t_statistic": t.statistic, "t_df": t.df, "t_p_value": t.p_value,
-            "wilcoxon_statistic": w.statistic, "wilcoxon_p_value": w.p_value,
+            "t_statistic": use_t.statistic, "t_df": use_t.df, "t_p_value": use_t.p_value,
+            "wilcoxon_statistic": use_w.statistic, "wilcoxon_p_value": use_w.p_value,
             "band": band, "exceeds_band": bool(abs(mean) > band),
-            "status": t.status}, notes
+            "status": use_t.status, "inference": opts.inference,
+            "person_t_p_value": pt.p_value if pt else nan, "person_wilcoxon_p_value": pw.p_value if pw else nan,
+            "paper_t_p_value": t.p_value, "paper_wilcoxon_p_value": w.p_value,
+            "perm_p_value": perm.p_value if perm else nan, "perm_se": perm.mc_se if perm else nan,
+            "perm_n": perm.n_permutations if perm else 0, "perm_method": perm.method if perm else "none",
+            "n_person_pairs": n_units}, notes

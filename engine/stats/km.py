@@ -23,7 +23,10 @@ import pandas as pd
 from . import _common as C
 from .bootstrap import bootstrap_ci
 from .km_pairing import km_pairs
+from .inference import InferenceOptions, race_by_gender_from
+from .km_person import km_person_contrast
 from .paired_tests import paired_t
+from .person_tests import PersonContrast, permutation_test, person_t
 from .results import ID_COLUMNS, ResultsMixin, order_columns, rule, text_table
 
 TEST = "km_paired_t"
@@ -76,6 +79,7 @@ class KMTest:
     status: str
     notes: list[str] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)
+    inference_columns: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -90,10 +94,13 @@ class KMPairedResults(ResultsMixin):
     def summary(self) -> str:
         if not self.tests:
             return "no paired test run"
-        out = [rule("Kiritchenko & Mohammad paired analysis")]
-        cols = ["corpus", "model", "emotion", "axis", "subset", "n", "mean_delta", "p_value", "verdict",
-                "avg_delta_pos", "avg_delta_neg", "delta_spread"]
-        heads = ["corpus", "model", "emotion", "axis", "subset", "pairs", "mean Δ", "p", "bias group",
+        inf = self.settings.get("inference", "person")
+        out = [rule("Kiritchenko & Mohammad paired analysis"),
+               "inference: " + ("person-robust (Welch t on person means; perm = person-level permutation test)"
+                                if inf == "person" else "paper (paired t-test over sentence pairs)")]
+        cols = ["corpus", "model", "emotion", "axis", "subset", "n", "mean_delta", "p_value", "perm_p_value",
+                "verdict", "avg_delta_pos", "avg_delta_neg", "delta_spread"]
+        heads = ["corpus", "model", "emotion", "axis", "subset", "pairs", "mean Δ", "p", "p (perm.)", "bias group",
                  "avg Δ>0", "avg Δ<0", "Δ-spread"]
         out.append(text_table(self.frame, cols, heads))
         notes = sorted({n for t in self.tests for n in t.notes})
@@ -118,18 +125,26 @@ def km_paired_analysis(df: pd.DataFrame, score_col: str | Sequence[str] | Mappin
                        emotion: str | None = None, corpus: str | None = None,
                        minority: str | None = None, majority: str | None = None,
                        np_pairs: Mapping[str, str] | None = None, pair_key_col: str = "pair_key",
-                       race_by_gender: bool = True, subsets: Sequence[str] = ("all", "neutral"),
+                       race_by_gender: bool | None = None, subsets: Sequence[str] = ("all", "neutral"),
                        alpha: float = 0.05, labels: tuple[str, str] | None = None,
                        correction: str | None = None, n_resamples: int = 1000, seed: int | None = 0,
                        conf_level: float = 0.95, dropna: bool = False, female: str = "female",
-                       male: str = "male") -> KMPairedResults:
+                       male: str = "male", race_pooling: str | None = None, inference: str = "person",
+                       n_permutations: int = 2000, person_col: str = "person_id") -> KMPairedResults:
     """Kiritchenko & Mohammad's paired analysis for each score column, axis and subset.
 
     Parameters (beyond those shared with :func:`beta_regression`)
     ----------
     axis : "gender", "race" or "both".
     np_pairs / pair_key_col : how female and male noun phrases are paired (see ``km_pairs``).
-    race_by_gender : race pairs per template × emotion word × gender (default) or pooled.
+    race_pooling : "paper" (default): one race pair per template × emotion word, both genders
+        pooled (144 pairs on the EEC, as Kiritchenko & Mohammad); "within_gender": one per gender (288).
+    race_by_gender : the older spelling of the same choice (True = "within_gender").
+    inference : "person" (default): ``statistic``/``df``/``p_value``/CI are the Welch t on person
+        means (each name and noun-phrase pair is one unit), verdicts follow it; "paper": the
+        paper's paired t-test over sentence pairs (CI: bootstrap over pairs). Both are always in
+        ``person_*`` / ``paper_*`` columns; ``perm_*`` is the person-level permutation test.
+    n_permutations : relabellings of the permutation test (0: none); seeded by ``seed``.
     subsets : any of "all", "neutral" (no emotion word), "emotional", "matching" (emotion
         words of the score's own emotion, as the paper's unreported check).
     alpha : significance level of the verdicts (p < alpha).
@@ -142,6 +157,8 @@ def km_paired_analysis(df: pd.DataFrame, score_col: str | Sequence[str] | Mappin
         raise ValueError(f"subsets must be among {SUBSETS}, got {list(subsets)}")
     if not 0 < alpha < 1:
         raise ValueError("alpha must lie in (0, 1)")
+    opts = InferenceOptions(inference, "CR2", n_permutations, seed, person_col)
+    race_by_gender = race_by_gender_from(race_pooling, race_by_gender)
     specs = C.resolve_scores(score_col, model, emotion)
     C.require_columns(df, ["template_id", "emotion_word_id", "Gender", "Race", "Emotion", "person_kind",
                            "person_id"] + [s.column for s in specs], "km_paired_analysis")
@@ -158,12 +175,15 @@ def km_paired_analysis(df: pd.DataFrame, score_col: str | Sequence[str] | Mappin
                 pairs["delta"] = C.normalise_zero(pairs["delta"].to_numpy(dtype=float), scale)
                 la, lb = labels if labels else (C.abbreviation(lab["a"]), C.abbreviation(lab["b"]))
                 settings = {"score_column": spec.column, "axis": ax, "alpha": alpha, "a": lab["a"], "b": lab["b"],
-                            "delta": "score(a) - score(b)", "test": "paired t-test (scipy ttest_rel), two-sided",
-                            "verdict": "p < alpha", "correction": correction,
+                            "delta": "score(a) - score(b)", "test": ("Welch t on person means (person-robust), two-sided" if opts.person
+                                                     else "paired t-test (scipy ttest_rel), two-sided"),
+                            "paper_test": "paired t-test (scipy ttest_rel), two-sided",
+                            "verdict": "p < alpha", "correction": correction, "inference": opts.describe(),
                             "bootstrap": {"n_resamples": n_resamples, "seed": seed, "conf_level": conf_level,
                                           "method": "percentile"}}
                 if ax == "race":
                     settings["race_by_gender"] = race_by_gender
+                    settings["race_pooling"] = "within_gender" if race_by_gender else "paper"
                 else:
                     settings["np_pairs"] = "mapping" if np_pairs is not None else f"column {pair_key_col!r}"
                 for sub in subsets:
@@ -172,8 +192,11 @@ def km_paired_analysis(df: pd.DataFrame, score_col: str | Sequence[str] | Mappin
                     extra = []
                     if sub == "matching" and not spec.emotion:
                         extra.append("subset 'matching' needs the score's emotion label: no pairs")
+                    contrast = km_person_contrast(rows, p, spec.column, ax, sub, spec.emotion, lab["a"], lab["b"],
+                                                  race_by_gender, female, male, person_col)
                     tests.append(_test(p, corp, spec, ax, sub, lab, la, lb, alpha, n_resamples, seed,
-                                       conf_level, drop_notes + notes + extra, dict(settings, subset=sub)))
+                                       conf_level, drop_notes + notes + extra, dict(settings, subset=sub),
+                                       contrast, opts))
                 pairs = pairs.assign(corpus=corp, model=spec.model, emotion=spec.emotion, axis=ax,
                                      neutral=pairs["Emotion"] == "")
                 all_pairs.append(pairs)
@@ -195,7 +218,9 @@ def km_paired_analysis(df: pd.DataFrame, score_col: str | Sequence[str] | Mappin
     pairs_out = pd.concat(all_pairs, ignore_index=True) if all_pairs else pd.DataFrame()
     if len(pairs_out):
         pairs_out = order_columns(pairs_out, ["corpus", "model", "emotion", "axis"])
-    settings = {"axis": axes, "alpha": alpha, "race_by_gender": race_by_gender, "subsets": list(subsets),
+    settings = {"axis": axes, "alpha": alpha, "race_by_gender": race_by_gender,
+                "race_pooling": "within_gender" if race_by_gender else "paper", "inference": inference,
+                "n_permutations": n_permutations, "subsets": list(subsets),
                 "correction": correction, "n_resamples": n_resamples, "seed": seed, "conf_level": conf_level}
     return KMPairedResults(tests=tests, pairs=pairs_out, settings=settings, frame=frame)
 
@@ -212,42 +237,62 @@ def _subset(pairs: pd.DataFrame, sub: str, emotion: str) -> np.ndarray:
 
 
 def _test(p: pd.DataFrame, corp: str, spec: C.ScoreSpec, ax: str, sub: str, lab: dict, la: str, lb: str,
-          alpha: float, n_resamples: int, seed, conf_level: float, notes: list[str], settings: dict) -> KMTest:
+          alpha: float, n_resamples: int, seed, conf_level: float, notes: list[str], settings: dict,
+          contrast: PersonContrast | None = None, opts: InferenceOptions | None = None) -> KMTest:
     d = p["delta"].to_numpy(dtype=float)
     n = len(d)
     nan = float("nan")
     notes = list(notes)
+    opts = opts or InferenceOptions(inference="paper")
     if n == 0:
         notes.append(f"{ax}/{sub}: no pairs")
         return KMTest(corp, spec.model, spec.emotion, ax, sub, lab["a"], lab["b"], la, lb, 0, 0, 0, nan, nan,
                       nan, nan, nan, False, 0, "not tested", nan, nan, 0, 0, 0, nan, nan, nan, nan, nan,
-                      "no_pairs", notes, settings)
+                      "no_pairs", notes, settings, {"inference": opts.inference, "perm_method": "none"})
     r = paired_t(p["score_a"].to_numpy(dtype=float), p["score_b"].to_numpy(dtype=float))
     if r.note:
         notes.append(f"{ax}/{sub}: {r.note}")
-    tested = r.status != "too_few"
+    pt = person_t(contrast) if contrast is not None else None
+    perm = permutation_test(contrast, opts.n_permutations, seed) if contrast is not None else None
+    if pt is not None and pt.note and (opts.person or pt.status == "too_few"):
+        notes.append(f"{ax}/{sub}: person-level test: {pt.note}")
     mean = float(d.mean())
-    sig = bool(tested and r.p_value < alpha)
-    pos, neg = d[d > 0], d[d < 0]
     ci = (nan, nan)
-    if n_resamples:
-        b = bootstrap_ci(d, n_resamples=n_resamples, conf_level=conf_level, seed=seed)
-        ci = (b.low, b.high)
+    if opts.person and pt is not None:
+        stat, df_, pv, status = pt.statistic, pt.df, pt.p_value, pt.status
+        tested = pt.status != "too_few"
+        ci = pt.ci(conf_level)
+    else:
+        stat, df_, pv, status = r.statistic, r.df, r.p_value, r.status
+        tested = r.status != "too_few"
+        if n_resamples:
+            b = bootstrap_ci(d, n_resamples=n_resamples, conf_level=conf_level, seed=seed)
+            ci = (b.low, b.high)
+    sig = bool(tested and pv < alpha)
+    pos, neg = d[d > 0], d[d < 0]
+    extra = {"inference": opts.inference, "paper_statistic": r.statistic, "paper_df": r.df,
+             "paper_p_value": r.p_value,
+             "person_statistic": pt.statistic if pt else nan, "person_df": pt.df if pt else nan,
+             "person_p_value": pt.p_value if pt else nan, "n_persons": pt.n_units if pt else 0,
+             "perm_p_value": perm.p_value if perm else nan, "perm_se": perm.mc_se if perm else nan,
+             "perm_n": perm.n_permutations if perm else 0, "perm_method": perm.method if perm else "none"}
     return KMTest(
         corp, spec.model, spec.emotion, ax, sub, lab["a"], lab["b"], la, lb, n,
         int((p["kind"] == "noun_phrase").sum()), int((p["kind"] == "name_average").sum()),
-        mean, float(d.std(ddof=1)) if n > 1 else nan, r.statistic, r.df, r.p_value, sig,
+        mean, float(d.std(ddof=1)) if n > 1 else nan, stat, df_, pv, sig,
         int(np.sign(mean)) if sig else 0, verdict_text(la, lb, sig, mean, tested),
         float(pos.mean()) if len(pos) else nan, float(neg.mean()) if len(neg) else nan,
         int(len(pos)), int(len(neg)), int(n - len(pos) - len(neg)),
         float(d.max() - d.min()), float(d.min()), float(d.max()), ci[0], ci[1],
-        r.status, notes, settings)
+        status, notes, settings, extra)
 
 
 FRAME_COLUMNS = ["axis", "subset", "a", "b", "label_a", "label_b", "n", "n_noun_phrase_pairs", "n_name_pairs", "mean_delta",
                  "sd_delta", "ci_low", "ci_high", "statistic", "df", "p_value", "significant", "direction",
                  "verdict", "avg_delta_pos", "avg_delta_neg", "n_pos", "n_neg", "n_zero", "delta_spread",
                  "delta_min", "delta_max", "status"]
+INFERENCE_COLUMNS = ["inference", "person_statistic", "person_df", "person_p_value", "paper_statistic", "paper_df",
+                     "paper_p_value", "perm_p_value", "perm_se", "perm_n", "perm_method", "n_persons"]
 
 
 def _to_frame(tests: list[KMTest]) -> pd.DataFrame:
@@ -255,7 +300,8 @@ def _to_frame(tests: list[KMTest]) -> pd.DataFrame:
     for t in tests:
         row = {"corpus": t.corpus, "model": t.model, "emotion": t.emotion, "test": TEST}
         row.update({c: getattr(t, c) for c in FRAME_COLUMNS})
+        row.update({c: t.inference_columns.get(c, np.nan) for c in INFERENCE_COLUMNS})
         row["note"] = "; ".join(t.notes)
         row["settings"] = C.settings_json(t.settings)
         rows.append(row)
-    return pd.DataFrame(rows, columns=ID_COLUMNS + FRAME_COLUMNS + ["note", "settings"])
+    return pd.DataFrame(rows, columns=ID_COLUMNS + FRAME_COLUMNS + INFERENCE_COLUMNS + ["note", "settings"])

@@ -90,26 +90,38 @@ def synthetic_eec(*, names_per_cell: int = 10, words_per_emotion: int = 5, emoti
 def planted_scores(df: pd.DataFrame, *, seed: int | None = 0, base: float = 0.4, precision: float = 20.0,
                    delta_gender: float = 0.0, delta_race: float = 0.0, delta_intersection: float = 0.0,
                    minority: str = "African-American", template_sd: float = 0.0, word_sd: float = 0.0,
-                   female: str = "female") -> np.ndarray:
+                   female: str = "female", person_sd: float = 0.0, scale: str = "score",
+                   person_col: str = "person_id") -> np.ndarray:
     """Scores in (0, 1) from a scorer with known bias.
 
     Each sentence gets a Beta(m·φ, (1 − m)·φ) score whose mean is
-    ``m = base + template effect + word effect + δ_gender·female + δ_race·minority
-    + δ_intersection·minority·female`` (effects additive on the score scale, so a planted δ
-    is exactly the difference of expected scores). Noun phrases get δ_gender only.
-    ``template_sd``/``word_sd`` add identity-independent variation between templates/words.
+    ``m = base + template effect + word effect + person effect + δ_gender·female + δ_race·minority
+    + δ_intersection·minority·female`` (``scale="score"``: effects additive on the score scale, so
+    a planted δ is exactly the difference of expected scores; ``scale="logit"``: the same sum on
+    the logit scale, ``m = expit(logit(base) + …)``, so δ and the SDs are in logit units as the
+    Beta regression's coefficients). Noun phrases get δ_gender only.
+    ``template_sd``/``word_sd`` add identity-independent variation between templates/words;
+    ``person_sd`` gives every person (``person_col``) its own fixed quirk, the same in every
+    sentence — the realistic case that makes sentence-level tests over-confident.
     """
+    if scale not in ("score", "logit"):
+        raise ValueError("scale must be 'score' or 'logit'")
     rng = np.random.default_rng(seed)
     fem = (df["Gender"].astype(str) == female).to_numpy(dtype=float)
     mino = (df["Race"].astype(str) == minority).to_numpy(dtype=float)
-    m = np.full(len(df), float(base))
+    m = np.full(len(df), float(base) if scale == "score" else float(np.log(base / (1 - base))))
     if template_sd:
         t_ids, t_idx = np.unique(df["template_id"].astype(str), return_inverse=True)
         m += rng.normal(0, template_sd, len(t_ids))[t_idx]
     if word_sd:
         w_ids, w_idx = np.unique(df["emotion_word_id"].astype(str), return_inverse=True)
         m += rng.normal(0, word_sd, len(w_ids))[w_idx]
+    if person_sd:
+        p_ids, p_idx = np.unique(df[person_col].astype(str), return_inverse=True)
+        m += rng.normal(0, person_sd, len(p_ids))[p_idx.ravel()]
     m += delta_gender * fem + delta_race * mino + delta_intersection * mino * fem
+    if scale == "logit":
+        m = 1.0 / (1.0 + np.exp(-m))
     m = np.clip(m, 0.02, 0.98)
     return rng.beta(m * precision, (1 - m) * precision)
 

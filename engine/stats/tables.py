@@ -128,9 +128,11 @@ def camara_tables(frame: pd.DataFrame, *, value: str = "ame", p_col: str | None 
                         p = getattr(r, p_col)
                         row.append(num(v, digits, C.stars(p if p is not None else float("nan"))))
                 rows.append(row)
+        inf = inference_words(f, "beta")
         caption = (f"{what[:1].upper() + what[1:]} for all model, emotion combinations{adj}. "
                    "Statistically significant results (p ≤ 0.01) are marked with three asterisks ***, "
-                   "(p ≤ 0.05) with two asterisks **, (p ≤ 0.10) with one asterisk *.")
+                   "(p ≤ 0.05) with two asterisks **, (p ≤ 0.10) with one asterisk *."
+                   + (f" Stars from {inf}." if inf and p_col in ("p_value", "ols_p_value") else ""))
         tables.append(Table(caption, header, rows, "ll" + "r" * (len(block) * len(terms)), starts,
                             continues=bi > 0))
     return tables
@@ -175,12 +177,32 @@ def km_tables(frame: pd.DataFrame, *, digits: int = 3) -> list[Table]:
         alpha = _setting(g, "alpha", 0.05)
         where = f" on {corp}" if corp else ""
         caption = (f"Analysis of {what} bias: summary results for {g['model'].nunique()} system(s){where}, "
-                   f"per subset of sentences. Bias groups from a two-sided paired t-test at "
+                   f"per subset of sentences. Bias groups from {inference_words(g, 'km')} at "
                    f"α = {alpha:g}; average score differences are averaged over the systems of each group.")
         tables.append(Table(caption, header, rows, "llrrr", starts, notes, continues=previous == (corp, axis),
                             block_title=_subset_title(subset)))
         previous = (corp, axis)
     return tables
+
+
+INFERENCE_WORDS = {
+    "beta": {"person": "p-values cluster-robust by person (CR2, t with Bell–McCaffrey df)",
+             "paper": "p-values from the Beta model's Wald z test (as in the paper; sentences treated as independent)"},
+    "km": {"person": "a two-sided Welch t-test on person means (each name and noun-phrase pair one unit)",
+           "paper": "a two-sided paired t-test over sentence pairs (as in the paper)"},
+    "cf": {"person": "t and Wilcoxon tests over person pairs",
+           "paper": "paired t and Wilcoxon signed-rank tests over sentence pairs (as in the paper)"},
+}
+
+
+def inference_words(frame: pd.DataFrame, kind: str) -> str:
+    """How the table's p-values were obtained, from its ``inference`` column ('' if unknown/mixed)."""
+    if "inference" not in frame.columns:
+        return INFERENCE_WORDS[kind]["paper"] if kind != "beta" else ""
+    vals = {str(v) for v in frame["inference"].dropna() if str(v)}
+    if len(vals) == 1 and next(iter(vals)) in INFERENCE_WORDS[kind]:
+        return INFERENCE_WORDS[kind][next(iter(vals))]
+    return "p-values of mixed inference (see the 'inference' column)" if vals else ""
 
 
 def _subset_title(subset: str) -> str:
@@ -215,7 +237,8 @@ def km_model_tables(frame: pd.DataFrame, *, digits: int = 3) -> list[Table]:
                          Cell(fmt_p(r.p_value, digits), numeric=True)])
             last = r.model
         where = f" on {corp}" if corp else ""
-        tables.append(Table(f"Paired {axis} analysis per system{where}, per subset of sentences.",
+        tables.append(Table(f"Paired {axis} analysis per system{where}, per subset of sentences; "
+                            f"p from {inference_words(g, 'km')}.",
                             header, rows, "lllrrrrrr", starts, continues=previous == (corp, axis),
                             block_title=_subset_title(subset)))
         previous = (corp, axis)
@@ -223,6 +246,7 @@ def km_model_tables(frame: pd.DataFrame, *, digits: int = 3) -> list[Table]:
 
 
 # ------------------------------------------------------------------ Goldfarb-Tarrant et al.
+from .counterfactual import INFERENCE_COLUMNS as COUNTERFACTUAL_INFERENCE_COLUMNS  # noqa: E402
 def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[str] | None = None) -> list[Table]:
     """Per corpus, one table in two blocks (as wide tables are split in the papers): per model and
     group of pairs the mean (CI) and variance of R(priv) − R(min) with the verdict, then the
@@ -237,7 +261,7 @@ def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[
     std = set(["corpus", "model", "emotion", "test", "note", "settings"]) | set(
         ["n", "mean_diff", "var_diff", "sd_diff", "ci_low", "ci_high", "share_changed", "share_priv_higher",
          "share_min_higher", "t_statistic", "t_df", "t_p_value", "wilcoxon_statistic", "wilcoxon_p_value",
-         "band", "exceeds_band", "status"])
+         "band", "exceeds_band", "status"]) | set(COUNTERFACTUAL_INFERENCE_COLUMNS)
     by = list(by) if by is not None else [c for c in frame.columns if c not in std and not c.startswith(("t_p_", "wilcoxon_p_"))]
     keys = [("Model", 1)] + [(b.capitalize(), 1) for b in by]
     tables = []
@@ -257,11 +281,13 @@ def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[
                                    num(r["share_min_higher"], digits),
                                    Cell(fmt_p(r[t_p], digits), numeric=True),
                                    Cell(fmt_p(r[w_p], digits), numeric=True)])
+        inf = inference_words(g, "cf")
+        ci_what = "t interval over person pairs" if inf == INFERENCE_WORDS["cf"]["person"] else "bootstrap CI"
         cap = (f"Counterfactual pairs{' of ' + str(corpus) if corpus else ''}: difference R(privileged) − "
-               "R(minoritised) (> 0: against the minoritised group) with its 95% bootstrap CI and variance; the "
-               "verdict combines the paired t-test (α = 0.05) with the negligible band (|mean| ≤ band); then the "
-               "share of pairs whose score changed, the shares where each side scored higher, and the paired t "
-               f"and Wilcoxon signed-rank p-values{adjusted}.")
+               f"R(minoritised) (> 0: against the minoritised group) with its 95% {ci_what} and variance; the "
+               "verdict combines the t-test (α = 0.05) with the negligible band (|mean| ≤ band); then the "
+               "share of pairs whose score changed, the shares where each side scored higher, and the p-values "
+               f"of {inf}{adjusted}.")
         lead = "l" * len(keys)
         tables.append(Table(cap, [keys + [("Pairs", 1), ("Mean", 1), ("95% CI", 1), ("Variance", 1), ("Band", 1),
                                           ("Verdict", 1)]], first, lead + "rrrrrl", starts,

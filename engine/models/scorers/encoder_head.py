@@ -77,6 +77,12 @@ class EncoderHeadScorer:
             self._dtype, self.precision_check = resolve_precision(
                 self.encoder.device, self.precision, lambda dt: self._apply_heads(self.encoder.forward_ids(seqs, dt)))
 
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The training language from the model's manifest (empty when unknown)."""
+        lang = (self.manifest or {}).get("language")
+        return (str(lang),) if isinstance(lang, str) and lang else ()
+
     def fingerprint(self) -> str:
         self._ensure_precision()
         return stable_hash("encoder-head/1", self.encoder.fingerprint(), self._heads_digest, self.dimensions,

@@ -43,6 +43,28 @@ def classifier_dimensions(labels: list[str]) -> list[str]:
     return ["expected", "expected_01", "argmax"] + [f"p_{lab}" for lab in labels]
 
 
+def classifier_scales(labels: list[str], values: list[float], dimensions: list[str]) -> dict[str, tuple[float, float]]:
+    """The scale of each classifier column: label values for expected/argmax/vote, [0, 1] for shares and
+    probabilities; a single-output (regression) head has no declared scale."""
+    if len(labels) < 2:
+        return {}
+    lo, hi = min(values), max(values)
+    out: dict[str, tuple[float, float]] = {}
+    for d in dimensions:
+        if d in ("expected", "argmax", "vote"):
+            if hi > lo:
+                out[d] = (lo, hi)
+        elif d in ("expected_01", "vote_share") or d.startswith("p_"):
+            out[d] = (0.0, 1.0)
+    return out
+
+
+def manifest_languages(manifest: dict | None) -> tuple[str, ...]:
+    """A trained model's language, from its manifest ("language": "es"), else unknown."""
+    lang = (manifest or {}).get("language")
+    return (str(lang),) if isinstance(lang, str) and lang else ()
+
+
 class SequenceClassifierScorer:
     """One local sequence-classification model; see module docstring for the columns."""
 
@@ -97,6 +119,11 @@ class SequenceClassifierScorer:
         else:
             self.values, self.values_from = label_values(self.labels)
         self.dimensions = classifier_dimensions(self.labels)
+        self.scales = classifier_scales(self.labels, self.values, self.dimensions)
+        try:
+            self.languages = manifest_languages(read_manifest(self.path)) if (self.path / "manifest.json").is_file() else ()
+        except Exception:  # noqa: BLE001 - a foreign or broken manifest only means "language unknown"
+            self.languages = ()
 
     def load(self) -> "SequenceClassifierScorer":
         if self._model is None:
@@ -214,6 +241,8 @@ class EnsembleClassifierScorer:
         self.labels = labels
         self.values = members[0].values
         self.dimensions = ["vote", "vote_share", "expected", "expected_01"] + [f"p_{lab}" for lab in labels]
+        self.scales = classifier_scales(labels, self.values, self.dimensions)
+        self.languages = members[0].languages
         self.manifest: dict[str, Any] = {}
 
     @classmethod

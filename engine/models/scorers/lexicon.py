@@ -28,6 +28,8 @@ def _version(dist: str) -> str:
 
 class _LexiconScorer:
     dimensions = ["valence"]
+    scales = {"valence": (0.0, 1.0)}  # (compound or polarity + 1) / 2
+    languages = ("en",)  # English lexicons: other languages score only their English-looking tokens
     name = ""
     dist = ""
     mapping = ""

@@ -130,13 +130,24 @@ class PredictionFileScorer:
     key: "sentence", "id" or "auto" (id when `ids` is given and the file has an ID column,
     else sentence). `ids` maps each corpus sentence to its corpus ID (needed for "id").
     on_missing / on_bad: "error" (default), "drop" or "keep" (see the module docstring);
-    on_duplicate: "error" for conflicting duplicates (default) or "first".
+    on_duplicate: "error" for conflicting duplicates (default) or "first". scale: (low, high) of every
+    score column (e.g. (1, 5) for stars), used by statistics instead of the observed range; languages:
+    what the system reads.
     """
+
+    @property
+    def scales(self) -> dict[str, tuple[float, float]]:
+        return {d: self._scale for d in self.dimensions} if self._scale is not None else {}
 
     def __init__(self, path: str | Path, *, key: str = "auto", ids: Mapping[str, str] | None = None,
                  columns: list[str] | None = None, on_missing: str = "error", on_bad: str = "error",
-                 on_duplicate: str = "error", name: str | None = None):
+                 on_duplicate: str = "error", name: str | None = None, scale: tuple[float, float] | None = None,
+                 languages: tuple[str, ...] | list[str] | str = ()):
         self.path = Path(path)
+        if scale is not None and not (len(scale) == 2 and float(scale[1]) > float(scale[0])):
+            raise ModelError(str(path), f"scale must be (low, high) with high > low, got {scale!r}", field="scale")
+        self._scale = None if scale is None else (float(scale[0]), float(scale[1]))
+        self.languages = (languages,) if isinstance(languages, str) and languages else tuple(languages or ())
         self.name = name or self.path.stem
         where = str(path)
         if key not in ("auto", "sentence", "id"):

@@ -43,6 +43,12 @@ class SklearnScorer:
         """CPU-bound: score in worker processes when it was loaded from a folder (None: in memory only)."""
         return self.worker
 
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The training language from the model's manifest (empty when unknown)."""
+        lang = (self.manifest or {}).get("language")
+        return (str(lang),) if isinstance(lang, str) and lang else ()
+
     def fingerprint(self) -> str:
         if not self._digest:
             import hashlib

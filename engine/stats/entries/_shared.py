@@ -14,6 +14,18 @@ def f(x: Any) -> float:
     return float("nan") if v is None else v
 
 
+def inference_suffix(frame: pd.DataFrame) -> str:
+    """' (p: person-robust)' / ' (p: papers' tests)' from the table's ``inference`` column ('' if absent)."""
+    if "inference" not in frame.columns:
+        return ""
+    vals = {str(v) for v in frame["inference"].dropna() if str(v) in ("person", "paper")}
+    if vals == {"person"}:
+        return " (p: person-robust)"
+    if vals == {"paper"}:
+        return " (p: papers' tests, sentences as independent)"
+    return " (p: mixed inference)" if vals else ""
+
+
 def p_column(frame: pd.DataFrame, base: str) -> str:
     """The adjusted p-values when the audit applied a correction, else ``base``."""
     for suffix in ("holm", "bh", "bonferroni"):

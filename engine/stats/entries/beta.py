@@ -11,7 +11,7 @@ from engine.common.svg import Row, level_of
 
 from ..context import StatContext, unit_interval_columns
 from ..registry import KeyRow, PlotSpec, Statistic
-from ._shared import f, p_column
+from ._shared import f, inference_suffix, p_column
 
 
 def applies(ctx: StatContext) -> str | None:
@@ -29,6 +29,8 @@ def compute(ctx: StatContext) -> list[Any]:
         return []
     return [beta_regression(ctx.scores, cols, corpus=ctx.corpus_id, minority=ctx.minority, majority=ctx.majority,
                             noun_phrases=ctx.setting("noun_phrases", "exclude"), correction=ctx.setting("correction", None),
+                            inference=ctx.setting("inference", "person"),
+                            n_permutations=ctx.setting("n_permutations", 2000), seed=ctx.setting("seed", 0),
                             dropna=ctx.setting("dropna", False))]
 
 
@@ -39,7 +41,7 @@ def plot(df: pd.DataFrame) -> PlotSpec:
         p = as_float(r.p_value)
         out.append(Row(f"{r.corpus} · {r.model}:{r.emotion} · {r.term} ({r.subset})", f(r.ame), as_float(r.ame_ci_low),
                        as_float(r.ame_ci_high), p_label(p), level_of(p)))
-    return PlotSpec("Beta regression: average marginal effects (Câmara et al.)", "AME on the score scale (95% CI)", out)
+    return PlotSpec(f"Beta regression: average marginal effects (Câmara et al.){inference_suffix(df)}", "AME on the score scale (95% CI)", out)
 
 
 def key_rows(beta: pd.DataFrame) -> list[KeyRow]:

@@ -12,7 +12,7 @@ from engine.common.svg import Row
 from ..context import StatContext
 from ..registry import KeyRow, PlotSpec, Statistic
 from ..verdicts import band_verdict
-from ._shared import f, p_column
+from ._shared import f, inference_suffix, p_column
 
 
 def applies(ctx: StatContext) -> str | None:
@@ -22,12 +22,44 @@ def applies(ctx: StatContext) -> str | None:
 def compute(ctx: StatContext) -> list[Any]:
     from engine.stats.counterfactual import counterfactual_analysis
 
-    return [counterfactual_analysis(ctx.pairs, f"{col}:privileged", f"{col}:minoritised", model=sname, emotion=dim,
-                                    corpus=ctx.corpus_id, band_share=ctx.setting("band_share", 0.03),
-                                    correction=ctx.setting("correction", None),
-                                    n_resamples=ctx.setting("n_resamples", 1000), seed=ctx.setting("seed", 0),
-                                    dropna=ctx.setting("dropna", False))
-            for col, (sname, dim) in ctx.score_cols.items()]
+    out = []
+    for col, (sname, dim) in ctx.score_cols.items():
+        rng, source = score_range_for(ctx, col)
+        out.append(counterfactual_analysis(ctx.pairs, f"{col}:privileged", f"{col}:minoritised", model=sname, emotion=dim,
+                                           corpus=ctx.corpus_id, band_share=ctx.setting("band_share", 0.03),
+                                           correction=ctx.setting("correction", None),
+                                           n_resamples=ctx.setting("n_resamples", 1000), seed=ctx.setting("seed", 0),
+                                           inference=ctx.setting("inference", "person"),
+                                           n_permutations=ctx.setting("n_permutations", 2000),
+                                           score_range=rng, score_range_source=source,
+                                           dropna=ctx.setting("dropna", False)))
+    return out
+
+
+def score_range_for(ctx: StatContext, col: str) -> tuple[tuple[float, float] | None, str | None]:
+    """The scale of one score column: --score-range when the scores fit it, else the scorer's declared
+    scale (``declared_scales``, set by the pipeline), else None (the observed range, with a note)."""
+    import numpy as np
+
+    vals = pd.to_numeric(pd.concat([ctx.pairs[f"{col}:privileged"], ctx.pairs[f"{col}:minoritised"]]),
+                         errors="coerce").to_numpy(dtype=float)
+    vals = vals[np.isfinite(vals)]
+
+    def fits(r) -> bool:
+        lo, hi = float(r[0]), float(r[1])
+        tol = 1e-12 * (hi - lo)
+        return hi > lo and (not vals.size or (vals.min() >= lo - tol and vals.max() <= hi + tol))
+
+    user = ctx.setting("score_range", None)
+    if user is not None:
+        if fits(user):
+            return (float(user[0]), float(user[1])), "user (--score-range)"
+        ctx.note(f"counterfactual on {ctx.corpus_id}: {col} has scores outside --score-range "
+                 f"{float(user[0]):g},{float(user[1]):g}; its own scale is used instead")
+    declared = (ctx.setting("declared_scales", None) or {}).get(col)
+    if declared is not None and fits(declared):
+        return (float(declared[0]), float(declared[1])), "scorer (declared scale)"
+    return None, None
 
 
 def plot(df: pd.DataFrame) -> PlotSpec:
@@ -35,14 +67,17 @@ def plot(df: pd.DataFrame) -> PlotSpec:
                as_float(r.ci_high), f"changed {100 * (as_float(r.share_changed) or 0):.0f}%",
                "sig" if bool(r.exceeds_band) else "ns", as_float(r.band))
            for r in df.itertuples()]
-    return PlotSpec("Counterfactual pairs (Goldfarb-Tarrant et al.)",
+    return PlotSpec(f"Counterfactual pairs (Goldfarb-Tarrant et al.){inference_suffix(df)}",
                     "mean R(privileged) − R(minoritised) (95% CI); shaded: ± negligible band", out)
 
 
 def key_rows(cf: pd.DataFrame) -> list[KeyRow]:
     out = []
     pc = p_column(cf, "t_p_value")
-    std = {"corpus", "model", "emotion", "test", "note", "settings", "status", "band", "exceeds_band"}
+    from engine.stats.counterfactual import INFERENCE_COLUMNS
+
+    std = {"corpus", "model", "emotion", "test", "note", "settings", "status", "band", "exceeds_band",
+           *INFERENCE_COLUMNS}
     by = [c for c in cf.columns if c not in std and cf[c].dtype == object and not c.startswith(("t_p_", "wilcoxon_p_"))]
     for r in cf.to_dict("records"):
         group = ", ".join(str(r[c]) for c in by if isinstance(r.get(c), str))

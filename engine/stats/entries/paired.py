@@ -11,7 +11,7 @@ from engine.common.svg import Row
 
 from ..context import StatContext, noun_phrase_pairs
 from ..registry import KeyRow, PlotSpec, Statistic
-from ._shared import f, p_column
+from ._shared import f, inference_suffix, p_column
 
 
 def compute(ctx: StatContext) -> list[Any]:
@@ -24,6 +24,9 @@ def compute(ctx: StatContext) -> list[Any]:
                                majority=ctx.majority if race else None, np_pairs=np_pairs or None,
                                alpha=ctx.setting("alpha", 0.05), correction=ctx.setting("correction", None),
                                n_resamples=ctx.setting("n_resamples", 1000), seed=ctx.setting("seed", 0),
+                               inference=ctx.setting("inference", "person"),
+                               race_pooling=ctx.setting("race_pooling", "paper"),
+                               n_permutations=ctx.setting("n_permutations", 2000),
                                dropna=ctx.setting("dropna", False))]
 
 
@@ -37,7 +40,7 @@ def plot(df: pd.DataFrame) -> PlotSpec:
     out = [Row(f"{r.corpus} · {r.model}:{r.emotion} · {r.label_a}−{r.label_b} ({r.subset})", f(r.mean_delta),
                as_float(r.ci_low), as_float(r.ci_high), p_label(r.p_value), "sig" if bool(r.significant) else "ns")
            for r in rows.itertuples()]
-    return PlotSpec("Paired differences (Kiritchenko & Mohammad)", "mean difference a − b (95% CI)", out)
+    return PlotSpec(f"Paired differences (Kiritchenko & Mohammad){inference_suffix(df)}", "mean difference a − b (95% CI)", out)
 
 
 def key_rows(paired: pd.DataFrame) -> list[KeyRow]:

@@ -1,0 +1,166 @@
+"""Cluster-robust (by person) standard errors with a small-cluster correction.
+
+Why: every EEC repeats each name in ~144 sentences. Sentences of the same person share
+that person's quirks, so treating them as independent makes standard errors far too small
+(with a per-person SD of 0.1 on the logit scale, about half of the "significant" verdicts of
+a no-bias scorer are false). The unit that carries independent information about a group is
+the person, and there are only 10–40 of them per group.
+
+What: the CR2 ("bias-reduced linearisation", Bell & McCaffrey 2002) sandwich with
+Bell–McCaffrey degrees of freedom for a t reference, as recommended for few clusters by
+Pustejovsky & Tipton (2018). For a (weighted) linear model ``ỹ = X̃β + e`` with clusters g,
+
+    V = M [Σ_g X̃_g' A_g e_g e_g' A_g X̃_g] M,   M = (X̃'X̃)⁻¹,   A_g = (I − H_gg)^(−1/2)
+
+and for each coefficient the degrees of freedom are those of the Satterthwaite approximation
+to V_jj under a working model of independent, equal-variance errors: (Σλ)²/Σλ² with λ the
+eigenvalues of ``D − Z'MZ`` (D = diag(p_g'p_g), Z = [X̃_g' p_g], p_g = A_g X̃_g M e_j).
+In the saturated group-means designs of this package CR2 gives exactly the Welch variance
+of the person means (Σ s²_c / G_c), which is why it is unbiased where the classical CR1
+(``G/(G−1)``, statsmodels' default) is not.
+
+For the Beta regression the same construction is applied to the working (Fisher-scoring)
+linear model: ``X̃ = W^½X`` with W the expected information weights of the mean model and
+residuals ``W^(−½)·∂ℓ/∂η``; the bread is the inverse observed Hessian of all parameters
+(as in statsmodels' ``cov_type="cluster"``, which :func:`beta_cluster_cov` reproduces exactly
+when ``kind="CR0"``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+#: Eigenvalues of H_gg this close to 1 (a cluster that alone determines a coefficient) get the
+#: Moore–Penrose treatment: that direction of the residual is exactly 0 anyway.
+_LEVERAGE_ONE = 1e-10
+
+
+@dataclass(frozen=True)
+class ClusterCov:
+    """A cluster-robust covariance and per-coefficient t degrees of freedom."""
+
+    cov: np.ndarray
+    df: np.ndarray
+    n_clusters: int
+    kind: str  # CR2 | CR1 | CR0
+
+    @property
+    def bse(self) -> np.ndarray:
+        return np.sqrt(np.clip(np.diag(self.cov), 0.0, None))
+
+
+def cluster_index(clusters) -> tuple[np.ndarray, int]:
+    """Cluster labels -> integer codes 0..G−1 and G."""
+    _, codes = np.unique(np.asarray(clusters).astype(str), return_inverse=True)
+    codes = codes.ravel()
+    return codes, int(codes.max()) + 1 if codes.size else 0
+
+
+def _adjust(Xg: np.ndarray, M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(I − H_gg)^(−½) as a low-rank update: returns (U, f) with A_g = I + U diag(f) U'.
+
+    H_gg = X̃_g M X̃_g' has rank ≤ k, so instead of an m×m eigen-decomposition we use a thin QR
+    of X̃_g and the eigen-decomposition of the k×k matrix R M R'.
+    """
+    q, r = np.linalg.qr(Xg, mode="reduced")
+    lam, v = np.linalg.eigh(r @ M @ r.T)
+    lam = np.clip(lam, 0.0, 1.0)
+    with np.errstate(divide="ignore"):
+        f = np.where(lam < 1 - _LEVERAGE_ONE, 1.0 / np.sqrt(1.0 - lam) - 1.0, -1.0)
+    return q @ v, f
+
+
+def cr_cov(Xt: np.ndarray, et: np.ndarray, clusters, *, kind: str = "CR2", bread: np.ndarray | None = None,
+           extra_scores: np.ndarray | None = None) -> ClusterCov:
+    """Cluster-robust covariance of a (working) linear model ``ỹ = X̃β + e``.
+
+    Xt, et : working design X̃ (n × k) and residuals e (n), so that X̃'e is the score.
+    kind : "CR2" (Bell–McCaffrey adjustment, df from the Satterthwaite approximation),
+        "CR1" (statsmodels' G/(G−1)·(n−1)/(n−k) factor, df = G − 1) or "CR0" (no factor, df = G − 1).
+    bread : covariance bread for all parameters (default ``(X̃'X̃)⁻¹``). With ``extra_scores``
+        (n × q: per-observation scores of further parameters such as the Beta precision), the
+        meat has k + q rows and ``bread`` must be (k + q) square.
+    """
+    Xt = np.asarray(Xt, dtype=float)
+    et = np.asarray(et, dtype=float)
+    n, k = Xt.shape
+    codes, G = cluster_index(clusters)
+    M = np.linalg.pinv(Xt.T @ Xt)
+    q = 0 if extra_scores is None else extra_scores.shape[1]
+    B = M if bread is None else np.asarray(bread, dtype=float)
+    if B.shape != (k + q, k + q):
+        raise ValueError(f"bread must be {(k + q, k + q)}, got {B.shape}")
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(G + 1))
+    scores = np.zeros((G, k + q))
+    # For the df: p_g = A_g X̃_g M (columns: one per coefficient); keep |p_g|² and Z_g = X̃_g'p_g.
+    pp = np.zeros((G, k))
+    Z = np.zeros((k, k, G))  # Z[:, j, g] = X̃_g' p_g^{(j)}
+    for g in range(G):
+        idx = order[bounds[g]:bounds[g + 1]]
+        Xg, eg = Xt[idx], et[idx]
+        if kind == "CR2":
+            U, f = _adjust(Xg, M)
+            ag = eg + U @ (f * (U.T @ eg))           # A_g e_g
+            Pg = Xg @ M
+            Pg = Pg + U @ (f[:, None] * (U.T @ Pg))  # A_g X̃_g M
+        else:
+            ag = eg
+            Pg = Xg @ M
+        scores[g, :k] = Xg.T @ ag
+        if q:
+            scores[g, k:] = extra_scores[idx].sum(axis=0)
+        pp[g] = (Pg * Pg).sum(axis=0)
+        Z[:, :, g] = Xg.T @ Pg
+    meat = scores.T @ scores
+    cov = B @ meat @ B.T
+    if kind == "CR1":
+        cov = cov * (G / max(G - 1, 1)) * ((n - 1) / max(n - (k + q), 1))
+    elif kind not in ("CR2", "CR0"):
+        raise ValueError(f"kind must be 'CR2', 'CR1' or 'CR0', got {kind!r}")
+    if kind == "CR2":
+        df = np.empty(k)
+        for j in range(k):
+            Zj = Z[:, j, :]
+            Om = np.diag(pp[:, j]) - Zj.T @ M @ Zj
+            lam = np.linalg.eigvalsh((Om + Om.T) / 2)
+            s1, s2 = lam.sum(), (lam ** 2).sum()
+            df[j] = s1 * s1 / s2 if s2 > 0 else np.nan
+    else:
+        df = np.full(k, float(G - 1))
+    return ClusterCov(cov=cov, df=df, n_clusters=G, kind=kind)
+
+
+def ols_cluster(y: np.ndarray, X: np.ndarray, clusters, kind: str = "CR2") -> tuple[np.ndarray, ClusterCov]:
+    """OLS coefficients and their cluster-robust covariance (see :func:`cr_cov`)."""
+    y = np.asarray(y, dtype=float)
+    X = np.asarray(X, dtype=float)
+    beta, *_ = np.linalg.lstsq(X, y, rcond=None)
+    return beta, cr_cov(X, y - X @ beta, clusters, kind=kind)
+
+
+def beta_cluster_cov(model, params: np.ndarray, clusters, kind: str = "CR2") -> ClusterCov:
+    """Cluster-robust covariance of a fitted statsmodels ``BetaModel`` (all parameters).
+
+    The working linear model of the mean parameters is X̃ = W^½X, e = W^(−½)·sf1 with W the
+    expected-information weights (so X̃'e is the score of the mean parameters); the precision
+    parameters enter the meat with their raw scores. The bread is the inverse of the observed
+    negative Hessian. ``kind="CR0"`` equals statsmodels' ``fit(cov_type="cluster",
+    cov_kwds={"groups": ..., "use_correction": False})``; "CR1" its default correction.
+    df for the precision parameters are not computed (NaN).
+    """
+    params = np.asarray(params, dtype=float)
+    X, Z = model.exog, model.exog_precision
+    k = X.shape[1]
+    (sf1, sf2), (h11, _h12, _h22) = model.score_hessian_factor(params, return_hessian=True, observed=False)
+    w = np.clip(-np.asarray(h11, dtype=float), 1e-300, None)  # expected information weights (> 0)
+    sw = np.sqrt(w)
+    Xt = X * sw[:, None]
+    et = np.asarray(sf1, dtype=float) / sw
+    H = np.asarray(model.hessian(params), dtype=float)
+    bread = np.linalg.pinv(-H)
+    extra = np.asarray(sf2, dtype=float)[:, None] * Z
+    cc = cr_cov(Xt, et, clusters, kind=kind, bread=bread, extra_scores=extra)
+    df = np.concatenate([cc.df, np.full(Z.shape[1], np.nan)])
+    return ClusterCov(cov=cc.cov, df=df[:k + Z.shape[1]], n_clusters=cc.n_clusters, kind=kind)

@@ -1,0 +1,63 @@
+"""Which inference a statistic reports: person-robust (default) or the seed papers' own.
+
+Why a setting: the papers' tests (Beta regression with model-based errors, paired t-tests
+over sentence pairs) treat sentences as independent although every person repeats in ~144
+of them; under realistic per-person quirks they flag bias in up to half of the runs of a
+scorer that has none (docs/stats.md, "Calibration"). ``inference="person"`` (default) makes
+``std_err``/``p_value``/CI the person-robust ones (CR2 cluster-robust errors with
+Bell–McCaffrey df for regressions, Welch t on person means for paired tests) and adds a
+person-level permutation test; ``inference="paper"`` reports the papers' tests in those
+columns, so published numbers can be reproduced. Both are always in the table under fixed
+names (``person_p_value``, ``paper_p_value``), and an ``inference`` column says which one
+the main columns hold.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+INFERENCE_CHOICES = ("person", "paper")
+SMALL_SAMPLE_CHOICES = ("CR2", "CR1")
+RACE_POOLING_CHOICES = ("paper", "within_gender")
+
+
+@dataclass(frozen=True)
+class InferenceOptions:
+    inference: str = "person"
+    small_sample: str = "CR2"  # CR2 + Bell–McCaffrey df (default) | CR1 + t(G − 1)
+    n_permutations: int = 2000
+    seed: int | None = 0
+    person_col: str = "person_id"
+
+    def __post_init__(self):
+        if self.inference not in INFERENCE_CHOICES:
+            raise ValueError(f"inference must be 'person' or 'paper', got {self.inference!r}")
+        if self.small_sample not in SMALL_SAMPLE_CHOICES:
+            raise ValueError(f"small_sample must be 'CR2' or 'CR1', got {self.small_sample!r}")
+        if int(self.n_permutations) < 0:
+            raise ValueError("n_permutations must be 0 (no permutation test) or more")
+
+    @property
+    def person(self) -> bool:
+        return self.inference == "person"
+
+    def describe(self) -> dict:
+        d = asdict(self)
+        d["person_test"] = ("cluster-robust by person, " + ("CR2 with Bell-McCaffrey df" if self.small_sample == "CR2"
+                                                            else "CR1 with t(G-1)") + "; Welch t on person means for "
+                            "paired tests; person-level permutation test as reference")
+        return d
+
+
+def race_by_gender_from(race_pooling: str | None, race_by_gender: bool | None) -> bool:
+    """Resolve the race pairing of K&M: ``race_pooling`` ("paper": both genders pooled, 144 pairs;
+    "within_gender": per gender, 288 pairs) or the older boolean ``race_by_gender``."""
+    if race_pooling is not None:
+        if race_pooling not in RACE_POOLING_CHOICES:
+            raise ValueError(f"race_pooling must be 'paper' or 'within_gender', got {race_pooling!r}")
+        by_gender = race_pooling == "within_gender"
+        if race_by_gender is not None and bool(race_by_gender) != by_gender:
+            raise ValueError(f"race_pooling={race_pooling!r} contradicts race_by_gender={race_by_gender!r}")
+        return by_gender
+    if race_by_gender is not None:
+        return bool(race_by_gender)
+    return False  # the paper's pooling (both genders, one pair per template × emotion word)
