@@ -126,3 +126,22 @@ def test_jobs_reach_the_plan_only_when_chosen(tmp_path):
     assert "jobs" not in s.to_plan(tmp_path).settings  # the engine's default: one process per core
     s.set_option("jobs", 2)
     assert s.to_plan(tmp_path).settings["jobs"] == 2
+
+
+def test_inference_pooling_and_score_range_reach_the_plan(tmp_path):
+    s = AuditSetup.with_defaults()
+    s.add_corpus("en-kiritchenko2018")
+    s.add_scorer("vader", kind="lexicon")
+    plan = s.to_plan(tmp_path)
+    assert (plan.settings["inference"], plan.settings["race_pooling"], plan.settings["score_range"]) == \
+        ("person", "paper", None)  # person-robust by default
+    s.set_option("inference", "paper")
+    s.set_option("race_pooling", "within_gender")
+    s.set_option("score_range", " 1, 5 ")
+    plan = s.to_plan(tmp_path)
+    assert plan.settings["score_range"] == (1.0, 5.0) and plan.settings["inference"] == "paper"
+    plan.validate()
+    for bad in ("5,1", "1", "a,b", "1,2,3"):
+        s.set_option("score_range", bad)
+        with pytest.raises(SetupIncomplete, match="LOW,HIGH"):
+            s.to_plan(tmp_path)

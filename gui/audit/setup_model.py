@@ -69,6 +69,12 @@ class AuditSetup:
     correction: str | None = None
     n_resamples: int = 1000
     seed: int = 0
+    #: "person" (person-robust tests, the default) or "paper" (the seed papers' tests, to reproduce them)
+    inference: str = "person"
+    #: K&M race pairs: "paper" (both genders pooled) or "within_gender"
+    race_pooling: str = "paper"
+    #: the systems' score scale as "LOW,HIGH" for the counterfactual band ('' : declared or observed)
+    score_range: str = ""
     device: str = "auto"
     batch_size: int = 0  # 0: automatic
     allow_pickle: bool = False
@@ -251,6 +257,21 @@ class AuditSetup:
                                      "(the address `dask scheduler` prints)."))
         return address
 
+    def parsed_score_range(self) -> tuple[float, float] | None:
+        """(low, high) from the "LOW,HIGH" field; None when empty; SetupIncomplete when malformed."""
+        text = self.score_range.strip()
+        if not text:
+            return None
+        parts = [x.strip() for x in text.replace(";", ",").split(",")]
+        try:
+            low, high = (float(parts[0]), float(parts[1])) if len(parts) == 2 else (None, None)
+        except ValueError:
+            low = high = None
+        if low is None or high is None or not high > low:
+            raise SetupIncomplete(N_("Give the score range as LOW,HIGH with HIGH above LOW (e.g. 0,1 or 1,5), "
+                                     "or leave it empty."))
+        return low, high
+
     def to_plan(self, out_dir: Path) -> AuditPlan:
         """The engine's plan; SetupIncomplete (an N_-marked sentence) when something is missing."""
         corpora, scorers, tests, stats = (self.checked_corpora(), self.checked_scorers(), self.checked_tests(),
@@ -273,6 +294,8 @@ class AuditSetup:
                          allow_pickle=self.allow_pickle,
                          settings={"alpha": self.alpha, "correction": self.correction or None,
                                    "n_resamples": self.n_resamples, "seed": self.seed,
+                                   "inference": self.inference, "race_pooling": self.race_pooling,
+                                   "score_range": self.parsed_score_range(),
                                    **({"jobs": self.jobs} if self.jobs else {})},
                          assoc=assoc)
 

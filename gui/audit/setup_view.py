@@ -163,7 +163,23 @@ class AuditSetupView(QWidget):
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.valueChanged.connect(lambda v: setup.set_option("seed", int(v)))
+        self.inference = QComboBox()
+        for key in ("person", "paper"):
+            self.inference.addItem("", key)
+        self.inference.currentIndexChanged.connect(
+            lambda _i: setup.set_option("inference", self.inference.currentData() or "person"))
+        self.pooling = QComboBox()
+        for key in ("paper", "within_gender"):
+            self.pooling.addItem("", key)
+        self.pooling.currentIndexChanged.connect(
+            lambda _i: setup.set_option("race_pooling", self.pooling.currentData() or "paper"))
+        self.score_range = QLineEdit()
+        self.score_range.textChanged.connect(lambda t: setup.set_option("score_range", t))
         self.alpha_label, self.correction_label, self.bootstrap_label, self.seed_label = (QLabel() for _i in range(4))
+        self.inference_label, self.pooling_label, self.score_range_label = (QLabel() for _i in range(3))
+        form.addRow(self.inference_label, self.inference)
+        form.addRow(self.pooling_label, self.pooling)
+        form.addRow(self.score_range_label, self.score_range)
         form.addRow(self.alpha_label, self.alpha)
         form.addRow(self.correction_label, self.correction)
         form.addRow(self.bootstrap_label, self.bootstrap)
@@ -243,6 +259,10 @@ class AuditSetupView(QWidget):
             for key, cb in self.stat_checks.items():
                 cb.setChecked(s.stats.get(key, False))
             self.alpha.setValue(s.alpha)
+            self.inference.setCurrentIndex(max(0, self.inference.findData(s.inference)))
+            self.pooling.setCurrentIndex(max(0, self.pooling.findData(s.race_pooling)))
+            if self.score_range.text() != s.score_range:
+                self.score_range.setText(s.score_range)
             self.correction.setCurrentIndex(max(0, self.correction.findData(s.correction or "")))
             self.bootstrap.setValue(s.n_resamples)
             self.seed.setValue(s.seed)
@@ -414,6 +434,17 @@ class AuditSetupView(QWidget):
             stat = statistic(key)
             cb.setText(_(stat.label))
             cb.setToolTip(_(stat.paper))
+        self.inference_label.setText(_("Inference:"))
+        self.inference.setItemText(0, _("person-robust (recommended)"))
+        self.inference.setItemText(1, _("the papers' tests (to reproduce them)"))
+        self.inference.setToolTip(_("Each person appears in many sentences, so sentence-level tests are too "
+                                    "optimistic; person-robust tests treat persons as the units (docs/stats.md)"))
+        self.pooling_label.setText(_("Race pairs (K&M):"))
+        self.pooling.setItemText(0, _("both genders pooled, as in the paper"))
+        self.pooling.setItemText(1, _("within each gender"))
+        self.score_range_label.setText(_("Score range:"))
+        self.score_range.setPlaceholderText(_("the systems' own scale, e.g. 0,1 (empty: declared or observed)"))
+        self.score_range.setToolTip(_("Sets the counterfactual pairs' negligible band (a share of this range)"))
         self.alpha_label.setText(_("Significance level α:"))
         self.correction_label.setText(_("Multiple-comparison correction:"))
         for i, text in enumerate([_("none"), _("Holm"), _("Benjamini–Hochberg")]):
