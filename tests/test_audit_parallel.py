@@ -173,3 +173,33 @@ def _alive(pid: int) -> bool:
             return fh.read().split(")")[-1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+class _IdlePool:
+    """A pool whose workers never start a chunk (a worker still starting, or starved of CPU):
+    every future stays pending until cancelled."""
+
+    def __init__(self):
+        self.submitted = 0
+
+    def submit(self, fn, *args):
+        from concurrent.futures import Future
+
+        self.submitted += 1
+        if self.submitted > 10_000:
+            raise AssertionError("the same chunks were handed out again and again")
+        return Future()
+
+    def shutdown(self, wait=True, cancel_futures=False):
+        pass
+
+
+def test_chunks_taken_back_from_idle_workers_are_scored_here_not_resubmitted(monkeypatch):
+    """Regression: chunks taken back from workers that had not started were submitted again,
+    taken back again, … — a busy loop that grew the pool's queues until the machine ran out of
+    memory. They are now scored by the calling process, once."""
+    pool = _IdlePool()
+    monkeypatch.setattr("engine.audit.parallel.executor", lambda workers, warm=None: (pool, True))
+    got = score_texts(VaderScorer(), TEXTS, jobs=3, chunk_size=20)
+    np.testing.assert_array_equal(got.to_numpy(), score_texts(VaderScorer(), TEXTS, jobs=1).to_numpy())
+    assert pool.submitted <= len(TEXTS) // 20  # each chunk handed out at most once

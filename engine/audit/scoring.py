@@ -183,11 +183,12 @@ def _score_parallel(scorer: Any, spec: Any, fingerprint: str, chunks: list[list[
     pool, owned = executor(workers, (spec, fingerprint, scorer))
     try:
         waited = 0.0
+        submitting = True
         while todo or in_flight:
             harvest(0)
             if is_cancelled(cancel):
                 raise Cancelled(tracker.done, len(unique))
-            while todo and len(in_flight) < 2 * workers:
+            while submitting and todo and len(in_flight) < 2 * workers:
                 idx = todo.popleft()
                 in_flight[pool.submit(score_chunk, spec, fingerprint, [unique[i] for i in idx])] = idx
             if todo:  # this process scores the last (shortest) chunk itself
@@ -196,7 +197,13 @@ def _score_parallel(scorer: Any, spec: Any, fingerprint: str, chunks: list[list[
             for fut in list(in_flight):  # nothing left here: take back what no worker has started
                 if fut.cancel():
                     todo.append(in_flight.pop(fut))
-            if todo or not in_flight:
+            if todo:
+                # taken back: scored here from now on. Submitting them again would let a worker that
+                # has not started yet be handed and robbed of the same chunks over and over (a
+                # busy loop that grew the pool's queues by gigabytes).
+                submitting = False
+                continue
+            if not in_flight:
                 continue
             newest = next(reversed(in_flight))
             own_time = rate[0] / rate[1] * len(in_flight[newest]) if rate[1] else float("inf")
