@@ -32,8 +32,8 @@ stats = ["beta", "paired"]
 alpha = 0.01
 correction = "holm"
 bootstrap = 200
-inference = "cluster"
-race_pooling = "pooled"
+inference = "paper"
+race_pooling = "within_gender"
 score_range = [0, 1]
 chunk_size = 500
 retries = 1
@@ -43,7 +43,7 @@ model_options = { device = "cuda", batch_size = 64 }
     assert plan.corpora == ["en-kiritchenko2018"] and plan.stats == ["beta", "paired"]
     assert plan.out_dir == tmp_path / "out"
     assert plan.settings == {"alpha": 0.01, "correction": "holm", "n_resamples": 200, "seed": 0, "band_share": 0.03,
-                             "noun_phrases": "exclude", "inference": "cluster", "race_pooling": "pooled",
+                             "noun_phrases": "exclude", "inference": "paper", "race_pooling": "within_gender",
                              "score_range": [0, 1]}
     assert (sweep.chunk_size, sweep.retries) == (500, 1)
     vader, preds, hf = plan.scorers
