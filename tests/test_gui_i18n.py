@@ -393,3 +393,22 @@ def test_corpus_listing_does_not_load_pandas():
             "print('pandas' in sys.modules, 'numpy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_every_checker_message_reads_in_the_interface_language(english_after):
+    """Codes without a sentence of their own show their translated title; the engine's English
+    detail is kept for the detail box, marked as English — never as the visible message."""
+    from engine.corpus import Finding
+    from engine.corpus.findings import CODES
+    from gui.workbench.finding_text import finding_message, untranslated_detail
+
+    english = Finding(code="W101", item="persons[p1]", message="the form 'Ana' is listed for p1 and p2")
+    assert finding_message(english) == english.message and untranslated_detail(english) == ""
+    i18n.set_language("de")
+    for code, (_severity, title) in CODES.items():
+        f = Finding(code=code, item="x", message="english detail")
+        shown = finding_message(f, "x")
+        assert shown != "english detail" or code in ("E001", "E002", "W104", "W111"), code
+        if untranslated_detail(f):
+            assert shown == i18n._(title) and shown != title, (code, shown)  # translated, not the English title
+    assert untranslated_detail(english) == english.message

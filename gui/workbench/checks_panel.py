@@ -32,7 +32,7 @@ from engine.corpus.finding_groups import FindingGroup, cause_of
 
 from gui.i18n import _, connect_retranslate, ngettext
 
-from .finding_text import finding_message
+from .finding_text import finding_message, untranslated_detail
 
 GROUP_ROLE = Qt.UserRole + 10
 TARGET_ROLE = Qt.UserRole + 11
@@ -183,6 +183,9 @@ class ChecksPanel(QWidget):
         title = _(CODES.get(g.code, ("", ""))[1])
         parts = [f"<b>{html.escape(g.code)}</b> · {html.escape(item.text(0))} · {html.escape(title)}",
                  html.escape(item.text(3))]
+        english = untranslated_detail(g.finding)
+        if english:
+            parts.append(html.escape(_("Details (in English): {text}").format(text=english)))
         if g.combinations:
             parts.append(html.escape(_("Combinations: {list}").format(list=g.combination_text())))
         self.detail.setText("<br>".join(parts))

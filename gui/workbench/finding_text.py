@@ -8,6 +8,7 @@ than English. Codes without a sentence here keep the engine's message.
 from __future__ import annotations
 
 from engine.corpus import Finding
+from engine.corpus.findings import CODES
 
 from gui.i18n import N_, _
 
@@ -30,7 +31,17 @@ MORE_CHECK_TITLES = [
     N_("pair sides differ in length beyond the person term"),
     N_("only one side of a pair has a sentence: the pair is skipped"),
     N_("realised form does not have the shape [expect] asks for"),
+    N_("adjective after a clitic and a verb of feeling agrees with the wrong person"),
+    N_("Arabic: bare adjective after a verb of feeling"),
+    N_("Arabic: object pronoun together with a noun object"),
+    N_("Japanese: two を objects in one clause"),
+    N_("Japanese: na-adjective before a noun without な"),
+    N_("Japanese: causative without a causee"),
 ]
+
+
+#: codes finding_message words itself (from the finding's fields)
+_OWN_SENTENCES = {"E001", "E002", "E003", "E008", "E012", "W104", "W108", "W111"}
 
 
 def value_label(value: str) -> str:
@@ -63,4 +74,17 @@ def finding_message(f: Finding, entry: str = "") -> str:
             template=f.template)
     if f.code == "W104" and entry:
         return _("the name “{entry}” does not start with a capital letter").format(entry=entry)
+    if untranslated_detail(f):
+        return _(CODES[f.code][1])  # the code's title in the interface language; the details follow below
+    return f.message
+
+
+def untranslated_detail(f: Finding) -> str:
+    """The engine's English message of a finding that has no sentence of its own here, when the
+    interface is not English ('' otherwise): the Problem column then shows the code's translated
+    title, and the checks panel's detail box this text, marked as English."""
+    from gui.i18n import current_language
+
+    if current_language() in ("", "en") or f.code not in CODES or f.code in _OWN_SENTENCES:
+        return ""
     return f.message
