@@ -28,6 +28,12 @@ def as_float(x: Any) -> float | None:
     return f if math.isfinite(f) else None
 
 
+def to_float(x: Any) -> float:
+    """``x`` as a float for arithmetic and plotting: NaN when missing or not a finite number."""
+    f = as_float(x)
+    return float("nan") if f is None else f
+
+
 def number(x: Any, digits: int = 3, *, signed: bool = False) -> str:
     """Fixed decimals, an en dash for missing, no negative zero ('-0.000' -> '0.000')."""
     f = as_float(x)

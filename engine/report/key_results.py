@@ -6,7 +6,7 @@ they mean (engine.stats.entries); the report only lays them out.
 """
 from __future__ import annotations
 
-from engine.common.fmt import number, p_value, stars
+from engine.common.fmt import as_float, number, p_value, stars
 from engine.common.svg import Row, forest, level_of
 from engine.stats import registry
 from engine.stats.registry import KeyRow
@@ -34,7 +34,7 @@ def short_title(stat_id: str) -> str:
 def key_results_html(results: list[KeyRow]) -> str:
     rows = []
     for r in results:
-        ci = f"[{number(r.low)}, {number(r.high)}]" if number(r.low) != "–" and number(r.high) != "–" else ""
+        ci = f"[{number(r.low)}, {number(r.high)}]" if as_float(r.low) is not None and as_float(r.high) is not None else ""
         rows.append([short_title(r.statistic), r.corpus, r.model, r.emotion, r.effect,
                      esc(number(r.value)) + stars_html(stars(r.p)), esc(ci), esc(p_value(r.p)), r.verdict])
     return simple_table(["statistic", "corpus", "model", "emotion", "effect", "estimate", "95% CI", "p", "verdict"],

@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from engine.common.fmt import number, p_value
+from engine.common.fmt import as_float, number, p_value, to_float
 from engine.common.svg import Row, forest, legend_html, level_of
 from engine.stats import registry
 
@@ -21,21 +21,6 @@ from engine.stats.group_summary import group_means
 from .key_results import KeyRow, key_charts, key_results_html
 
 MAX_SCORE_CHARTS = 8
-_num = number
-_p = p_value
-
-
-def _f(x: Any) -> float:
-    return float(x) if _finite(x) else float("nan")
-
-
-def _finite(x: Any) -> bool:
-    try:
-        return x is not None and math.isfinite(float(x))
-    except (TypeError, ValueError):
-        return False
-
-
 # ----------------------------------------------------------------------------- tables
 def layout_tables(name: str, frame: pd.DataFrame) -> tuple[list, list, str]:
     """(main tables, extra tables, problem) in the papers' layouts; problem is '' when fine."""
@@ -76,13 +61,13 @@ def assoc_html(frame: pd.DataFrame) -> list[str]:
 
     rows, chart = [], []
     for r in frame.to_dict("records"):
-        p, es = _f(r.get("p_value")), _f(r.get("effect_size"))
-        st = stars(p) if _finite(p) else ""
-        sizes = "/".join(str(int(r[k])) for k in ("n_x", "n_y", "n_a", "n_b") if _finite(r.get(k)))
+        p, es = to_float(r.get("p_value")), to_float(r.get("effect_size"))
+        st = stars(p)  # "" when p is missing
+        sizes = "/".join(str(int(r[k])) for k in ("n_x", "n_y", "n_a", "n_b") if as_float(r.get(k)) is not None)
         rows.append([cell(r, "test"), cell(r, "kind"), cell(r, "representation"), cell(r, "language"),
-                     esc(_num(es, 2)) + stars_html(st), esc(_p(p)), sizes])
+                     esc(number(es, 2)) + stars_html(st), esc(p_value(p)), sizes])
         chart.append(Row(f"{cell(r, 'test')} ({cell(r, 'representation')})" if cell(r, "representation") else
-                         cell(r, "test"), es, None, None, f"{_num(es, 2)}{st}", level_of(p)))
+                         cell(r, "test"), es, None, None, f"{number(es, 2)}{st}", level_of(p)))
     out = []
     svg = forest(chart, title="Association tests — effect sizes", x_label="effect size (Cohen's d style)",
                  label_width=340)
@@ -104,13 +89,13 @@ def scores_html(folder: AuditFolder) -> list[str]:
         out.append(f"<h3>{esc(cid)}</h3>")
         pivot = means.pivot(index="group", columns="score", values="mean")
         ns = means.groupby("group")["n"].max()
-        rows = [[g, f"{int(ns[g]):,}"] + [_num(pivot.loc[g, c]) for c in cols] for g in pivot.index]
+        rows = [[g, f"{int(ns[g]):,}"] + [number(pivot.loc[g, c]) for c in cols] for g in pivot.index]
         out.append(simple_table(["group", "sentences"] + cols, rows, numeric=list(range(1, len(cols) + 2))))
         out.append('<p class="caption">Mean score per person group (race/ethnicity · gender; noun phrases have no '
                    "race/ethnicity). Columns are <code>scorer:dimension</code>.</p>")
         for c in cols[:MAX_SCORE_CHARTS]:
             part = means[means.score == c]
-            rows_ = [Row(r.group, r.mean, r.low, r.high, _num(r.mean), "ns") for r in part.itertuples()]
+            rows_ = [Row(r.group, r.mean, r.low, r.high, number(r.mean), "ns") for r in part.itertuples()]
             svg = forest(rows_, title=f"{c} — mean score by group ({cid})", x_label="mean score (95% CI)", zero=None)
             if svg:
                 out.append(svg)
@@ -252,7 +237,7 @@ def render_html(folder: AuditFolder, sheets: list[tuple[str, Any, str]], layouts
 
     body.append('<h2 id="results">Key results</h2>')
     if results:
-        n_sig = sum(1 for r in results if _finite(r.p) and r.p <= 0.05)
+        n_sig = sum(1 for r in results if as_float(r.p) is not None and r.p <= 0.05)
         body.append(f"<p>{len(results)} test(s); {n_sig} significant at p ≤ 0.05. Stars: *** p ≤ 0.01, ** p ≤ 0.05, "
                     "* p ≤ 0.10 (adjusted p-values when the audit used a correction). Estimates are on the score "
                     "scale; for the paired analysis the first group minus the second, for counterfactual pairs the "

@@ -50,7 +50,6 @@ def colour(i: int) -> str:
 
 # the engine's one formatter (engine.common.fmt): the same text as the tables and the report
 stars = fmt.stars
-fmt_p = fmt.p_value
 
 
 def is_number(v: Any) -> bool:

@@ -1,17 +1,7 @@
-"""Small pieces the entries share: numbers from table cells and the adjusted-p column."""
+"""Small pieces the entries share: the adjusted-p column and the inference wording."""
 from __future__ import annotations
 
-from typing import Any
-
 import pandas as pd
-
-from engine.common.fmt import as_float
-
-
-def f(x: Any) -> float:
-    """A table cell as a float (NaN when missing)."""
-    v = as_float(x)
-    return float("nan") if v is None else v
 
 
 def inference_suffix(frame: pd.DataFrame) -> str:

@@ -5,13 +5,13 @@ from typing import Any
 
 import pandas as pd
 
-from engine.common.fmt import as_float, p_label
+from engine.common.fmt import as_float, p_label, to_float
 from engine.common.i18n import N_
 from engine.common.svg import Row, level_of
 
 from ..context import StatContext, unit_interval_columns
 from ..registry import KeyRow, PlotSpec, Statistic
-from ._shared import f, inference_suffix, p_column
+from ._shared import inference_suffix, p_column
 
 
 def applies(ctx: StatContext) -> str | None:
@@ -39,7 +39,7 @@ def plot(df: pd.DataFrame) -> PlotSpec:
     out = []
     for r in rows.itertuples():
         p = as_float(r.p_value)
-        out.append(Row(f"{r.corpus} · {r.model}:{r.emotion} · {r.term} ({r.subset})", f(r.ame), as_float(r.ame_ci_low),
+        out.append(Row(f"{r.corpus} · {r.model}:{r.emotion} · {r.term} ({r.subset})", to_float(r.ame), as_float(r.ame_ci_low),
                        as_float(r.ame_ci_high), p_label(p), level_of(p)))
     return PlotSpec(f"Beta regression: average marginal effects (Câmara et al.){inference_suffix(df)}", "AME on the score scale (95% CI)", out)
 
@@ -53,9 +53,9 @@ def key_rows(beta: pd.DataFrame) -> list[KeyRow]:
         subset = "" if r.get("subset") == "names" else f" ({r.get('subset')})"
         out.append(KeyRow("beta", str(r["corpus"]), str(r["model"]), str(r["emotion"]),
                           f"{label}{subset}" + ("" if use_ame else " [logit]"),
-                          f(r["ame"] if use_ame else r.get("estimate")),
-                          f(r.get("ame_ci_low") if use_ame else r.get("ci_low")),
-                          f(r.get("ame_ci_high") if use_ame else r.get("ci_high")), f(r.get(pc)),
+                          to_float(r["ame"] if use_ame else r.get("estimate")),
+                          to_float(r.get("ame_ci_low") if use_ame else r.get("ci_low")),
+                          to_float(r.get("ame_ci_high") if use_ame else r.get("ci_high")), to_float(r.get(pc)),
                           str(r.get("status", "")) if r.get("status") not in ("ok", None) else ""))
     return out
 

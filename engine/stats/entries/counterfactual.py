@@ -5,14 +5,14 @@ from typing import Any
 
 import pandas as pd
 
-from engine.common.fmt import as_float
+from engine.common.fmt import as_float, to_float
 from engine.common.i18n import N_
 from engine.common.svg import Row
 
 from ..context import StatContext
 from ..registry import KeyRow, PlotSpec, Statistic
 from ..verdicts import band_verdict
-from ._shared import f, inference_suffix, p_column
+from ._shared import inference_suffix, p_column
 
 
 def applies(ctx: StatContext) -> str | None:
@@ -63,7 +63,7 @@ def score_range_for(ctx: StatContext, col: str) -> tuple[tuple[float, float] | N
 
 
 def plot(df: pd.DataFrame) -> PlotSpec:
-    out = [Row(f"{r.corpus} · {r.model}:{r.emotion} · {r.variable}", f(r.mean_diff), as_float(r.ci_low),
+    out = [Row(f"{r.corpus} · {r.model}:{r.emotion} · {r.variable}", to_float(r.mean_diff), as_float(r.ci_low),
                as_float(r.ci_high), f"changed {100 * (as_float(r.share_changed) or 0):.0f}%",
                "sig" if bool(r.exceeds_band) else "ns", as_float(r.band))
            for r in df.itertuples()]
@@ -84,7 +84,7 @@ def key_rows(cf: pd.DataFrame) -> list[KeyRow]:
         verdict = band_verdict(r.get("mean_diff"), r.get(pc), r.get("band"))
         out.append(KeyRow("counterfactual", str(r["corpus"]), str(r["model"]), str(r["emotion"]),
                           "privileged − minoritised" + (f" ({group})" if group else ""),
-                          f(r["mean_diff"]), f(r.get("ci_low")), f(r.get("ci_high")), f(r.get(pc)), verdict))
+                          to_float(r["mean_diff"]), to_float(r.get("ci_low")), to_float(r.get("ci_high")), to_float(r.get(pc)), verdict))
     return out
 
 
@@ -95,6 +95,7 @@ ENTRY = Statistic(
     paper=N_("Goldfarb-Tarrant et al. 2023: differences and confusion"),
     compute=compute,
     applies=applies,
+    needs_pairs=True,
     needs=("corpus", "model", "emotion", "test", "mean_diff", "t_p_value"),
     x_label="mean R(privileged) − R(minoritised)",
     plot=plot,

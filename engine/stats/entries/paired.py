@@ -5,13 +5,13 @@ from typing import Any
 
 import pandas as pd
 
-from engine.common.fmt import as_float, p_label
+from engine.common.fmt import as_float, p_label, to_float
 from engine.common.i18n import N_
 from engine.common.svg import Row
 
 from ..context import StatContext, noun_phrase_pairs
 from ..registry import KeyRow, PlotSpec, Statistic
-from ._shared import f, inference_suffix, p_column
+from ._shared import inference_suffix, p_column
 
 
 def compute(ctx: StatContext) -> list[Any]:
@@ -37,7 +37,7 @@ def extra_tables(res: Any) -> dict[str, pd.DataFrame]:
 
 def plot(df: pd.DataFrame) -> PlotSpec:
     rows = df[df.get("status", "ok").astype(str) != "error"] if "status" in df else df
-    out = [Row(f"{r.corpus} · {r.model}:{r.emotion} · {r.label_a}−{r.label_b} ({r.subset})", f(r.mean_delta),
+    out = [Row(f"{r.corpus} · {r.model}:{r.emotion} · {r.label_a}−{r.label_b} ({r.subset})", to_float(r.mean_delta),
                as_float(r.ci_low), as_float(r.ci_high), p_label(r.p_value), "sig" if bool(r.significant) else "ns")
            for r in rows.itertuples()]
     return PlotSpec(f"Paired differences (Kiritchenko & Mohammad){inference_suffix(df)}", "mean difference a − b (95% CI)", out)
@@ -51,8 +51,8 @@ def key_rows(paired: pd.DataFrame) -> list[KeyRow]:
         a, b = r.get("label_a", r.get("a", "a")), r.get("label_b", r.get("b", "b"))
         subset = "" if r.get("subset") == "all" else f", {r.get('subset')}"
         out.append(KeyRow("paired", str(r["corpus"]), str(r["model"]), str(r["emotion"]),
-                          f"{r['axis']}: {a} − {b}{subset}", f(r["mean_delta"]), f(r.get("ci_low")),
-                          f(r.get("ci_high")), f(r.get(pc)),
+                          f"{r['axis']}: {a} − {b}{subset}", to_float(r["mean_delta"]), to_float(r.get("ci_low")),
+                          to_float(r.get("ci_high")), to_float(r.get(pc)),
                           str(r.get("verdict", "")) if isinstance(r.get("verdict"), str) else ""))
     return out
 
