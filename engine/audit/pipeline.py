@@ -104,16 +104,18 @@ def _load_corpora(plan: AuditPlan, result: AuditResult, say: LogFn) -> list[tupl
     from engine.corpus import CompiledCorpus, generate, load_corpus
     from engine.corpus.pairs import generate_pairs
     from engine.corpus.registry import resolve_path
+    from engine.stats import registry
 
+    want_pairs = any(registry.get(s).needs_pairs for s in plan.stats or [])
     out = []
     for name in plan.corpora:
         corpus = load_corpus(name)
         compiled = CompiledCorpus(corpus)
         df = generate(corpus, compiled)
         pairs = None
-        if "counterfactual" in (plan.stats or []):
-            pairs = generate_pairs(corpus)
-            pairs = pairs if pairs is not None and len(pairs) else None
+        if want_pairs:
+            pairs = generate_pairs(corpus, compiled)  # the compiled corpus the sentences came from
+            pairs = pairs if len(pairs) else None
         path = resolve_path(name)
         result.manifest["corpora"][corpus.id] = {
             "definition": str(path), "definition_sha256": sha256_file(path), "sentences": len(df),

@@ -77,6 +77,7 @@ class Statistic:
     needs: tuple[str, ...]  # columns every reader of the tidy table relies on
     x_label: str = ""
     applies: Callable[[StatContext], str | None] = lambda ctx: None
+    needs_pairs: bool = False  # the pipeline builds the counterfactual pair table only when one asks
     extra_tables: Callable[[Any], dict[str, pd.DataFrame]] = lambda res: {}
     plot: Callable[[pd.DataFrame], PlotSpec] | None = None
     key_rows: Callable[[pd.DataFrame], list[KeyRow]] = lambda frame: []
