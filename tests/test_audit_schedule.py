@@ -194,3 +194,25 @@ def test_bad_corpus_with_two_processes_gives_the_serial_error(tmp_path):
             run_audit(plan)
         messages.append((type(exc.value).__name__, str(exc.value)))
     assert messages[0] == messages[1]
+
+
+def test_two_processes_write_the_same_folder_as_one(tmp_path):
+    """Corpora generated in a forked child, statistics overlapping the scoring, files of finished
+    corpora rendered early: the results folder is the one a single process writes."""
+    from testkit.audit_fixtures import write_mini_corpus
+
+    corpus = str(write_mini_corpus(tmp_path))
+    folders = {}
+    for jobs in (1, 2):
+        plan = AuditPlan([corpus, "en-goldfarb2023"], ["vader", "textblob"], stats=["paired", "counterfactual"],
+                         cache_dir=tmp_path / f"c{jobs}", out_dir=tmp_path / f"out{jobs}",
+                         settings={"n_resamples": 0, "jobs": jobs})
+        result = run_audit(plan)
+        assert result.rendered == {}  # nothing rendered early is kept (the GUI is sent this object)
+        folders[jobs] = plan.out_dir
+    names = sorted(p.relative_to(folders[1]).as_posix() for p in folders[1].rglob("*") if p.is_file())
+    assert names == sorted(p.relative_to(folders[2]).as_posix() for p in folders[2].rglob("*") if p.is_file())
+    assert any(n.startswith("scores/") for n in names) and any(n.startswith("pairs/") for n in names)
+    for name in names:
+        if name.endswith((".csv", ".md", ".tex", ".svg")):
+            assert (folders[1] / name).read_bytes() == (folders[2] / name).read_bytes(), name

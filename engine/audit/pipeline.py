@@ -228,6 +228,10 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
     result.manifest["scoring"] = []
     rates = _probe_speeds(corpora, scorers, cache, result, cancel, say)
     state = {"done": 0, "announced": False}
+    processes = plan.setting("jobs", None)
+    from .parallel import resolve_jobs
+
+    parallel = resolve_jobs(processes) > 1
 
     def relay(done: int, _total: int, eta: float | None) -> None:
         state["done"] = done
@@ -263,8 +267,11 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
                   for scorer, frame in zip(scorers, frames)}
         _analyse_corpus(plan, corpus, df, pairs, scorers, scored, language_warnings.get(corpus.id, {}), result, say,
                         stop_here)
+        if plan.out_dir is not None and parallel and state["done"] < total:  # workers still score: render its files now
+            from .outputs import corpus_files
 
-    processes = plan.setting("jobs", None)
+            result.rendered[corpus.id] = corpus_files(result, corpus.id)
+
     say(f"scoring {total:,} texts ({len(corpora)} corpora × {len(scorers)} scorers)"
         + (f" in up to {processes} processes" if processes and processes > 1 else ""))
     score_jobs(jobs, cache=cache, progress=relay, cancel=cancel, processes=processes, rates=rates,
