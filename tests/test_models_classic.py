@@ -71,6 +71,18 @@ def test_word_vectors_vec_average(tmp_path):
     assert not avg[1].any()  # no known word -> zero vector
     with pytest.raises(ModelError, match="vectors file not found"):
         WordVectors(tmp_path / "missing.vec")
+    assert vec.warnings == []
+
+
+def test_word_vectors_say_which_rows_they_left_out(tmp_path):
+    path = _write_vec(tmp_path / "v.vec", POS + ["today"])
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines.insert(2, "route 66 " + " ".join(["0.1"] * 6))  # a word with a space: 7 values
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    vec = WordVectors(path)
+    assert vec.get("today") is not None and vec.skipped_lines == [3]
+    assert vec.warnings == [f"{path}: 1 rows without 6 numbers were left out (lines 3: a row cut short, or a word containing "
+                            "a space)"]
 
 
 def test_fasttext_mlp_with_vec_file(tmp_path):

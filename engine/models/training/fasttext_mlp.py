@@ -79,7 +79,17 @@ class WordVectors:
             self._provider = source
             self.source_id = self.named or getattr(source, "name", type(source).__name__)
         self.dim = 0
+        self.skipped_lines: list[int] = []  # rows of a .vec/.txt file with another number of values
         self._load()
+
+    @property
+    def warnings(self) -> list[str]:
+        """Rows left out of a text vectors file, said (never dropped silently)."""
+        if not self.skipped_lines:
+            return []
+        shown = ", ".join(str(n) for n in self.skipped_lines[:5]) + (" …" if len(self.skipped_lines) > 5 else "")
+        return [f"{self.path}: {len(self.skipped_lines):,} rows without {self.dim} numbers were left out "
+                f"(lines {shown}: a row cut short, or a word containing a space)"]
 
     def _load(self) -> None:
         import numpy as np
@@ -123,8 +133,9 @@ class WordVectors:
                                      fix="expected 'word v1 v2 …' per line") from None
                 if self.dim == 0:
                     self.dim = len(vec)
-                elif len(vec) != self.dim:
-                    continue  # words containing spaces in some dumps: skip the malformed row
+                elif len(vec) != self.dim:  # words containing spaces in some dumps: left out, and said
+                    self.skipped_lines.append(n + (1 if pending else 2))
+                    continue
                 table.setdefault(parts[0], vec)
         if not table:
             raise ModelError(str(self.path), "no vectors read", fix="expected 'word v1 v2 …' lines")

@@ -206,6 +206,8 @@ def train_regression(tasks: list[TaskSplits], settings: TrainSettings, *,
                 raise ModelError("", "fasttext-mlp needs word vectors", field="vectors", fix="pass --vectors FILE.bin|.vec")
             ft_cfg = FastTextMlpConfig(max_words=settings.max_words)
             vectors = WordVectors(settings.vectors, max_words=ft_cfg.max_words, lowercase=ft_cfg.lowercase)
+            for warning in vectors.warnings:
+                say(f"warning: {warning}")
         else:
             from engine.models.training.svm_tfidf import SvmTfidfConfig, fit_svm_tfidf
 
@@ -229,6 +231,7 @@ def train_regression(tasks: list[TaskSplits], settings: TrainSettings, *,
         files = SklearnScorer(trained, kind=settings.system).save(out)
         if vectors is not None:
             extra_manifest = {"model_id": vectors.spec, "model_fingerprint": vectors.fingerprint(),
+                              "warnings": vectors.warnings,
                               "files": files, "settings": {"max_words": ft_cfg.max_words, "lowercase": ft_cfg.lowercase,
                                                            "hidden": list(ft_cfg.hidden), "alpha": ft_cfg.alpha}}
         else:
