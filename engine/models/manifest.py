@@ -15,6 +15,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from engine.common.io import atomic_write_bytes
 from engine.models.errors import ModelError
 
 MANIFEST_NAME = "manifest.json"
@@ -50,7 +51,8 @@ def write_manifest(folder: str | Path, content: dict[str, Any]) -> Path:
     full = {"format": FORMAT, "format_version": FORMAT_VERSION, "created": utc_now(), **content,
             "versions": package_versions()}
     path = folder / MANIFEST_NAME
-    path.write_text(json.dumps(full, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+    # atomic: a model folder whose manifest is half-written would load as "not a model"
+    atomic_write_bytes(path, (json.dumps(full, indent=2, ensure_ascii=False, default=str) + "\n").encode("utf-8"))
     return path
 
 
