@@ -198,3 +198,18 @@ def test_fasttext_mlp_on_packaged_glove(tmp_path):
     b = load_scorer(str(out)).score(texts)
     assert np.isfinite(a.to_numpy()).all()
     np.testing.assert_array_equal(a.to_numpy(), b.to_numpy())
+
+
+def test_lexicons_take_a_name_and_refuse_other_options():
+    from engine.audit.parallel import score_chunk
+    from engine.models.specs import load_scorer
+
+    plain, renamed = load_scorer("vader"), load_scorer("vader?name=vader-2")
+    assert (plain.name, renamed.name) == ("vader", "vader-2")
+    assert renamed.fingerprint() == plain.fingerprint()  # same scores, same cache entries
+    # a worker process re-creates the renamed scorer from its spec, with the audit's fingerprint
+    spec = renamed.worker_spec()
+    assert spec.spec == "vader?name=vader-2" and load_scorer(spec.spec).name == "vader-2"
+    assert score_chunk(spec, renamed.fingerprint(), ["so happy"])["valence"][0] > 0.5
+    with pytest.raises(ModelError, match="unknown option 'device'"):
+        load_scorer("textblob?device=cuda")

@@ -63,7 +63,10 @@ def load_scorer(spec: str, *, allow_pickle: bool = False, ids: Mapping[str, str]
     if kind in ("vader", "textblob"):
         from engine.models.scorers.lexicon import TextBlobScorer, VaderScorer
 
-        return VaderScorer() if kind == "vader" else TextBlobScorer()
+        if opts or common:  # a misspelt or misplaced option must not be ignored silently
+            raise ModelError(spec, f"unknown option {next(iter(list(opts) + list(common)))!r}", field="--model",
+                             fix=f"{kind} takes only name=…")
+        return VaderScorer(name) if kind == "vader" else TextBlobScorer(name)
     if not target:
         raise ModelError(spec, f"'{kind}:' needs a path", field="--model")
     if kind == "predictions":

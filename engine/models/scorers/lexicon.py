@@ -30,23 +30,31 @@ class _LexiconScorer:
     dimensions = ["valence"]
     scales = {"valence": (0.0, 1.0)}  # (compound or polarity + 1) / 2
     languages = ("en",)  # English lexicons: other languages score only their English-looking tokens
-    name = ""
+    kind = ""  # the spec keyword: "vader", "textblob"
+    name = ""  # its score columns' prefix: the kind unless renamed (`vader?name=vader-2`)
     dist = ""
     mapping = ""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str | None = None) -> None:
         self._fn: Callable[[str], float] | None = None
         self.batch_size = CHUNK
+        if name:
+            self.name = name
 
     def _raw(self) -> Callable[[str], float]:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def fingerprint(self) -> str:
-        return stable_hash(self.name, _version(self.dist), self.mapping)
+        # the kind, not the display name: a renamed VADER gives VADER's scores and shares its cache
+        return stable_hash(self.kind, _version(self.dist), self.mapping)
 
     def worker_spec(self) -> WorkerSpec:
         """Pure-Python and CPU-bound: worker processes re-create it from its spec (`vader`, `textblob`)."""
-        return WorkerSpec(self.name)
+        if self.name == self.kind:
+            return WorkerSpec(self.kind)
+        from urllib.parse import urlencode
+
+        return WorkerSpec(f"{self.kind}?{urlencode({'name': self.name})}")
 
     def score(self, texts: list[str], *, progress: Any = None, cancel: Any = None) -> Any:
         if self._fn is None:
@@ -69,7 +77,7 @@ class _LexiconScorer:
 class VaderScorer(_LexiconScorer):
     """VADER compound score mapped to valence = (compound + 1) / 2."""
 
-    name = "vader"
+    kind = name = "vader"
     dist = "vadersentiment"
     mapping = "valence = (compound + 1) / 2"
 
@@ -85,7 +93,7 @@ class VaderScorer(_LexiconScorer):
 class TextBlobScorer(_LexiconScorer):
     """TextBlob (PatternAnalyzer) polarity mapped to valence = (polarity + 1) / 2."""
 
-    name = "textblob"
+    kind = name = "textblob"
     dist = "textblob"
     mapping = "valence = (polarity + 1) / 2"
 
