@@ -69,7 +69,7 @@ def _click(qtbot, view, plot_index, x, y):
     qtbot.waitUntil(lambda: view.drill_idle and view.detail.frame is not None, timeout=20_000)
 
 
-def test_every_plot_type_draws(page):
+def test_every_plot_type_draws(qtbot, page):
     import pyqtgraph as pg
 
     assert "gui-mini" in page.heading.text() and "system" in page.heading.text()
@@ -83,17 +83,21 @@ def test_every_plot_type_draws(page):
                                                       "vader:valence"]
     assert any("F↑–M↓ significant ***" in t for t in _texts(km.plots[0]))
     km.axis.setCurrentIndex(km.axis.findData("race"))
+    assert km.drawing  # a selector redraws in steps (the window stays live), not inside the click
+    qtbot.waitUntil(lambda: not km.drawing, timeout=20_000)
     assert len(km.boxes) == 5 and km.plots[0].titleLabel.text.startswith("Score difference per pair: Δ = African")
     conf = page.show_tab("confusion")
     assert conf.cm.n == 63 and conf.cm.kind == "bins" and conf.cm.matrix.shape == (5, 5)
     cells = [i for i in conf.plots[0].items if i.data(0) is not None]
     assert len(cells) == 25 and cells[0].brush().color().name() != cells[1].brush().color().name()
     conf.system.setCurrentIndex(conf.system.findData("vader:valence"))
+    qtbot.waitUntil(lambda: not conf.drawing, timeout=20_000)
     assert conf.cm.n == 63
     assoc = page.show_tab("assoc")
     assert [b["row"]["kind"] for b in assoc.bars] == ["weat", "seat", "weat", "lpbs"]
     assert any(t.startswith("+1.08 ***") for t in _texts(assoc.plots[0]))
     assoc.kind.setCurrentIndex(assoc.kind.findData("seat"))
+    qtbot.waitUntil(lambda: not assoc.drawing, timeout=20_000)
     assert [b["row"]["test"] for b in assoc.bars] == ["seat/T1"]
     fise = page.show_tab("fise")
     assert len(fise.points) == 50

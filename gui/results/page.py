@@ -291,9 +291,15 @@ class ResultsPage(QWidget):
         return Path(path) if path else None
 
     def show_tab(self, name: str) -> Any:
-        """Bring a view to the front ('beta', 'paired', 'confusion', 'assoc', 'fise', 'tables')."""
+        """Bring a view to the front ('beta', 'paired', 'confusion', 'assoc', 'fise', 'tables') and
+        return it drawn completely (scripts, tests). A click on the tab draws it in steps instead,
+        the window staying responsive meanwhile."""
         widget = self.tables if name == "tables" else self.views[name]
         self.tabs.setCurrentWidget(widget)
-        if widget is not self.tables and widget._dirty:
+        if widget is self.tables:
+            widget.table.finish_sizing()
+        elif widget._dirty:
             widget.redraw()
+        else:
+            widget.finish_drawing()
         return widget
