@@ -264,3 +264,47 @@ def test_a_result_is_handed_over_in_steps_and_a_newer_one_wins(qtbot, audit_dir)
         p.show_result(newer)
     qtbot.wait(50)  # the older hand-over's remaining steps must not run afterwards
     assert not p.busy and p.data.result is newer and p.beta.data is p.data and not p.beta.has_data()
+
+
+def test_a_plot_is_prepared_off_the_ui_thread_and_built_over_several_turns(qtbot, page, monkeypatch):
+    import threading
+
+    import pyqtgraph as pg
+
+    from gui.results.km_view import KMView
+
+    km = page.show_tab("paired")  # drawn in one go (scripts): the reference picture
+    want_boxes = [(b["y"], b["row"]["system"]) for b in km.boxes]
+    want_texts = sorted(_texts(km.plots[0]))
+    threads = []
+    prepare = KMView.prepare
+    monkeypatch.setattr(KMView, "prepare", staticmethod(
+        lambda data, sel: threads.append(threading.current_thread()) or prepare(data, sel)))
+    km._building.budget_s = 0  # one step per event-loop turn
+    km.schedule_redraw()
+    assert km.drawing and not km.png_button.isEnabled()
+    qtbot.waitUntil(lambda: not km.drawing, timeout=20_000)
+    assert threads and threads[0] is not threading.main_thread()
+    assert km._building.turns > 2 and km.png_button.isEnabled() and km.canvas.updatesEnabled()
+    assert [(b["y"], b["row"]["system"]) for b in km.boxes] == want_boxes
+    assert sorted(_texts(km.plots[0])) == want_texts
+    # one bar item per system's colour, not one per box
+    bars = [i for i in km.plots[0].items if isinstance(i, pg.BarGraphItem)]
+    assert len(bars) == 2 and sum(len(b.opts["x0"]) for b in bars) == len(want_boxes)
+
+
+def test_a_newer_selection_drops_the_rest_of_an_older_drawing(qtbot, page):
+    km = page.show_tab("paired")
+    km._building.budget_s = 0
+    km.schedule_redraw()  # gender
+    qtbot.waitUntil(lambda: km._building.running and km._building.turns >= 1, timeout=20_000)
+    km.axis.setCurrentIndex(km.axis.findData("race"))
+    qtbot.waitUntil(lambda: not km.drawing, timeout=20_000)
+    qtbot.wait(50)
+    assert len(km.plots) == 1 and km.plots[0].titleLabel.text.startswith("Score difference per pair: Δ = African")
+    got = ([(b["y"], b["row"]["system"], b["row"]["n"], b["row"]["mean"]) for b in km.boxes],
+           sorted(_texts(km.plots[0])))
+    km.redraw()  # the race selection drawn in one go
+    assert got == ([(b["y"], b["row"]["system"], b["row"]["n"], b["row"]["mean"]) for b in km.boxes],
+                   sorted(_texts(km.plots[0])))
+    assert len(got[0]) == 5 and sum("n = " in t for t in got[1]) == 5  # nothing left from the gender drawing

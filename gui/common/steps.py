@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, QTimer
 
 #: Work per event-loop turn: well under the 100 ms a user notices, even when other programs
 #: take half the CPU, yet long enough that the steps do not spread over many frames.
-BUDGET_S = 0.012
+BUDGET_S = 0.008
 
 
 class Steps(QObject):

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QComboBox
 from gui.i18n import _
 
 from .data import TERM_LABELS, label
-from .plots import GREY, PlotPanel, colour, connect, is_number, legend_html, stars, stars_legend, text_item
+from .plots import GREY, PlotPanel, new_plot, colour, connect, is_number, legend_html, stars, stars_legend, text_item
 from .widgets import fill_combo
 
 TERMS = ["race", "gender", "intersection"]  # top to bottom
@@ -123,7 +123,9 @@ class BetaView(PlotPanel):
         self.marks = []
         for e_i, panel in enumerate(panels):
             yield
-            plot = self.add_plot(1 + e_i // ncols, e_i % ncols)
+            plot = new_plot()
+            yield
+            plot = self.add_plot(1 + e_i // ncols, e_i % ncols, plot)
             p_i = len(self.plots) - 1
             plot.setTitle(f"<b>{label(panel['emotion'])}</b>", size="11pt")
             plot.addLine(x=0, pen=pg.mkPen(GREY, style=Qt.DashLine))
@@ -163,7 +165,7 @@ class BetaView(PlotPanel):
                         txt.setPos(pt["end"], pt["y"])
                         plot.addItem(txt)
                     self.marks.append({"plot": p_i, "x": pt["x"], "y": pt["y"], "row": pt["row"]})
-                    if k % 8 == 7:
+                    if k % 4 == 3:
                         yield
         for r in range(1, 1 + (len(panels) - 1) // ncols + 1):
             self.canvas.ci.layout.setRowStretchFactor(r, 1)

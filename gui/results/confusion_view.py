@@ -21,7 +21,7 @@ from engine.stats.plotdata import display_confusion
 from gui.i18n import _, ngettext
 
 from .data import label
-from .plots import PlotPanel, connect, text_item
+from .plots import PlotPanel, connect, new_plot, text_item
 from .widgets import fill_combo
 
 PRIV, MINO = ":privileged", ":minoritised"
@@ -113,7 +113,7 @@ class ConfusionView(PlotPanel):
         return {"cm": cm, "groups": ConfusionView._groups(pairs, variable), **sel}
 
     def build(self, prep: Any) -> Any:
-        """Header lines, then the cells and their counts a few rows per event-loop turn."""
+        """Header lines, then the cells and their counts a few per event-loop turn."""
         if prep is None:
             return
         cm, corpus, system, variable = prep["cm"], prep["corpus"], prep["system"], prep["variable"]
@@ -134,7 +134,10 @@ class ConfusionView(PlotPanel):
               "on the diagonal: {diag:.1%}").format(priv=label(g_priv), mino=label(g_min), below=cm.share_below,
                                                      above=cm.share_above, diag=cm.share_diagonal),
             row=1, col=0, size="9pt")
-        plot = self.add_plot(2, 0)
+        yield
+        plot = new_plot()
+        yield
+        plot = self.add_plot(2, 0, plot)
         plot.showGrid(x=False, y=False)
         plot.invertY(True)
         plot.setXRange(0, k, padding=0)
@@ -158,7 +161,7 @@ class ConfusionView(PlotPanel):
                 txt = text_item(f"{int(v):,}\n{share:.1%}" if v else "0", "#fff" if dark else "#222", anchor=(0.5, 0.5))
                 txt.setPos(j + 0.5, i + 0.5)
                 plot.addItem(txt)
-            yield
+                yield
         diag_pen = pg.mkPen("#D55E00", width=2, style=Qt.DashLine)
         for i in range(k):
             diag = QGraphicsRectItem(i, i, 1, 1)

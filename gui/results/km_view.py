@@ -23,7 +23,7 @@ from engine.stats.plotdata import km_boxes
 from gui.i18n import N_, _, ngettext
 
 from .data import label
-from .plots import GREY, PlotPanel, colour, connect, is_number, legend_html, stars, stars_legend, text_item
+from .plots import GREY, PlotPanel, new_plot, colour, connect, is_number, legend_html, stars, stars_legend, text_item
 from .widgets import fill_combo, relabel_combo
 
 AXES = {"gender": N_("gender"), "race": N_("race/ethnicity")}
@@ -121,7 +121,10 @@ class KMView(PlotPanel):
         (la, lb), (ga, gb) = prep["labels"], prep["groups"]
         self.canvas.addLabel(legend_html([(m, colour(i)) for i, m in enumerate(models)],
                                          _("◆ mean") + "   " + stars_legend()), row=0, col=0)
-        plot = self.add_plot(1, 0)
+        yield
+        plot = new_plot()
+        yield
+        plot = self.add_plot(1, 0, plot)
         plot.setTitle(_("Score difference per pair: Δ = {a} − {b} ({subset})").format(
             a=label(ga), b=label(gb), subset=_(SUBSETS.get(subset, subset))), size="11pt")
         plot.setLabel("bottom", _("Δ = score({a}) − score({b})").format(a=la, b=lb))
@@ -183,7 +186,7 @@ class KMView(PlotPanel):
                             "#222", anchor=(0, 0.5))
             txt.setPos(x_max + width * 0.04, box["y"])
             plot.addItem(txt)
-            if k % 8 == 7:
+            if k % 4 == 3:
                 yield
 
     def clicked(self, plot: Any, x: float, y: float) -> None:
