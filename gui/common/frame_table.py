@@ -43,6 +43,7 @@ _DISPLAY, _TOOLTIP, _USER, _ALIGN = (int(r.value) for r in (Qt.ItemDataRole.Disp
                                                              Qt.ItemDataRole.TextAlignmentRole))
 _HORIZONTAL = Qt.Orientation.Horizontal
 _RIGHT = int((Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter).value)
+_ANSWERED = frozenset((_DISPLAY, _TOOLTIP, _USER, _ALIGN))
 
 
 class FrameModel(QAbstractTableModel):
@@ -55,16 +56,18 @@ class FrameModel(QAbstractTableModel):
         super().__init__(parent)
         self.frame = frame
         self.rtl_columns: set[str] = set()
-        self._columns: list[list[Any]] = []
+        self._columns: list[list[Any] | None] = []
         self._names: list[str] = []
+        self._rows = 0
         self._load(frame)
 
     def _load(self, frame: Any) -> None:
         if frame is None:
-            self._columns, self._names = [], []
+            self._columns, self._names, self._rows = [], [], 0
             return
         self._names = [str(c) for c in frame.columns]
         self._columns = [None] * len(frame.columns)
+        self._rows = len(frame)
 
     def _column(self, i: int) -> list[Any]:
         col = self._columns[i]
@@ -78,34 +81,35 @@ class FrameModel(QAbstractTableModel):
         self._load(frame)
         self.endResetModel()
 
+    # rowCount/headerData answer from what _load kept: a view calls them thousands of times while
+    # it sizes columns, and len(DataFrame) or an Arrow-backed column index cost microseconds each
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() or self.frame is None else len(self.frame)
+        return 0 if parent.isValid() else self._rows
 
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() or self.frame is None else len(self._columns)
+        return 0 if parent.isValid() else len(self._columns)
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.DisplayRole) -> Any:
-        if not index.isValid() or self.frame is None:
-            return None
         role = int(role) if role.__class__ is not int else role
+        if role not in _ANSWERED or not index.isValid() or self.frame is None:
+            return None  # font, colour, decoration, check state…: asked for every cell, answered by none
         col = self._columns[index.column()]
         value = (col if col is not None else self._column(index.column()))[index.row()]
         if role == _DISPLAY or role == _TOOLTIP:
             return _fmt(value)
         if role == _USER:
             return value
-        if role == _ALIGN:
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                return _RIGHT
-            if self._names[index.column()] in self.rtl_columns:
-                return _RIGHT
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return _RIGHT
+        if self._names[index.column()] in self.rtl_columns:
+            return _RIGHT
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole) -> Any:
         if (int(role) if role.__class__ is not int else role) != _DISPLAY or self.frame is None:
             return None
         if orientation == _HORIZONTAL:
-            return str(self.frame.columns[section])
+            return self._names[section]
         return section + 1
 
 
