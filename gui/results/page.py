@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.common.background import Latest
+from gui.common.collector import freeze_long_lived
 from gui.common.frame_table import FrameTable
 from gui.common.steps import Steps
 from gui.errors import FriendlyError, friendly, last_errors
@@ -144,6 +145,9 @@ class ResultsPage(QWidget):
         self._handing = Steps(self)  # the rest of a staged _set_data (see there)
         connect_retranslate(self)
         self.retranslate()
+        # the page has imported and built what a large audit's drawing needs; from now on a full
+        # collection of the garbage only walks newer objects (gui.common.collector)
+        freeze_long_lived()
 
     def retranslate(self, *_args: Any) -> None:
         titles = [_("Beta regression"), _("Paired differences"), _("Counterfactual confusion"),
