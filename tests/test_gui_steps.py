@@ -95,3 +95,20 @@ def test_a_newer_frame_drops_the_older_sizing(qtbot):
     table.set_frame(pd.DataFrame({"only": ["x"]}))
     qtbot.waitUntil(lambda: not table.sizing, timeout=5_000)
     assert table._sizing.turns <= 2 and table.model.columnCount() == 1 and table.view.updatesEnabled()
+
+
+def test_long_lived_objects_leave_the_collectors_walks():
+    import gc
+
+    from gui.common.collector import freeze_long_lived
+
+    alive = {"kept": [1, 2, 3]}  # a container the collector tracks
+    assert any(o is alive for o in gc.get_objects())
+    try:
+        freeze_long_lived()
+        assert gc.get_freeze_count() > 0
+        assert not any(o is alive for o in gc.get_objects())  # full collections no longer walk it
+        later = {"new": []}
+        assert any(o is later for o in gc.get_objects())  # newer objects are collected as usual
+    finally:
+        gc.unfreeze()
