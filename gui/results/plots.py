@@ -284,6 +284,7 @@ class PlotPanel(QWidget):
         self._highlight = None
         self.canvas.clear()
         self.plots = []
+        self.canvas.setUpdatesEnabled(True)  # a cancelled build may have left it off
 
     def _start_build(self, prepared: Any) -> None:
         self._clear_canvas()
