@@ -7,7 +7,7 @@ import pytest
 
 import engine.audit.demo as demo_mod
 from engine.audit import AuditPlan, run_audit
-from engine.audit.eta import PlanEta
+from engine.audit.eta import WorkEta
 from engine.common.svg import Row, forest
 from engine.stats.context import noun_phrase_pairs
 from engine.corpus import load_corpus
@@ -91,15 +91,20 @@ def test_scorer_objects_and_name_clash(tmp_path):
         run_audit(AuditPlan(["en-kiritchenko2018"], [Echo(), Echo()], stats=[], cache_dir=tmp_path))
 
 
-def test_plan_eta_covers_later_jobs(monkeypatch):
-    clock = iter([0.0, 0.0, 10.0, 10.0, 10.0, 15.0])
-    monkeypatch.setattr("engine.audit.eta.time.perf_counter", lambda: next(clock))
-    eta = PlanEta([("a", 100), ("b", 100), ("a", 100)])
-    eta.start_job(0)  # t=0
-    assert eta.estimate(0, 50, 10.0) == pytest.approx(10.0 + 100 * 0.2 + 100 * 0.2)  # t=0: rate from job ETA unknown
-    eta.end_job(0)  # t=10 -> a: 0.1 s/text
-    eta.start_job(1)  # t=10
-    assert eta.estimate(1, 50, 5.0) == pytest.approx(5.0 + 100 * 0.1)  # later "a" job at a's observed rate
+def test_work_eta_costs_each_scorer_at_its_own_rate(monkeypatch):
+    from types import SimpleNamespace
+
+    fast, slow, new = SimpleNamespace(name="fast"), SimpleNamespace(name="slow"), SimpleNamespace(name="new")
+    eta = WorkEta({"slow": 0.01})  # the speed probe's rate
+    eta.observe(fast, 1000, 1.0)  # measured here: 1 ms per text
+    # texts workers may share are split between the processes; texts only this process scores are not
+    assert eta.estimate([(fast, 0, 100), (slow, 200, 0)], 2, 0, 300) == pytest.approx(100 * 0.001 + 200 * 0.01 / 2)
+    eta.observe(slow, 10, 0.2)  # what this process measures replaces the probe's rate
+    assert eta.rate(slow) == pytest.approx(0.02) and eta.seconds_here(slow, 5) == pytest.approx(0.1)
+    # a scorer with no rate yet is costed at the run's speed so far
+    monkeypatch.setattr("engine.audit.eta.time.perf_counter", lambda: eta.started + 4.0)
+    assert eta.estimate([(new, 0, 50)], 1, 100, 150) == pytest.approx(50 * 4.0 / 100)
+    assert WorkEta().estimate([(new, 0, 50)], 1, 0, 50) is None and eta.estimate([], 1, 5, 5) == 0.0
 
 
 def test_forest_svg_is_valid_xml():

@@ -10,7 +10,7 @@ import pytest
 
 from engine.audit import AuditPlan
 from engine.audit.cache import ScoreCache
-from engine.audit.parallel import parallel_chunk, resolve_jobs, score_chunk, worker_spec_of
+from engine.audit.parallel import PARALLEL_CHUNK_MAX, parallel_chunk, resolve_jobs, score_chunk, worker_spec_of
 from engine.audit.scoring import score_texts
 from engine.models.base import Cancelled, WorkerSpec
 from engine.models.errors import ModelError
@@ -19,6 +19,15 @@ from engine.models.scorers.lexicon import VaderScorer
 WORDS = ["happy", "sad", "furious", "calm", "terrified", "glad", "awful", "wonderful", "bored", "grim"]
 TEXTS = [f"My {who} feels {w} about the {i} news!" for i in range(150) for who in ("sister", "uncle")
          for w in WORDS[i % 10:i % 10 + 1]]  # 300 distinct sentences with varied valence
+
+
+@pytest.fixture(autouse=True)
+def _pools_wound_down():
+    """Each test starts without another test's pool threads (see testkit.pools)."""
+    from testkit.pools import wait_for_pools
+
+    wait_for_pools()
+    yield
 
 
 class SlowHereVader(VaderScorer):
@@ -100,7 +109,7 @@ def test_a_worker_that_loads_another_model_is_refused():
 
 def test_jobs_setting_and_chunking():
     assert resolve_jobs(None) >= 1 and resolve_jobs(0) == resolve_jobs(None) and resolve_jobs(3) == 3
-    assert parallel_chunk(256, 100_000, 2) == 2048 and parallel_chunk(256, 1000, 2) == 256
+    assert parallel_chunk(256, 100_000, 2) == PARALLEL_CHUNK_MAX == 512 and parallel_chunk(256, 1000, 2) == 256
     assert parallel_chunk(10, 1000, 2) == 125
     for bad in (-1, 1.5, "2", True):
         with pytest.raises(ValueError, match="jobs"):
@@ -154,8 +163,8 @@ def test_workers_end_with_a_killed_audit_process(tmp_path):
     proc = subprocess.Popen([sys.executable, "-c", KILLED_PARENT.format(root=str(ROOT))], stdout=subprocess.PIPE,
                             text=True)
     try:
-        proc.stdout.readline()
-        proc.stdout.readline()  # two chunks done: the worker exists
+        while int(proc.stdout.readline() or 10**9) < 2 * 256:
+            pass  # two chunks done: the worker exists
         children = open(f"/proc/{proc.pid}/task/{proc.pid}/children").read().split()
     finally:
         os.kill(proc.pid, signal.SIGKILL)

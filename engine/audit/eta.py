@@ -1,54 +1,52 @@
-"""ETA over a whole audit plan (several corpus × scorer jobs)."""
+"""ETA over a whole audit: the work still queued at each scorer's speed."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 
-class PlanEta:
-    """ETA over a whole plan: the current job's own ETA plus the later jobs at observed rates.
+class WorkEta:
+    """Seconds left for the texts still to score, each at its scorer's seconds per text.
 
-    Why not just the job's ETA: an audit is several (corpus × scorer) jobs, and a bar that
-    says "0 s left" at the end of each job is useless. Later jobs are costed at the seconds
-    per text their scorer took before (cache hits included), else the current job's rate.
+    Why per scorer: an audit interleaves scorers of very different speeds (a lexicon at 20,000
+    texts/s, a transformer at 200), so "texts left / texts per second so far" promises "1 s left"
+    while the slow one is still to come. Rates are seeded by the audit's speed probe (by scorer name)
+    and replaced by what this process measures; texts that workers may share are divided by the
+    number of processes. A scorer with no rate yet is costed at the run's mean speed so far.
     """
 
-    def __init__(self, jobs: list[tuple[str, int]]):
-        self.jobs = jobs
-        self.rate: dict[str, float] = {}  # scorer name -> seconds per text, from finished jobs
-        self._t0 = 0.0
+    def __init__(self, rates: dict[str, float] | None = None):
+        self.seeded = dict(rates or {})
+        self.measured: dict[int, list[float]] = {}  # id(scorer) -> [seconds, texts] scored here
+        self.started = time.perf_counter()
 
-    def seed(self, name: str, seconds_per_text: float) -> None:
-        """A scorer's rate measured before its first job (the pipeline's speed probe)."""
-        self.rate.setdefault(name, seconds_per_text)
+    def observe(self, scorer: Any, texts: int, seconds: float) -> None:
+        entry = self.measured.setdefault(id(scorer), [0.0, 0])
+        entry[0] += seconds
+        entry[1] += texts
 
-    def start_job(self, j: int) -> None:
-        self._t0 = time.perf_counter()
+    def rate(self, scorer: Any) -> float | None:
+        """Seconds per text of `scorer`: measured here, else the probe's, else None."""
+        seconds, texts = self.measured.get(id(scorer), (0.0, 0))
+        if texts:
+            return seconds / texts
+        return self.seeded.get(getattr(scorer, "name", None))
 
-    def end_job(self, j: int, scored: int | None = None) -> None:
-        """Learn the scorer's rate from a finished job: seconds per text scored (cache hits cost
-        next to nothing, so a job served from the cache must not make the scorer look fast)."""
-        name, n = self.jobs[j]
-        work = n if scored is None else scored
-        if work:
-            self.rate[name] = (time.perf_counter() - self._t0) / work
+    def seconds_here(self, scorer: Any, texts: int) -> float | None:
+        rate = self.rate(scorer)
+        return None if rate is None else rate * texts
 
-    def estimate(self, j: int, done: int, job_eta: float | None) -> float | None:
-        name, n = self.jobs[j]
-        elapsed = time.perf_counter() - self._t0
-        rate_now = None  # seconds per text of the current scorer, as seen in this job
-        if job_eta is not None and n > done:
-            rate_now = job_eta / (n - done)
-        elif done and elapsed > 0:
-            rate_now = elapsed / done
-        current = self.rate.get(name, rate_now)
-        if job_eta is None:
-            if current is None:
+    def estimate(self, left: list[tuple[Any, int, int]], processes: int, done: int, total: int) -> float | None:
+        """`left`: (scorer, texts workers may share, texts only this process scores) per scorer."""
+        if not left:
+            return 0.0
+        elapsed = time.perf_counter() - self.started
+        fallback = elapsed / done if done and elapsed > 0 else None  # seconds per text so far
+        seconds = 0.0
+        for scorer, shared, local in left:
+            rate = self.rate(scorer)
+            rate = fallback if rate is None else rate
+            if rate is None:
                 return None
-            job_eta = max(n - done, 0) * current
-        rest = 0.0
-        for later, m in self.jobs[j + 1:]:
-            r = self.rate.get(later, current if later == name else None)
-            if r is None:
-                r = rate_now if rate_now is not None else (current or 0.0)
-            rest += m * r
-        return job_eta + rest
+            seconds += rate * (shared / max(processes, 1) + local)
+        return seconds

@@ -20,11 +20,10 @@ from .result import AuditResult
 
 def write_outputs(result: AuditResult, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    for cid, df in result.scores.items():
-        atomic_write_bytes(out / "scores" / f"{cid}.csv", df.to_csv(index=False).encode("utf-8"))
-        _write_parquet(df, out / "scores" / f"{cid}.parquet", result)
-    for cid, df in result.pairs.items():
-        atomic_write_bytes(out / "pairs" / f"{cid}.csv", df.to_csv(index=False).encode("utf-8"))
+    for cid in result.scores:
+        files = result.rendered.pop(cid, None) or corpus_files(result, cid)
+        for rel, data in files.items():
+            atomic_write_bytes(out / rel, data)
     assoc_ids = {t.id for t in registry.ASSOC_TABLES}
     for name, df in result.tables.items():
         if name in assoc_ids:
@@ -36,6 +35,23 @@ def write_outputs(result: AuditResult, out: Path) -> None:
     write_plots(result.tables, out / "plots")
     atomic_write_bytes(out / "summary.txt", result.summary().encode("utf-8"))
     write_manifest(result, out)
+
+
+def corpus_files(result: AuditResult, cid: str) -> dict[str, bytes]:
+    """{relative path: bytes} of one corpus's files (scores/<id>.csv|.parquet, pairs/<id>.csv).
+
+    Why separate from writing: an audit scoring in several processes renders them as soon as the
+    corpus is analysed, while its workers still score the next corpora (`AuditResult.rendered`);
+    the files are still written only when the whole run completes."""
+    files = {}
+    df = result.scores[cid]
+    files[f"scores/{cid}.csv"] = df.to_csv(index=False).encode("utf-8")
+    parquet = _parquet_bytes(df, f"{cid}.parquet", result)
+    if parquet is not None:
+        files[f"scores/{cid}.parquet"] = parquet
+    if cid in result.pairs:
+        files[f"pairs/{cid}.csv"] = result.pairs[cid].to_csv(index=False).encode("utf-8")
+    return files
 
 
 def _write_layouts(name: str, result: AuditResult, out: Path) -> None:
@@ -64,6 +80,12 @@ def write_manifest(result: AuditResult, out: Path) -> None:
 
 
 def _write_parquet(df: pd.DataFrame, path: Path, result: AuditResult) -> None:
+    data = _parquet_bytes(df, path.name, result)
+    if data is not None:
+        atomic_write_bytes(path, data)
+
+
+def _parquet_bytes(df: pd.DataFrame, name: str, result: AuditResult) -> bytes | None:
     """Parquet copy of a tidy table; mixed-type object columns are written as text."""
     frame = df.copy()
     for col in frame.columns:
@@ -75,6 +97,6 @@ def _write_parquet(df: pd.DataFrame, path: Path, result: AuditResult) -> None:
     try:
         frame.to_parquet(buf, index=False)
     except (ImportError, ValueError, TypeError) as exc:  # pyarrow missing or an odd column: CSV still stands
-        result.problems.append(f"parquet for {path.name}: {exc}")
-        return
-    atomic_write_bytes(path, buf.getvalue())
+        result.problems.append(f"parquet for {name}: {exc}")
+        return None
+    return buf.getvalue()

@@ -60,25 +60,29 @@ def can_fork() -> bool:
             and "fork" in multiprocessing.get_all_start_methods())
 
 
-def executor(workers: int, warm: tuple[WorkerSpec, str, Any] | None = None) -> tuple[Any, bool]:
+def executor(workers: int, warm: list[tuple[WorkerSpec, str, Any]] | None = None) -> tuple[Any, bool]:
     """(a pool of `workers` processes, whether the caller must shut it down).
 
-    `warm` = (spec, fingerprint, scorer): a forked pool's workers inherit this scorer as the one
-    the spec names, so they load nothing. A loky pool is shared and reused (idle workers exit
-    after two minutes); a forked one lives for one call."""
+    `warm`: (spec, fingerprint, scorer) for each scorer the workers will be asked for: a forked
+    pool's workers inherit these scorers as the ones the specs name, so they load nothing. A loky
+    pool is shared and reused (idle workers exit after two minutes); a forked one lives for one call."""
     if can_fork():
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        if warm is not None:
-            spec, fingerprint, scorer = warm
-            _loaded[(spec.spec, spec.allow_pickle, fingerprint)] = scorer
+        keys = [(spec.spec, spec.allow_pickle, fingerprint) for spec, fingerprint, _scorer in warm or []]
+        for key, (_spec, _fp, scorer) in zip(keys, warm or []):
+            _loaded[key] = scorer
         try:
-            return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                                       initializer=_die_with_parent, initargs=(os.getpid(),)), True
+            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                                       initializer=_die_with_parent, initargs=(os.getpid(),))
+            # a fork pool starts all its workers at the first submit: do it now, while `_loaded`
+            # holds the warmed scorers (started later, each worker would load its own copy)
+            pool.submit(os.getpid)
+            return pool, True
         finally:
-            if warm is not None:  # only the children keep it: this process has its own reference
-                _loaded.pop((warm[0].spec, warm[0].allow_pickle, warm[1]), None)
+            for key in keys:  # only the children keep them: this process has its own references
+                _loaded.pop(key, None)
     from joblib.externals.loky import get_reusable_executor
 
     return get_reusable_executor(max_workers=workers, timeout=120), False
@@ -113,7 +117,11 @@ def score_chunk(spec: WorkerSpec, fingerprint: str, texts: list[str]) -> Any:
     return scorer.score(list(texts))
 
 
+PARALLEL_CHUNK_MAX = 512  # texts: small enough that the two processes finish together, large enough that
+# pickling a chunk (about a millisecond) stays a small share of scoring it (25-100 ms for a lexicon)
+
+
 def parallel_chunk(size: int, n: int, jobs: int) -> int:
     """Chunk size for a pool: at least the scorer's, large enough that the per-chunk overhead
     (pickling texts and scores) stays small, small enough for progress and cancel (~4 per worker)."""
-    return max(size, min(2048, -(-n // (4 * jobs))))
+    return max(size, min(PARALLEL_CHUNK_MAX, -(-n // (4 * jobs))))

@@ -78,6 +78,9 @@ class Statistic:
     x_label: str = ""
     applies: Callable[[StatContext], str | None] = lambda ctx: None
     needs_pairs: bool = False  # the pipeline builds the counterfactual pair table only when one asks
+    # modules `compute` imports when it first runs (scipy, statsmodels): an audit scoring in several
+    # processes imports them while another process generates the corpora, and its workers inherit them
+    modules: tuple[str, ...] = ()
     extra_tables: Callable[[Any], dict[str, pd.DataFrame]] = lambda res: {}
     plot: Callable[[pd.DataFrame], PlotSpec] | None = None
     key_rows: Callable[[pd.DataFrame], list[KeyRow]] = lambda frame: []

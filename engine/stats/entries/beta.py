@@ -62,6 +62,7 @@ def key_rows(beta: pd.DataFrame) -> list[KeyRow]:
 
 ENTRY = Statistic(
     id="beta",
+    modules=("engine.stats.beta", "scipy.stats", "statsmodels.api", "statsmodels.othermod.betareg"),
     label=N_("Beta regression"),
     title=N_("Beta regression (Câmara et al. 2022)"),
     paper=N_("Câmara et al. 2022: race, gender and their intersection"),

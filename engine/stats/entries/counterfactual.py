@@ -90,6 +90,7 @@ def key_rows(cf: pd.DataFrame) -> list[KeyRow]:
 
 ENTRY = Statistic(
     id="counterfactual",
+    modules=("engine.stats.counterfactual", "scipy.stats", "statsmodels.stats.multitest"),
     label=N_("Counterfactual pairs"),
     title=N_("Counterfactual pairs (Goldfarb-Tarrant et al. 2023)"),
     paper=N_("Goldfarb-Tarrant et al. 2023: differences and confusion"),

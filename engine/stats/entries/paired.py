@@ -59,6 +59,7 @@ def key_rows(paired: pd.DataFrame) -> list[KeyRow]:
 
 ENTRY = Statistic(
     id="paired",
+    modules=("engine.stats.km", "scipy.stats", "statsmodels.stats.multitest"),
     label=N_("Paired differences"),
     title=N_("Paired analysis (Kiritchenko & Mohammad 2018)"),
     paper=N_("Kiritchenko & Mohammad 2018: F–M and minority–majority pairs"),
