@@ -308,3 +308,22 @@ def test_a_newer_selection_drops_the_rest_of_an_older_drawing(qtbot, page):
     assert got == ([(b["y"], b["row"]["system"], b["row"]["n"], b["row"]["mean"]) for b in km.boxes],
                    sorted(_texts(km.plots[0])))
     assert len(got[0]) == 5 and sum("n = " in t for t in got[1]) == 5  # nothing left from the gender drawing
+
+
+def test_a_newer_result_drops_the_rest_of_an_older_drawing(qtbot, audit_dir):
+    from engine.audit import AuditResult
+    from engine.audit.folder import read_audit
+
+    p = ResultsPage()
+    qtbot.addWidget(p)
+    p.show()
+    p.beta._building.budget_s = 0  # one step per event-loop turn: the drawing is still going on below
+    with qtbot.waitSignal(p.loaded, timeout=20_000):
+        p.show_result(read_audit(audit_dir))
+    qtbot.waitUntil(lambda: p.beta._building.running, timeout=20_000)  # the Beta panels are being built
+    newer = AuditResult(None, tables={"paired": pd.DataFrame({"corpus": ["x"]})})
+    with qtbot.waitSignal(p.loaded, timeout=20_000):
+        p.show_result(newer)
+    qtbot.wait(50)
+    assert not p.beta.drawing and p.beta.plots == [] and p.beta.marks == []
+    assert p.beta.stack.currentWidget() is p.beta.empty and p.beta.canvas.updatesEnabled()

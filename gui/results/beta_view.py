@@ -170,6 +170,9 @@ class BetaView(PlotPanel):
         for r in range(1, 1 + (len(panels) - 1) // ncols + 1):
             self.canvas.ci.layout.setRowStretchFactor(r, 1)
 
+    def clear_marks(self) -> None:
+        self.marks = []
+
     def clicked(self, plot: Any, x: float, y: float) -> None:
         p_i = self.plots.index(plot)
         (x0, x1), _yr = plot.vb.viewRange()

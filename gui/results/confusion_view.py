@@ -176,6 +176,9 @@ class ConfusionView(PlotPanel):
         self.canvas.ci.layout.setRowStretchFactor(2, 1)
         self.canvas.ci.layout.setColumnStretchFactor(0, 1)
 
+    def clear_marks(self) -> None:
+        self.cm = None
+
     def clicked(self, plot: Any, x: float, y: float) -> None:
         if self.cm is None:
             return

@@ -189,6 +189,9 @@ class KMView(PlotPanel):
             if k % 4 == 3:
                 yield
 
+    def clear_marks(self) -> None:
+        self.boxes = []
+
     def clicked(self, plot: Any, x: float, y: float) -> None:
         for box in self.boxes:
             if abs(box["y"] - y) <= 0.35:

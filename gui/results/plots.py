@@ -285,6 +285,10 @@ class PlotPanel(QWidget):
         self.canvas.clear()
         self.plots = []
         self.canvas.setUpdatesEnabled(True)  # a cancelled build may have left it off
+        self.clear_marks()
+
+    def clear_marks(self) -> None:
+        """Forget what the last drawing recorded for clicks (its points, boxes, cells)."""
 
     def _start_build(self, prepared: Any) -> None:
         self._clear_canvas()
