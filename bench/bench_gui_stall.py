@@ -16,8 +16,8 @@ Results page takes to draw the finished audit. ``--model tiny`` adds a tiny rand
 (imports torch in the audit), ``--corpus ID`` uses a built-in corpus instead.
 
 Phase 2 opens a large audit folder (the four English corpora scored by VADER and TextBlob, all
-three statistics; written before the load starts) on the Results page and shows each tab in
-turn, as a user would, measuring the same gaps.
+three statistics; written before the load starts) on the Results page and clicks each tab in
+turn, as a user would, measuring the same gaps until the tab is drawn completely and 150 ms more.
 
 The last line is ``worst_stall_ms=N``: the worst gap of both phases.
 
@@ -126,7 +126,10 @@ def open_large(app, folder: Path) -> dict:
     loop.exec()
     loaded = time.perf_counter() - started
     for name in ("beta", "paired", "confusion", "tables"):
-        page.show_tab(name)
+        click_tab(page, name)
+        view = page.tables if name == "tables" else page.views[name]
+        while view.table.sizing if name == "tables" else view.drawing:  # drawn in steps: wait for all of it
+            app.processEvents(QEventLoop.WaitForMoreEvents)
         wait = QEventLoop()
         QTimer.singleShot(150, wait.quit)  # let it paint, as between a user's clicks
         wait.exec()
@@ -136,6 +139,17 @@ def open_large(app, folder: Path) -> dict:
     gaps = sorted(ticks.gaps)
     return {"loaded": loaded, "ticks": len(gaps), "max": gaps[-1], "p99": gaps[int(0.99 * (len(gaps) - 1))],
             "over100": sum(g > 0.1 for g in gaps)}
+
+
+def click_tab(page, name: str) -> None:
+    """A mouse click on the tab's title, as a user switches tabs (``show_tab`` is for scripts: it
+    returns the view drawn completely, in one go)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    widget = page.tables if name == "tables" else page.views[name]
+    bar = page.tabs.tabBar()
+    QTest.mouseClick(bar, Qt.LeftButton, Qt.NoModifier, bar.tabRect(page.tabs.indexOf(widget)).center())
 
 
 def start_load(n: int) -> list:

@@ -11,6 +11,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from gui import i18n, settings
+from gui.common.collector import freeze_long_lived
 from gui.errors import install_excepthook
 from gui.main_window import MainWindow
 
@@ -31,5 +32,6 @@ def run(argv: list[str] | None = None) -> int:
     win = MainWindow()
     install_excepthook(lambda: win)
     win.show()
+    freeze_long_lived()  # full garbage collections no longer walk the imported libraries (see there)
     QTimer.singleShot(0, win.offer_recovery)  # after a crash: offer the autosaved work
     return app.exec()

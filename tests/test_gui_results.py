@@ -69,7 +69,7 @@ def _click(qtbot, view, plot_index, x, y):
     qtbot.waitUntil(lambda: view.drill_idle and view.detail.frame is not None, timeout=20_000)
 
 
-def test_every_plot_type_draws(page):
+def test_every_plot_type_draws(qtbot, page):
     import pyqtgraph as pg
 
     assert "gui-mini" in page.heading.text() and "system" in page.heading.text()
@@ -83,17 +83,21 @@ def test_every_plot_type_draws(page):
                                                       "vader:valence"]
     assert any("F↑–M↓ significant ***" in t for t in _texts(km.plots[0]))
     km.axis.setCurrentIndex(km.axis.findData("race"))
+    assert km.drawing  # a selector redraws in steps (the window stays live), not inside the click
+    qtbot.waitUntil(lambda: not km.drawing, timeout=20_000)
     assert len(km.boxes) == 5 and km.plots[0].titleLabel.text.startswith("Score difference per pair: Δ = African")
     conf = page.show_tab("confusion")
     assert conf.cm.n == 63 and conf.cm.kind == "bins" and conf.cm.matrix.shape == (5, 5)
     cells = [i for i in conf.plots[0].items if i.data(0) is not None]
     assert len(cells) == 25 and cells[0].brush().color().name() != cells[1].brush().color().name()
     conf.system.setCurrentIndex(conf.system.findData("vader:valence"))
+    qtbot.waitUntil(lambda: not conf.drawing, timeout=20_000)
     assert conf.cm.n == 63
     assoc = page.show_tab("assoc")
     assert [b["row"]["kind"] for b in assoc.bars] == ["weat", "seat", "weat", "lpbs"]
     assert any(t.startswith("+1.08 ***") for t in _texts(assoc.plots[0]))
     assoc.kind.setCurrentIndex(assoc.kind.findData("seat"))
+    qtbot.waitUntil(lambda: not assoc.drawing, timeout=20_000)
     assert [b["row"]["test"] for b in assoc.bars] == ["seat/T1"]
     fise = page.show_tab("fise")
     assert len(fise.points) == 50
@@ -260,3 +264,66 @@ def test_a_result_is_handed_over_in_steps_and_a_newer_one_wins(qtbot, audit_dir)
         p.show_result(newer)
     qtbot.wait(50)  # the older hand-over's remaining steps must not run afterwards
     assert not p.busy and p.data.result is newer and p.beta.data is p.data and not p.beta.has_data()
+
+
+def test_a_plot_is_prepared_off_the_ui_thread_and_built_over_several_turns(qtbot, page, monkeypatch):
+    import threading
+
+    import pyqtgraph as pg
+
+    from gui.results.km_view import KMView
+
+    km = page.show_tab("paired")  # drawn in one go (scripts): the reference picture
+    want_boxes = [(b["y"], b["row"]["system"]) for b in km.boxes]
+    want_texts = sorted(_texts(km.plots[0]))
+    threads = []
+    prepare = KMView.prepare
+    monkeypatch.setattr(KMView, "prepare", staticmethod(
+        lambda data, sel: threads.append(threading.current_thread()) or prepare(data, sel)))
+    km._building.budget_s = 0  # one step per event-loop turn
+    km.schedule_redraw()
+    assert km.drawing and not km.png_button.isEnabled()
+    qtbot.waitUntil(lambda: not km.drawing, timeout=20_000)
+    assert threads and threads[0] is not threading.main_thread()
+    assert km._building.turns > 2 and km.png_button.isEnabled() and km.canvas.updatesEnabled()
+    assert [(b["y"], b["row"]["system"]) for b in km.boxes] == want_boxes
+    assert sorted(_texts(km.plots[0])) == want_texts
+    # one bar item per system's colour, not one per box
+    bars = [i for i in km.plots[0].items if isinstance(i, pg.BarGraphItem)]
+    assert len(bars) == 2 and sum(len(b.opts["x0"]) for b in bars) == len(want_boxes)
+
+
+def test_a_newer_selection_drops_the_rest_of_an_older_drawing(qtbot, page):
+    km = page.show_tab("paired")
+    km._building.budget_s = 0
+    km.schedule_redraw()  # gender
+    qtbot.waitUntil(lambda: km._building.running and km._building.turns >= 1, timeout=20_000)
+    km.axis.setCurrentIndex(km.axis.findData("race"))
+    qtbot.waitUntil(lambda: not km.drawing, timeout=20_000)
+    qtbot.wait(50)
+    assert len(km.plots) == 1 and km.plots[0].titleLabel.text.startswith("Score difference per pair: Δ = African")
+    got = ([(b["y"], b["row"]["system"], b["row"]["n"], b["row"]["mean"]) for b in km.boxes],
+           sorted(_texts(km.plots[0])))
+    km.redraw()  # the race selection drawn in one go
+    assert got == ([(b["y"], b["row"]["system"], b["row"]["n"], b["row"]["mean"]) for b in km.boxes],
+                   sorted(_texts(km.plots[0])))
+    assert len(got[0]) == 5 and sum("n = " in t for t in got[1]) == 5  # nothing left from the gender drawing
+
+
+def test_a_newer_result_drops_the_rest_of_an_older_drawing(qtbot, audit_dir):
+    from engine.audit import AuditResult
+    from engine.audit.folder import read_audit
+
+    p = ResultsPage()
+    qtbot.addWidget(p)
+    p.show()
+    p.beta._building.budget_s = 0  # one step per event-loop turn: the drawing is still going on below
+    with qtbot.waitSignal(p.loaded, timeout=20_000):
+        p.show_result(read_audit(audit_dir))
+    qtbot.waitUntil(lambda: p.beta._building.running, timeout=20_000)  # the Beta panels are being built
+    newer = AuditResult(None, tables={"paired": pd.DataFrame({"corpus": ["x"]})})
+    with qtbot.waitSignal(p.loaded, timeout=20_000):
+        p.show_result(newer)
+    qtbot.wait(50)
+    assert not p.beta.drawing and p.beta.plots == [] and p.beta.marks == []
+    assert p.beta.stack.currentWidget() is p.beta.empty and p.beta.canvas.updatesEnabled()

@@ -19,6 +19,7 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
+from gui.common.collector import freeze_long_lived
 from gui.errors import FriendlyError, friendly, last_errors
 from gui.i18n import _, connect_retranslate
 
@@ -89,6 +90,7 @@ class AuditPage(QWidget):
         connect_retranslate(self)
         self.retranslate()
         self._set_running(False)
+        freeze_long_lived()  # a collection during a run walks only newer objects (gui.common.collector)
 
     # -- the setup, for callers that add things (main window, tests) ------------------------
     @property

@@ -69,6 +69,10 @@ class Latest(QObject):
     def idle(self) -> bool:
         return self.busy == 0
 
+    def drop(self) -> None:
+        """Forget the call in flight: its result (or error) will not reach the callbacks."""
+        self._ticket += 1
+
     def _done(self, ticket: int, result: Any) -> None:
         self.busy -= 1
         if ticket == self._ticket:

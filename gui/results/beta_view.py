@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QComboBox
 from gui.i18n import _
 
 from .data import TERM_LABELS, label
-from .plots import GREY, PlotPanel, colour, connect, is_number, legend_html, stars, stars_legend, text_item
+from .plots import GREY, PlotPanel, new_plot, colour, connect, is_number, legend_html, stars, stars_legend, text_item
 from .widgets import fill_combo
 
 TERMS = ["race", "gender", "intersection"]  # top to bottom
@@ -56,7 +56,11 @@ class BetaView(PlotPanel):
                  "(it needs a corpus with a race/ethnicity axis).")
 
     def frame(self) -> Any:
-        t = self.data.table("beta") if self.data is not None else None
+        return self._names_frame(self.data)
+
+    @staticmethod
+    def _names_frame(data: Any) -> Any:
+        t = data.table("beta") if data is not None else None
         if t is None:
             return None
         t = t[(t["term"].isin(TERMS)) & (t.get("subset", "names") == "names")]
@@ -70,27 +74,60 @@ class BetaView(PlotPanel):
         corpora = self.data.values(t, "corpus") if t is not None else []
         fill_combo(self.corpus, [(c, c) for c in corpora])
 
-    def draw(self) -> None:
-        t = self.frame()
-        corpus = self.corpus.currentData()
-        if corpus is not None:
-            t = t[t["corpus"].astype(str) == corpus]
-        use_ame = self.value.currentData() == "ame"
-        col, lo, hi = ("ame", "ame_ci_low", "ame_ci_high") if use_ame else ("estimate", "ci_low", "ci_high")
+    def selection(self) -> Any:
+        return {"corpus": self.corpus.currentData(), "ame": self.value.currentData() == "ame"}
+
+    @staticmethod
+    def prepare(data: Any, selection: Any) -> dict[str, Any]:
+        """Every point of every panel (pool thread): position, interval, colour, stars, row."""
+        t = BetaView._names_frame(data)
+        if selection["corpus"] is not None:
+            t = t[t["corpus"].astype(str) == selection["corpus"]]
+        col, lo, hi = ("ame", "ame_ci_low", "ame_ci_high") if selection["ame"] else ("estimate", "ci_low", "ci_high")
         emotions = list(dict.fromkeys(t["emotion"].astype(str)))
         models = list(dict.fromkeys(t["model"].astype(str)))
-        ncols = min(COLUMNS, len(emotions))
+        span = 0.7
+        step = span / max(len(models), 1)
+        groups = {key: g.to_dict("records") for key, g in t.groupby(["emotion", "model"], sort=False)}
+        panels = []
+        for emotion in emotions:
+            points: list[dict[str, Any]] = []  # per model, in the order the items are added
+            xs_all: list[float] = [0.0]
+            for m_i, model in enumerate(models):
+                for r in groups.get((emotion, model), []):
+                    if r["term"] not in TERMS or not is_number(r[col]):
+                        continue
+                    y = len(TERMS) - TERMS.index(r["term"]) + (span / 2 - step / 2 - m_i * step)
+                    x = float(r[col])
+                    tested = str(r.get("status", "ok")) == "ok" and is_number(r.get("p_value"))
+                    interval = None
+                    end = x
+                    if is_number(r.get(lo)) and is_number(r.get(hi)):
+                        interval = (float(r[lo]), float(r[hi]))
+                        xs_all += list(interval)
+                        end = interval[1]
+                    xs_all.append(x)
+                    points.append({"model": m_i, "x": x, "y": y, "interval": interval, "end": end, "tested": tested,
+                                   "stars": stars(r.get("p_value")) if tested else "", "row": r})
+            panels.append({"emotion": emotion, "points": points, "x_range": (min(xs_all), max(xs_all))})
+        return {"models": models, "panels": panels, "step": step, "ame": selection["ame"]}
+
+    def build(self, prep: dict[str, Any]) -> Any:
+        """One panel per emotion; per system one error-bar item and one scatter item (not one
+        item per point: the same picture with far fewer items to create and paint)."""
+        models, panels, step = prep["models"], prep["panels"], prep["step"]
+        ncols = min(COLUMNS, len(panels))
         legend = [(m, colour(i)) for i, m in enumerate(models)]
         self.canvas.addLabel(legend_html(legend, stars_legend() + "   " + _("○ not tested or not converged")),
                              row=0, col=0, colspan=ncols)
         self.marks = []
-        span = 0.7
-        step = span / max(len(models), 1)
-        groups = {key: g.to_dict("records") for key, g in t.groupby(["emotion", "model"], sort=False)}
-        for e_i, emotion in enumerate(emotions):
-            plot = self.add_plot(1 + e_i // ncols, e_i % ncols)
+        for e_i, panel in enumerate(panels):
+            yield
+            plot = new_plot()
+            yield
+            plot = self.add_plot(1 + e_i // ncols, e_i % ncols, plot)
             p_i = len(self.plots) - 1
-            plot.setTitle(f"<b>{label(emotion)}</b>", size="11pt")
+            plot.setTitle(f"<b>{label(panel['emotion'])}</b>", size="11pt")
             plot.addLine(x=0, pen=pg.mkPen(GREY, style=Qt.DashLine))
             left = plot.getAxis("left")
             left.setTicks([[(len(TERMS) - k, label(term)) for k, term in enumerate(TERMS)]])
@@ -99,42 +136,42 @@ class BetaView(PlotPanel):
                 left.setWidth(8)
             else:
                 left.setWidth(110)
-            plot.setLabel("bottom", _("effect on the score") if use_ame else _("coefficient (logit)"))
-            xs_all: list[float] = [0.0]
-            for m_i, model in enumerate(models):
-                c = colour(m_i)
-                for r in groups.get((emotion, model), []):
-                    if r["term"] not in TERMS or not is_number(r[col]):
-                        continue
-                    y = len(TERMS) - TERMS.index(r["term"]) + (span / 2 - step / 2 - m_i * step)
-                    x = float(r[col])
-                    tested = str(r.get("status", "ok")) == "ok" and is_number(r.get("p_value"))
-                    if is_number(r.get(lo)) and is_number(r.get(hi)):
-                        a, b = float(r[lo]), float(r[hi])
-                        plot.addItem(pg.ErrorBarItem(x=np.array([x]), y=np.array([y]), left=np.array([x - a]),
-                                                     right=np.array([b - x]), beam=step * 0.5,
-                                                     pen=pg.mkPen(c, width=1.6)))
-                        xs_all += [a, b]
-                        end = b
-                    else:
-                        end = x
-                    xs_all.append(x)
-                    plot.addItem(pg.ScatterPlotItem(x=[x], y=[y], size=9, symbol="o",
-                                                    pen=pg.mkPen(c, width=1.6),
-                                                    brush=pg.mkBrush(c) if tested else pg.mkBrush("w")))
-                    s = stars(r.get("p_value")) if tested else ""
-                    if s:
-                        txt = text_item(s, c, anchor=(0, 0.5), bold=True)
-                        txt.setPos(end, y)
-                        plot.addItem(txt)
-                    self.marks.append({"plot": p_i, "x": x, "y": y, "row": r})
-            x_min, x_max = min(xs_all), max(xs_all)
+            plot.setLabel("bottom", _("effect on the score") if prep["ame"] else _("coefficient (logit)"))
+            x_min, x_max = panel["x_range"]
             pad = (x_max - x_min) * 0.12 or 0.01
             plot.setXRange(x_min - pad, x_max + 2 * pad, padding=0)
             plot.setYRange(0.5, len(TERMS) + 0.5, padding=0)
             plot.setMouseEnabled(x=False, y=False)
-        for r in range(1, 1 + (len(emotions) - 1) // ncols + 1):
+            yield
+            for m_i in range(len(models)):
+                pts = [pt for pt in panel["points"] if pt["model"] == m_i]
+                if not pts:
+                    continue
+                c = colour(m_i)
+                bars = [pt for pt in pts if pt["interval"] is not None]
+                if bars:
+                    x = np.array([pt["x"] for pt in bars])
+                    plot.addItem(pg.ErrorBarItem(x=x, y=np.array([pt["y"] for pt in bars]),
+                                                 left=x - np.array([pt["interval"][0] for pt in bars]),
+                                                 right=np.array([pt["interval"][1] for pt in bars]) - x,
+                                                 beam=step * 0.5, pen=pg.mkPen(c, width=1.6)))
+                filled, hollow = pg.mkBrush(c), pg.mkBrush("w")
+                plot.addItem(pg.ScatterPlotItem(x=[pt["x"] for pt in pts], y=[pt["y"] for pt in pts], size=9,
+                                                symbol="o", pen=pg.mkPen(c, width=1.6),
+                                                brush=[filled if pt["tested"] else hollow for pt in pts]))
+                for k, pt in enumerate(pts):
+                    if pt["stars"]:
+                        txt = text_item(pt["stars"], c, anchor=(0, 0.5), bold=True)
+                        txt.setPos(pt["end"], pt["y"])
+                        plot.addItem(txt)
+                    self.marks.append({"plot": p_i, "x": pt["x"], "y": pt["y"], "row": pt["row"]})
+                    if k % 4 == 3:
+                        yield
+        for r in range(1, 1 + (len(panels) - 1) // ncols + 1):
             self.canvas.ci.layout.setRowStretchFactor(r, 1)
+
+    def clear_marks(self) -> None:
+        self.marks = []
 
     def clicked(self, plot: Any, x: float, y: float) -> None:
         p_i = self.plots.index(plot)

@@ -16,10 +16,12 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QGraphicsRectItem, QSpinBox
 
+# imported with the page, not during the first drawing of a large audit (10 ms of import)
+from engine.stats.plotdata import display_confusion
 from gui.i18n import _, ngettext
 
 from .data import label
-from .plots import PlotPanel, connect, text_item
+from .plots import PlotPanel, connect, new_plot, text_item
 from .widgets import fill_combo
 
 PRIV, MINO = ":privileged", ":minoritised"
@@ -87,28 +89,41 @@ class ConfusionView(PlotPanel):
         variables = self.data.values(pairs, "variable") if pairs is not None else []
         fill_combo(self.variable, [(label(v), v) for v in variables])
         if redraw:
-            self.redraw()
+            self.schedule_redraw()
 
-    def _groups(self, pairs: Any, variable: Any) -> tuple[str, str]:
+    @staticmethod
+    def _groups(pairs: Any, variable: Any) -> tuple[str, str]:
         sel = pairs[pairs["variable"].astype(str) == str(variable)] if variable is not None else pairs
         if "privileged_group" in sel.columns and len(sel):
             return str(sel["privileged_group"].mode().iloc[0]), str(sel["minoritised_group"].mode().iloc[0])
-        return _("privileged"), _("minoritised")
+        return "", ""  # translated as 'privileged' / 'minoritised' on the UI thread
 
-    def draw(self) -> None:
-        from engine.stats.plotdata import display_confusion
+    def selection(self) -> Any:
+        return {"corpus": self.corpus.currentData(), "system": self.system.currentData(),
+                "variable": self.variable.currentData(), "bins": self.bins.value()}
 
-        corpus, system, variable = self.corpus.currentData(), self.system.currentData(), self.variable.currentData()
-        pairs = self.data.pairs.get(corpus)
+    @staticmethod
+    def prepare(data: Any, sel: dict[str, Any]) -> Any:
+        """The binned confusion matrix and the groups' names (pool thread)."""
+        pairs = data.pairs.get(sel["corpus"])
+        system, variable = sel["system"], sel["variable"]
         if pairs is None or system is None:
+            return None
+        cm = display_confusion(pairs, system + PRIV, system + MINO, variable=variable, bins=sel["bins"])
+        return {"cm": cm, "groups": ConfusionView._groups(pairs, variable), **sel}
+
+    def build(self, prep: Any) -> Any:
+        """Header lines, then the cells and their counts a few per event-loop turn."""
+        if prep is None:
             return
-        cm = display_confusion(pairs, system + PRIV, system + MINO, variable=variable, bins=self.bins.value())
+        cm, corpus, system, variable = prep["cm"], prep["corpus"], prep["system"], prep["variable"]
         self.cm = cm
         self.bins.setEnabled(cm.kind == "bins")
         counts = cm.matrix.to_numpy(dtype=float)
         k = counts.shape[0]
         names = bin_labels(cm)
-        g_priv, g_min = self._groups(pairs, variable)
+        g_priv, g_min = prep["groups"]
+        g_priv, g_min = g_priv or _("privileged"), g_min or _("minoritised")
         self.canvas.addLabel(
             ngettext("<b>{system}</b> · {corpus} · {n} pair differing in {variable}",
                      "<b>{system}</b> · {corpus} · {n} pairs differing in {variable}", int(cm.n)).format(
@@ -119,17 +134,26 @@ class ConfusionView(PlotPanel):
               "on the diagonal: {diag:.1%}").format(priv=label(g_priv), mino=label(g_min), below=cm.share_below,
                                                      above=cm.share_above, diag=cm.share_diagonal),
             row=1, col=0, size="9pt")
-        plot = self.add_plot(2, 0)
+        yield
+        plot = new_plot()
+        yield
+        plot = self.add_plot(2, 0, plot)
         plot.showGrid(x=False, y=False)
+        plot.invertY(True)
+        plot.setXRange(0, k, padding=0)
+        plot.setYRange(0, k, padding=0)
+        plot.setMouseEnabled(x=False, y=False)
+        yield
         top = counts.max() if counts.size and counts.max() > 0 else 1.0
         cmap = pg.ColorMap([0.0, 1.0], [(255, 255, 255), (8, 69, 148)])
+        white = pg.mkPen("#ffffff", width=1)
         # one rectangle per cell (not an image): crisp in PNG and SVG at any size
         for i in range(k):
             for j in range(k):
                 v = counts[i, j]
                 cell = QGraphicsRectItem(j, i, 1, 1)
                 cell.setBrush(pg.mkBrush(cmap.map(v / top, mode="qcolor")))
-                cell.setPen(pg.mkPen("#ffffff", width=1))
+                cell.setPen(white)
                 cell.setData(0, (i, j))
                 plot.addItem(cell)
                 share = v / cm.n if cm.n else 0.0
@@ -137,10 +161,11 @@ class ConfusionView(PlotPanel):
                 txt = text_item(f"{int(v):,}\n{share:.1%}" if v else "0", "#fff" if dark else "#222", anchor=(0.5, 0.5))
                 txt.setPos(j + 0.5, i + 0.5)
                 plot.addItem(txt)
-        plot.invertY(True)
+                yield
+        diag_pen = pg.mkPen("#D55E00", width=2, style=Qt.DashLine)
         for i in range(k):
             diag = QGraphicsRectItem(i, i, 1, 1)
-            diag.setPen(pg.mkPen("#D55E00", width=2, style=Qt.DashLine))
+            diag.setPen(diag_pen)
             plot.addItem(diag)
         ticks = [(i + 0.5, n) for i, n in enumerate(names)]
         plot.getAxis("left").setTicks([ticks])
@@ -148,11 +173,11 @@ class ConfusionView(PlotPanel):
         plot.getAxis("left").setWidth(min(150, 34 + 7 * max(len(n) for n in names)))
         plot.setLabel("left", _("score of the {group} sentence (privileged)").format(group=label(g_priv)))
         plot.setLabel("bottom", _("score of the {group} sentence (minoritised)").format(group=label(g_min)))
-        plot.setXRange(0, k, padding=0)
-        plot.setYRange(0, k, padding=0)
-        plot.setMouseEnabled(x=False, y=False)
         self.canvas.ci.layout.setRowStretchFactor(2, 1)
         self.canvas.ci.layout.setColumnStretchFactor(0, 1)
+
+    def clear_marks(self) -> None:
+        self.cm = None
 
     def clicked(self, plot: Any, x: float, y: float) -> None:
         if self.cm is None:

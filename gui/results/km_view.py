@@ -18,10 +18,12 @@ from PySide6.QtWidgets import QComboBox
 
 from engine.common import fmt
 
+# imported with the page, not during the first drawing of a large audit (10 ms of import)
+from engine.stats.plotdata import km_boxes
 from gui.i18n import N_, _, ngettext
 
 from .data import label
-from .plots import GREY, PlotPanel, colour, connect, is_number, legend_html, stars, stars_legend, text_item
+from .plots import GREY, PlotPanel, new_plot, colour, connect, is_number, legend_html, stars, stars_legend, text_item
 from .widgets import fill_combo, relabel_combo
 
 AXES = {"gender": N_("gender"), "race": N_("race/ethnicity")}
@@ -79,21 +81,26 @@ class KMView(PlotPanel):
         fill_combo(self.corpus, [(c, c) for c in self.data.values(pp, "corpus")])
         fill_combo(self.axis, [(_(AXES.get(a, a)), a) for a in self.data.values(pp, "axis")])
 
-    def _tests(self) -> Any:
-        t = self.data.table("paired")
+    def selection(self) -> Any:
+        return {"corpus": self.corpus.currentData(), "axis": self.axis.currentData() or "gender",
+                "subset": self.subset.currentData()}
+
+    @staticmethod
+    def _tests(data: Any, sel: dict[str, Any]) -> Any:
+        t = data.table("paired")
         if t is None:
             return None
-        sel = (t["corpus"].astype(str) == str(self.corpus.currentData())) & (t["axis"] == self.axis.currentData()) \
-            & (t["subset"] == self.subset.currentData())
-        return t[sel]
+        chosen = (t["corpus"].astype(str) == str(sel["corpus"])) & (t["axis"] == sel["axis"]) \
+            & (t["subset"] == sel["subset"])
+        return t[chosen]
 
-    def draw(self) -> None:
-        from engine.stats.plotdata import km_boxes
-
-        pp = self.pairs_table()
-        corpus, axis, subset = self.corpus.currentData(), self.axis.currentData() or "gender", self.subset.currentData()
-        boxes = km_boxes(pp, corpus=corpus, axis=axis, subset=subset or "all")
-        tests = self._tests()
+    @staticmethod
+    def prepare(data: Any, sel: dict[str, Any]) -> dict[str, Any]:
+        """The boxes (quartiles, whiskers, outliers) and each system's test (pool thread)."""
+        pp = data.table("paired_pairs")
+        axis, subset = sel["axis"], sel["subset"]
+        boxes = km_boxes(pp, corpus=sel["corpus"], axis=axis, subset=subset or "all")
+        tests = KMView._tests(data, sel)
         la, lb = ("F", "M") if axis == "gender" else ("", "")
         if tests is not None and len(tests):
             la, lb = str(tests["label_a"].iloc[0]), str(tests["label_b"].iloc[0])
@@ -101,47 +108,77 @@ class KMView(PlotPanel):
         else:
             sub = pp[pp["axis"] == axis]
             ga, gb = (str(sub["a"].iloc[0]), str(sub["b"].iloc[0])) if len(sub) else ("", "")
-        models = list(dict.fromkeys(boxes["model"].astype(str)))
+        by_system = {} if tests is None else {(str(r["model"]), str(r["emotion"])): r
+                                               for r in tests.to_dict("records")}
+        rows = [b for _i, b in boxes.iterrows()]
+        return {"rows": rows, "models": list(dict.fromkeys(boxes["model"].astype(str))), "by_system": by_system,
+                "labels": (la, lb), "groups": (ga, gb), "axis": axis, "subset": subset}
+
+    def build(self, prep: dict[str, Any]) -> Any:
+        """Per system colour one bar item (the boxes), one line item (whiskers and medians) and
+        two scatter items (outliers, means) — not five items per box; then the verdicts."""
+        rows, models, subset = prep["rows"], prep["models"], prep["subset"]
+        (la, lb), (ga, gb) = prep["labels"], prep["groups"]
         self.canvas.addLabel(legend_html([(m, colour(i)) for i, m in enumerate(models)],
                                          _("◆ mean") + "   " + stars_legend()), row=0, col=0)
-        plot = self.add_plot(1, 0)
+        yield
+        plot = new_plot()
+        yield
+        plot = self.add_plot(1, 0, plot)
         plot.setTitle(_("Score difference per pair: Δ = {a} − {b} ({subset})").format(
             a=label(ga), b=label(gb), subset=_(SUBSETS.get(subset, subset))), size="11pt")
         plot.setLabel("bottom", _("Δ = score({a}) − score({b})").format(a=la, b=lb))
         plot.addLine(x=0, pen=pg.mkPen(GREY, style=Qt.DashLine))
-        n = len(boxes)
+        yield
+        n = len(rows)
+        h = 0.6
         self.boxes = []
         ticks = []
         xs = [0.0]
-        for i, (_idx, b) in enumerate(boxes.iterrows()):
+        by_colour: dict[int, list[tuple[float, Any]]] = {}
+        for i, b in enumerate(rows):
             y = n - 1 - i
-            c = colour(models.index(str(b["model"])))
             ticks.append((y, f"{b['model']} · {label(b['emotion'])}"))
             if not b["n"]:
                 continue
-            h = 0.6
-            plot.addItem(pg.BarGraphItem(x0=[b["q1"]], x1=[b["q3"]], y=[y], height=h,
-                                         brush=pg.mkBrush(pg.mkColor(c).lighter(160)), pen=pg.mkPen(c, width=1.4)))
-            seg_x = [b["whisker_low"], b["q1"], b["q3"], b["whisker_high"], b["median"], b["median"],
-                     b["whisker_low"], b["whisker_low"], b["whisker_high"], b["whisker_high"]]
-            seg_y = [y, y, y, y, y - h / 2, y + h / 2, y - h / 4, y + h / 4, y - h / 4, y + h / 4]
-            plot.addItem(pg.PlotDataItem(seg_x, seg_y, connect="pairs", pen=pg.mkPen(c, width=1.6)))
+            by_colour.setdefault(models.index(str(b["model"])), []).append((y, b))
             out = np.asarray(b["outliers"], dtype=float)
             if out.size:
-                plot.addItem(pg.ScatterPlotItem(x=out, y=np.full(out.size, y), size=5, symbol="o",
-                                                pen=pg.mkPen(c), brush=pg.mkBrush(255, 255, 255, 0)))
                 xs += [float(out.min()), float(out.max())]
-            plot.addItem(pg.ScatterPlotItem(x=[b["mean"]], y=[y], size=9, symbol="d", pen=pg.mkPen("k"),
-                                            brush=pg.mkBrush(c)))
             xs += [float(b["whisker_low"]), float(b["whisker_high"])]
             self.boxes.append({"y": y, "row": b})
+        for m_i, group in by_colour.items():
+            c = colour(m_i)
+            ys = np.array([y for y, _b in group], dtype=float)
+            plot.addItem(pg.BarGraphItem(x0=[b["q1"] for _y, b in group], x1=[b["q3"] for _y, b in group], y=ys,
+                                         height=h, brush=pg.mkBrush(pg.mkColor(c).lighter(160)),
+                                         pen=pg.mkPen(c, width=1.4)))
+            seg_x, seg_y = [], []
+            for y, b in group:
+                seg_x += [b["whisker_low"], b["q1"], b["q3"], b["whisker_high"], b["median"], b["median"],
+                          b["whisker_low"], b["whisker_low"], b["whisker_high"], b["whisker_high"]]
+                seg_y += [y, y, y, y, y - h / 2, y + h / 2, y - h / 4, y + h / 4, y - h / 4, y + h / 4]
+            plot.addItem(pg.PlotDataItem(np.asarray(seg_x, dtype=float), np.asarray(seg_y, dtype=float),
+                                         connect="pairs", pen=pg.mkPen(c, width=1.6)))
+            outliers = [np.asarray(b["outliers"], dtype=float) for _y, b in group]
+            out_y = [np.full(o.size, y) for o, (y, _b) in zip(outliers, group)]
+            if sum(o.size for o in outliers):
+                plot.addItem(pg.ScatterPlotItem(x=np.concatenate(outliers), y=np.concatenate(out_y), size=5,
+                                                symbol="o", pen=pg.mkPen(c), brush=pg.mkBrush(255, 255, 255, 0)))
+            plot.addItem(pg.ScatterPlotItem(x=[b["mean"] for _y, b in group], y=ys, size=9, symbol="d",
+                                            pen=pg.mkPen("k"), brush=pg.mkBrush(c)))
+            yield
         x_min, x_max = min(xs), max(xs)
         width = (x_max - x_min) or 1e-3
-        by_system = {} if tests is None else {(str(r["model"]), str(r["emotion"])): r
-                                               for r in tests.to_dict("records")}
-        for box in self.boxes:
+        plot.getAxis("left").setTicks([ticks])
+        plot.getAxis("left").setWidth(min(260, 12 + 7 * max((len(t[1]) for t in ticks), default=8)))
+        plot.setXRange(x_min - width * 0.05, x_max + width * 0.75, padding=0)
+        plot.setYRange(-0.6, n - 0.4, padding=0)
+        plot.setMouseEnabled(x=True, y=False)
+        self.canvas.ci.layout.setRowStretchFactor(1, 1)
+        for k, box in enumerate(self.boxes):
             b = box["row"]
-            r = by_system.get((str(b["model"]), str(b["emotion"])))
+            r = prep["by_system"].get((str(b["model"]), str(b["emotion"])))
             if r is None:
                 continue
             s = stars(r.get("p_value")) if is_number(r.get("p_value")) else ""
@@ -149,12 +186,11 @@ class KMView(PlotPanel):
                             "#222", anchor=(0, 0.5))
             txt.setPos(x_max + width * 0.04, box["y"])
             plot.addItem(txt)
-        plot.getAxis("left").setTicks([ticks])
-        plot.getAxis("left").setWidth(min(260, 12 + 7 * max((len(t[1]) for t in ticks), default=8)))
-        plot.setXRange(x_min - width * 0.05, x_max + width * 0.75, padding=0)
-        plot.setYRange(-0.6, n - 0.4, padding=0)
-        plot.setMouseEnabled(x=True, y=False)
-        self.canvas.ci.layout.setRowStretchFactor(1, 1)
+            if k % 4 == 3:
+                yield
+
+    def clear_marks(self) -> None:
+        self.boxes = []
 
     def clicked(self, plot: Any, x: float, y: float) -> None:
         for box in self.boxes:

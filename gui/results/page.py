@@ -12,9 +12,9 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -28,7 +28,9 @@ from PySide6.QtWidgets import (
 )
 
 from gui.common.background import Latest
+from gui.common.collector import freeze_long_lived
 from gui.common.frame_table import FrameTable
+from gui.common.steps import Steps
 from gui.errors import FriendlyError, friendly, last_errors
 from gui.i18n import _, connect_retranslate, ngettext
 
@@ -140,10 +142,12 @@ class ResultsPage(QWidget):
         layout.addWidget(self.status)
         layout.addWidget(self.tabs, 1)
         self._reader = Latest(self._read_done, self._read_failed, self)
-        self._steps: list[Any] = []  # the rest of a staged _set_data (see there)
-        self._stage = 0
+        self._handing = Steps(self)  # the rest of a staged _set_data (see there)
         connect_retranslate(self)
         self.retranslate()
+        # the page has imported and built what a large audit's drawing needs; from now on a full
+        # collection of the garbage only walks newer objects (gui.common.collector)
+        freeze_long_lived()
 
     def retranslate(self, *_args: Any) -> None:
         titles = [_("Beta regression"), _("Paired differences"), _("Counterfactual confusion"),
@@ -187,7 +191,7 @@ class ResultsPage(QWidget):
 
     @property
     def busy(self) -> bool:
-        return not self._reader.idle or bool(self._steps)
+        return not self._reader.idle or self._handing.running
 
     def _read_done(self, result: Any) -> None:
         self._set_data(ResultData(result))
@@ -208,7 +212,7 @@ class ResultsPage(QWidget):
             self.open_folder(folder)
 
     def _set_data(self, data: ResultData) -> None:
-        """Hand the results to every view, one view per turn of the event loop, then emit ``loaded``.
+        """Hand the results to every view, one view per step (``gui.common.steps``), then emit ``loaded``.
 
         Why staged: each view fills its selectors from tables of tens of thousands of rows and
         the visible one draws; done in one go on the UI thread that froze the window for
@@ -216,23 +220,21 @@ class ResultsPage(QWidget):
         window repaints and answers clicks. A newer result drops the rest of an older one."""
         self.data = data
         self.last_error = None
-        self._stage += 1
-        stage = self._stage
         self._update_heading()
-        steps: list[Any] = [lambda v=view: v.set_data(data) for view in self.views.values()]
-        steps += [lambda: self.tables.set_data(data), lambda: self.notes.setPlainText(self._notes_text(data)),
-                  self._show_first]
-        self._steps = steps
-        QTimer.singleShot(0, self, lambda: self._next_step(stage))
+        self._handing.start(self._hand_over(data), self.loaded.emit)
 
-    def _next_step(self, stage: int) -> None:
-        if stage != self._stage or not self._steps:
-            return
-        self._steps.pop(0)()
-        if self._steps:
-            QTimer.singleShot(0, self, lambda: self._next_step(stage))
-        else:
-            self.loaded.emit()
+    def _hand_over(self, data: ResultData) -> Iterator[None]:
+        # the view on screen last: its drawing (prepared in a pool thread) then does not compete
+        # with the other steps for the interpreter
+        current = self.tabs.currentWidget()
+        self.tables.set_data(data)
+        yield
+        self.notes.setPlainText(self._notes_text(data))
+        yield
+        for view in sorted(self.views.values(), key=lambda v: v is current):
+            view.set_data(data)
+            yield
+        self._show_first()
 
     def _show_first(self) -> None:
         first = next((i for i, v in enumerate(self.views.values()) if v.has_data()), 0)
@@ -291,9 +293,15 @@ class ResultsPage(QWidget):
         return Path(path) if path else None
 
     def show_tab(self, name: str) -> Any:
-        """Bring a view to the front ('beta', 'paired', 'confusion', 'assoc', 'fise', 'tables')."""
+        """Bring a view to the front ('beta', 'paired', 'confusion', 'assoc', 'fise', 'tables') and
+        return it drawn completely (scripts, tests). A click on the tab draws it in steps instead,
+        the window staying responsive meanwhile."""
         widget = self.tables if name == "tables" else self.views[name]
         self.tabs.setCurrentWidget(widget)
-        if widget is not self.tables and widget._dirty:
+        if widget is self.tables:
+            widget.table.finish_sizing()
+        elif widget._dirty:
             widget.redraw()
+        else:
+            widget.finish_drawing()
         return widget

@@ -5,6 +5,11 @@ Why one base: each plot must answer "which sentences are behind this mark?" the 
 the same way (PNG and SVG through ``pyqtgraph.exporters``). Subclasses only draw and say what
 a click at a data position means; the drill-down tables come from ``engine.stats.plotdata``
 and are computed in a pool thread, so a click never freezes the window.
+
+Drawing is staged the same way: a view's ``prepare`` (the pandas work: boxes, groups, the
+confusion matrix) runs in a pool thread on a snapshot of the selection, and its ``build`` adds
+the pyqtgraph items a few per event-loop turn (``gui.common.steps``), so a large audit's plots
+never hold the window for more than a few milliseconds at a time.
 """
 from __future__ import annotations
 
@@ -33,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from gui.common.background import Latest
 from gui.common.frame_table import FrameTable
+from gui.common.steps import Steps
 from gui.errors import friendly, show_error
 from gui.i18n import _, connect_retranslate, ngettext
 
@@ -87,6 +93,12 @@ def text_item(text: str, colour_: str = "#000", anchor: tuple[float, float] = (0
     return item
 
 
+def new_plot(**kw: Any) -> pg.PlotItem:
+    """A plot panel, not yet placed: making one takes 7 ms, a step of a staged drawing of its own."""
+    kw.setdefault("enableMenu", False)  # no context menus to build: drawing stays fast
+    return pg.PlotItem(**kw)
+
+
 def style_plot(plot: pg.PlotItem) -> None:
     for name in ("left", "bottom"):
         ax = plot.getAxis(name)
@@ -103,7 +115,11 @@ class PlotPanel(QWidget):
 
     Subclasses set ``controls`` (a QHBoxLayout they fill), implement ``draw()`` and
     ``clicked(plot, x, y)`` (data coordinates of a click inside ``plot``), and call
-    ``drill(title, fn)`` with a function that returns the DataFrame behind the mark."""
+    ``drill(title, fn)`` with a function that returns the DataFrame behind the mark.
+
+    A view with a lot to draw splits ``draw`` in two instead: ``prepare(data, selection)``
+    (no widgets: it runs in a pool thread on the ``selection()`` read when the drawing was asked
+    for) and ``build(prepared)``, a generator that yields between small groups of items."""
 
     drilled = Signal(str)
     name = "plot"
@@ -157,6 +173,9 @@ class PlotPanel(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.split, 1)
         self._drill = Latest(self._drill_done, self._drill_failed, self)
+        self._prep = Latest(self._prepared, self._prepare_failed, self)
+        self._pending: tuple[Any, Any] | None = None  # (data, selection) being prepared in the pool
+        self._building = Steps(self)
         self._drill_title = ""
         self.drill_error = ""
         self._highlight: Any = None
@@ -172,8 +191,9 @@ class PlotPanel(QWidget):
         self.controls.insertWidget(at + 1, widget)
         if redraw:
             changed = widget.currentIndexChanged if isinstance(widget, QComboBox) else widget.valueChanged
-            changed.connect(lambda *_a: self.redraw())
+            changed.connect(lambda *_a: self.schedule_redraw())
         return label
+
     def set_data(self, data: Any) -> None:
         self.data = data
         self.detail.set_frame(None)
@@ -181,7 +201,7 @@ class PlotPanel(QWidget):
         self.fill_controls()
         self._dirty = True
         if self.isVisible():
-            self.redraw()
+            self.schedule_redraw()
 
     def fill_controls(self) -> None:  # pragma: no cover - overridden
         """Refill the selectors from ``self.data`` (keep the current choice when it still exists)."""
@@ -195,21 +215,102 @@ class PlotPanel(QWidget):
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
         if self._dirty:
-            self.redraw()
+            self.schedule_redraw()
 
     def redraw(self) -> None:
-        """Draw the current selection now (tabs draw when first shown)."""
+        """Draw the current selection now, completely (scripts, tests, export)."""
+        self.schedule_redraw()
+        self.finish_drawing()
+
+    def schedule_redraw(self) -> None:
+        """Draw the current selection in steps (tabs draw when first shown, selectors on change):
+        ``prepare`` in a pool thread, then ``build`` a few items per event-loop turn. A newer
+        request drops what is left of an older one."""
         self._dirty = False
+        self._building.cancel()
+        self._prep.drop()
+        self._pending = None
+        self._enable_export(False)
+        if self.data is None or not self.has_data():
+            self._clear_canvas()
+            self.empty.setText(self.empty_text())
+            self.stack.setCurrentWidget(self.empty)
+            return
+        if type(self).prepare is PlotPanel.prepare:  # nothing to compute: build straight away
+            self._start_build(None)
+            return
+        data, selection = self.data, self.selection()
+        self._pending = (data, selection)
+        self._prep.submit(lambda: self.prepare(data, selection))
+
+    @property
+    def drawing(self) -> bool:
+        """True while a drawing is being prepared or built."""
+        return self._pending is not None or self._building.running
+
+    def finish_drawing(self) -> None:
+        """Complete the drawing in progress now (its preparation too, on this thread)."""
+        if self._pending is not None:
+            data, selection = self._pending
+            self._prep.drop()
+            self._pending = None
+            self._start_build(self.prepare(data, selection))
+        self._building.finish()
+
+    def selection(self) -> Any:
+        """What ``prepare`` needs of the selectors, read on the UI thread (override with ``prepare``)."""
+        return None
+
+    def prepare(self, data: Any, selection: Any) -> Any:
+        """The plot's data, computed in a pool thread: no widgets here (override with ``build``)."""
+        return None
+
+    def build(self, prepared: Any) -> Any:
+        """Add the items; a generator yields between small groups of them. Default: ``draw()``."""
+        return self.draw()
+
+    def _prepared(self, prepared: Any) -> None:
+        self._pending = None
+        self._start_build(prepared)
+
+    def _prepare_failed(self, exc: BaseException) -> None:
+        self._pending = None
+        info = friendly(exc)  # shown where the plot would be, as the drill-down shows its errors
+        self._clear_canvas()
+        self.empty.setText(info.text)
+        self.stack.setCurrentWidget(self.empty)
+
+    def _clear_canvas(self) -> None:
         self._highlight = None
         self.canvas.clear()
         self.plots = []
-        if self.data is None or not self.has_data():
-            self.empty.setText(self.empty_text())
-            self.stack.setCurrentWidget(self.empty)
-            self._enable_export(False)
-            return
+        self.canvas.setUpdatesEnabled(True)  # a cancelled build may have left it off
+        self.clear_marks()
+
+    def clear_marks(self) -> None:
+        """Forget what the last drawing recorded for clicks (its points, boxes, cells)."""
+
+    def _start_build(self, prepared: Any) -> None:
+        self._clear_canvas()
         self.stack.setCurrentWidget(self.canvas)
-        self.draw()
+        # no paint of a half-built plot: the previous picture stays until the new one is complete
+        self.canvas.setUpdatesEnabled(False)
+        self._building.start(self._build_steps(prepared), self._built)
+
+    def _build_steps(self, prepared: Any) -> Iterator[None]:
+        steps = self.build(prepared)
+        if steps is not None:
+            yield from steps
+        yield
+        # lay the panels out and place every item now, a step of its own: otherwise the first
+        # paint does it, and what it moves asks for a second paint
+        self.canvas.ci.layout.activate()
+        yield
+        for plot in self.plots:
+            plot.vb.prepareForPaint()
+
+    def _built(self) -> None:
+        self.canvas.setUpdatesEnabled(True)
         self._enable_export(True)
 
     def draw(self) -> None:  # pragma: no cover - overridden
@@ -219,9 +320,10 @@ class PlotPanel(QWidget):
         self.png_button.setEnabled(on)
         self.svg_button.setEnabled(on)
 
-    def add_plot(self, row: int, col: int, **kw: Any) -> pg.PlotItem:
-        kw.setdefault("enableMenu", False)  # no context menus to build: drawing stays fast
-        plot = self.canvas.addPlot(row=row, col=col, **kw)
+    def add_plot(self, row: int, col: int, plot: pg.PlotItem | None = None, **kw: Any) -> pg.PlotItem:
+        """Put a plot (``new_plot()``'s, or a new one) in the canvas at (row, col)."""
+        plot = plot if plot is not None else new_plot(**kw)
+        self.canvas.addItem(plot, row=row, col=col)
         style_plot(plot)
         self.plots.append(plot)
         return plot
@@ -233,7 +335,7 @@ class PlotPanel(QWidget):
         if self.data is not None:
             self._dirty = True
             if self.isVisible():
-                self.redraw()
+                self.schedule_redraw()
 
     def hint_text(self) -> str:  # pragma: no cover - overridden
         return ""
@@ -312,6 +414,7 @@ class PlotPanel(QWidget):
 
     # -- export ---------------------------------------------------------------------------
     def export_png(self, path: str | Path, width: int = 1600) -> Path:
+        self.finish_drawing()
         exp = pg.exporters.ImageExporter(self.canvas.scene())
         exp.parameters()["width"] = int(width)
         exp.export(str(path))
@@ -330,6 +433,7 @@ class PlotPanel(QWidget):
     def ask_export(self, kind: str) -> None:
         if self._dirty:
             self.redraw()
+        self.finish_drawing()
         filt = _("PNG images (*.png)") if kind == "png" else _("SVG drawings (*.svg)")
         path, _f = QFileDialog.getSaveFileName(self, _("Save plot"), f"{self.name}.{kind}", filt)
         if not path:
