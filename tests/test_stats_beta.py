@@ -335,3 +335,19 @@ def test_noun_phrases_left_out_and_said_or_fitted_with_gender_only(eec):
     np.testing.assert_allclose(npf["estimate"], direct.params[:2], atol=1e-9)
     np.testing.assert_allclose(npf["paper_p_value"], direct.pvalues[:2], rtol=1e-9, atol=1e-12)
     assert npf.loc["gender", "n"] == 2880 and npf.loc["gender", "p_value"] < 1e-6
+
+
+def test_identical_persons_give_no_person_level_test_not_a_tiny_p(eec):
+    """A lexicon that ignores names scores every person alike: the person-clustered standard error of
+    the intercept is a rounding error, and estimate / rounding error once printed p ≈ 1e-136 with ***."""
+    t_id = pd.factorize(eec["template_id"])[0]
+    w_id = pd.factorize(eec["emotion_word_id"])[0]
+    df = eec.assign(s=0.2 + 0.5 * (t_id % 7) / 7 + 0.02 * (w_id % 5))  # templates and words only
+    fit = beta_regression(df, "s", noun_phrases="exclude").get()
+    t = fit.terms.set_index("term")
+    assert np.isnan(t.loc["intercept", "p_value"]) and np.isnan(t.loc["intercept", "statistic"])
+    assert np.isnan(t.loc["intercept", "person_p_value"]) and t.loc["intercept", "stars"] == ""
+    assert "no person-level test" in t.loc["intercept", "note"]
+    assert 0 < t.loc["intercept", "paper_p_value"] < 0.05  # the sentence-level test is still reported
+    effects = t.drop(index="intercept")
+    assert (effects["estimate"] == 0).all() and (effects["p_value"] == 1).all()  # no bias, said as such

@@ -389,6 +389,21 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
             if perm is not None:
                 vals.update(perm_p_value=perm.p_value, perm_se=perm.mc_se, perm_n=perm.n_permutations)
                 t.loc[sel, "perm_method"] = perm.method
+        no_person_test = _degenerate_person_se(person, j, tiny) if term not in rounding else []
+        if no_person_test:
+            # every person has the same scores (a lexicon that ignores names): the person-clustered
+            # variance is zero up to rounding, and estimate / rounding error is no evidence at all —
+            # there is no person-level test of this term, not an astronomically small p-value
+            nan = float("nan")
+            for part in no_person_test:
+                vals[f"{part}person_p_value"] = nan
+                if use is person:
+                    vals.update({f"{part}statistic": nan, f"{part}p_value": nan, f"{part}ci_low": nan,
+                                 f"{part}ci_high": nan})
+            note = ("every person has the same scores: the person-level standard error is 0, so there is no "
+                    "person-level test of this term (the papers' sentence-level p-value is paper_p_value)")
+            old_note = t.loc[sel, "note"].iloc[0]
+            t.loc[sel, "note"] = f"{old_note}; {note}" if isinstance(old_note, str) and old_note else note
         if term in rounding:
             vals.update(statistic=0.0, p_value=1.0, ci_low=0.0, ci_high=0.0, ols_statistic=0.0, ols_p_value=1.0,
                         ols_ci_low=0.0, ols_ci_high=0.0, ame=0.0, ame_std_err=0.0, ame_ci_low=0.0, ame_ci_high=0.0,
@@ -413,6 +428,14 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
     fit = done(status, sq.squeezed, precision=prec, precision_std_err=prec_se, llf=float(res.llf))
     fit.settings["ols_cov_type"] = ols_cov
     return fit
+
+
+def _degenerate_person_se(person: dict | None, j: int, tiny: float) -> list[str]:
+    """Which of the Beta ("") and OLS ("ols_") person-clustered standard errors of term `j` are
+    zero up to rounding."""
+    if person is None:
+        return []
+    return [part for part, key in (("", "se"), ("ols_", "ols_se")) if not float(person[key][j]) > tiny]
 
 
 def _quantile(df: float, conf_level: float) -> float:
