@@ -111,5 +111,28 @@ def os_error_line(exc: OSError) -> str:
     return f"{name}: cannot write or read it ({reason})" if name else f"{reason}"
 
 
+def exit_now(code: int) -> None:
+    """End a command-line run, without the interpreter's teardown when that is safe.
+
+    Why: after an audit, freeing the modules of scipy, statsmodels and pandas takes about half a
+    second (0.45 s measured: a tenth of a four-corpus lexicon audit) and does nothing useful — every
+    file the command wrote is closed (atomic writes). So the exit handlers run (logging, temporary
+    folders, multiprocessing), the output streams are flushed, and the process ends. Not for the GUI
+    (Qt saves on destruction), nor while another thread runs (a Dask cluster ends in the normal exit),
+    nor with EEC_DEBUG set."""
+    import threading
+
+    run_exit_handlers = getattr(__import__("atexit"), "_run_exitfuncs", None)
+    if len(sys.argv) < 2 or threading.active_count() != 1 or os.environ.get("EEC_DEBUG") or run_exit_handlers is None:
+        sys.exit(code)
+    run_exit_handlers()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe (| head): nothing more can be said
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_now(main())

@@ -272,7 +272,8 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
 
             result.rendered[corpus.id] = corpus_files(result, corpus.id)
 
-    say(f"scoring {total:,} texts ({len(corpora)} corpora × {len(scorers)} scorers)"
+    say(f"scoring {total:,} texts ({_count(len(corpora), 'corpus', 'corpora')} × "
+        f"{_count(len(scorers), 'scorer', 'scorers')})"
         + (f" in up to {processes} processes" if processes and processes > 1 else ""))
     score_jobs(jobs, cache=cache, progress=relay, cancel=cancel, processes=processes, rates=rates,
                on_group_done=corpus_done, on_job_done=job_done)
@@ -287,6 +288,10 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
                 pass
     stop_here()
     return total
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def _analyse_corpus(plan: AuditPlan, corpus: Any, df: pd.DataFrame, pairs: pd.DataFrame | None, scorers: list,
