@@ -110,6 +110,25 @@ def test_cli_audit_prints_tables(planted, tmp_path):
     assert (tmp_path / "o" / "stats" / "paired.csv").exists()
 
 
+EXIT_NOW = """
+import atexit, sys
+sys.path.insert(0, {root!r})
+sys.argv = ["main.py", "audit"]
+import main
+atexit.register(lambda: open({marker!r}, "w").write("ran"))
+print("buffered, no newline", end="")
+main.exit_now(3)
+print("never printed")
+"""
+
+
+def test_cli_exit_skips_teardown_but_runs_exit_handlers_and_flushes(tmp_path):
+    marker = tmp_path / "handler"
+    proc = subprocess.run([sys.executable, "-c", EXIT_NOW.format(root=str(ROOT), marker=str(marker))],
+                          capture_output=True, text=True)
+    assert proc.returncode == 3 and proc.stdout == "buffered, no newline" and marker.read_text() == "ran"
+
+
 def test_bad_plan_messages():
     with pytest.raises(ValueError, match="unknown statistic"):
         AuditPlan(["x"], ["vader"], stats=["nope"]).validate()
