@@ -142,6 +142,7 @@ class _Schedule:
         self.eta = WorkEta(rates or {})
         self.specs: dict[int, Any] = {}  # id(store) -> WorkerSpec
         self.pool, self.owned = None, False
+        self.left: dict[int, list[Any]] = {}  # id(scorer) -> [scorer, shared texts, local texts] not stored yet
         self.stolen: list[Any] = []  # futures of chunks this process scored in a worker's place
 
     # -- planning ---------------------------------------------------------------------------------
@@ -192,6 +193,8 @@ class _Schedule:
             lengths = lengths_fn(new) if callable(lengths_fn) else [len(t) for t in new]
             order = [new[i] for i in sorted(range(len(new)), key=lambda i: -lengths[i])]
             shared = id(run.store) in self.specs
+            entry = self.left.setdefault(id(scorer), [scorer, 0, 0])  # texts not stored yet, for the ETA
+            entry[1 if shared else 2] += len(order)
             for p in range(0, len(order), step):
                 (self.shared if shared else self.local).append(_Chunk(j, order[p:p + step], shared))
                 run.outstanding += 1
@@ -322,7 +325,7 @@ class _Schedule:
 
         def inner(done: int, total: int, _eta: float | None) -> None:
             if self.progress is not None and done < total:
-                self.progress(base + done, self.total, self._estimate(len(chunk.texts) - done))
+                self.progress(base + done, self.total, self._estimate(chunk, done))
 
         t = time.perf_counter()
         try:
@@ -342,6 +345,7 @@ class _Schedule:
             self.cache.put_many(store.fingerprint, chunk.texts, block)
         run.scored += len(chunk.texts)
         run.by_workers += len(chunk.texts) if by_worker else 0
+        self.left[id(store.scorer)][1 if chunk.shared else 2] -= len(chunk.texts)
         self.done += len(chunk.texts)
         if whole:  # (the warm-up texts split off a chunk leave the rest of it outstanding)
             run.outstanding -= 1
@@ -354,14 +358,13 @@ class _Schedule:
         if self.progress is not None:
             self.progress(self.done, self.total, self._estimate())
 
-    def _estimate(self, extra_here: int = 0) -> float | None:
-        left: dict[int, list[Any]] = {}
-        for chunk in list(self.shared) + list(self.local) + list(self.in_flight.values()):
-            scorer = self.runs[chunk.job].store.scorer
-            entry = left.setdefault(id(scorer), [scorer, 0, 0])
-            entry[1 if chunk.shared else 2] += len(chunk.texts)
-        return self.eta.estimate(list(left.values()), self.want if self.pool is not None else 1, self.done,
-                                 self.total)
+    def _estimate(self, chunk: _Chunk | None = None, done_in_chunk: int = 0) -> float | None:
+        """ETA of the texts not stored yet (less what the chunk being scored here has done)."""
+        left = {key: list(entry) for key, entry in self.left.items()}
+        if chunk is not None:
+            left[id(self.runs[chunk.job].store.scorer)][1 if chunk.shared else 2] -= done_in_chunk
+        return self.eta.estimate([tuple(e) for e in left.values() if e[1] > 0 or e[2] > 0],
+                                 self.want if self.pool is not None else 1, self.done, self.total)
 
     def _frames_ready(self) -> None:
         """Build the frames of the jobs whose texts are all scored, in job order."""
