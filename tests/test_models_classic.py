@@ -211,5 +211,7 @@ def test_lexicons_take_a_name_and_refuse_other_options():
     spec = renamed.worker_spec()
     assert spec.spec == "vader?name=vader-2" and load_scorer(spec.spec).name == "vader-2"
     assert score_chunk(spec, renamed.fingerprint(), ["so happy"])["valence"][0] > 0.5
-    with pytest.raises(ModelError, match="unknown option 'device'"):
-        load_scorer("textblob?device=cuda")
+    with pytest.raises(ModelError, match="unknown option 'nmae'"):  # a misspelt option is refused
+        load_scorer("textblob?nmae=tb")
+    # the common options of every model are accepted (a sweep's model_options); batch_size is used
+    assert load_scorer("vader?device=cuda&batch_size=64").batch_size == 64

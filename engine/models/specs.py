@@ -63,10 +63,16 @@ def load_scorer(spec: str, *, allow_pickle: bool = False, ids: Mapping[str, str]
     if kind in ("vader", "textblob"):
         from engine.models.scorers.lexicon import TextBlobScorer, VaderScorer
 
-        if opts or common:  # a misspelt or misplaced option must not be ignored silently
-            raise ModelError(spec, f"unknown option {next(iter(list(opts) + list(common)))!r}", field="--model",
-                             fix=f"{kind} takes only name=…")
-        return VaderScorer(name) if kind == "vader" else TextBlobScorer(name)
+        if opts:  # a misspelt option must not be ignored silently
+            raise ModelError(spec, f"unknown option {next(iter(opts))!r}", field="--model",
+                             fix=f"{kind} takes name=… and the common options (device, precision, batch_size, "
+                                 f"max_length), which a lexicon does not need")
+        # the common options are accepted (a sweep plan's model_options apply to every model); only
+        # batch_size means something here: texts per scoring chunk
+        scorer = VaderScorer(name) if kind == "vader" else TextBlobScorer(name)
+        if "batch_size" in common:
+            scorer.batch_size = max(1, common["batch_size"])
+        return scorer
     if not target:
         raise ModelError(spec, f"'{kind}:' needs a path", field="--model")
     if kind == "predictions":
