@@ -216,3 +216,30 @@ def test_two_processes_write_the_same_folder_as_one(tmp_path):
     for name in names:
         if name.endswith((".csv", ".md", ".tex", ".svg")):
             assert (folders[1] / name).read_bytes() == (folders[2] / name).read_bytes(), name
+
+
+def test_mixed_scorers_give_the_same_audit_with_one_or_two_processes(tmp_path):
+    """A torch model (this process only), a lexicon (shared with the worker) and a prediction file (a
+    lookup, one call per corpus, uncached) in one plan: the scheduler's three kinds of job."""
+    pytest.importorskip("torch")
+    from testkit.audit_fixtures import make_tiny_classifier, write_mini_corpus, write_predictions
+
+    corpus = write_mini_corpus(tmp_path)
+    preds = write_predictions(corpus, tmp_path / "preds.csv")
+    tiny = make_tiny_classifier(tmp_path / "tiny")
+    runs = {}
+    for jobs in (1, 2):
+        plan = AuditPlan([str(corpus), "en-goldfarb2023"],
+                         [f"hf-classifier:{tiny}?name=tiny", "vader", f"predictions:{preds}?name=sys&on_missing=keep"],
+                         stats=["paired"], cache_dir=tmp_path / f"c{jobs}", settings={"n_resamples": 0, "jobs": jobs})
+        runs[jobs] = run_audit(plan)
+    for cid, frame in runs[1].scores.items():
+        pd.testing.assert_frame_equal(frame, runs[2].scores[cid], check_exact=True)
+    pd.testing.assert_frame_equal(runs[1].tables["paired"], runs[2].tables["paired"])
+    jobs2 = {(s["corpus"], s["scorer"]): s for s in runs[2].manifest["scoring"] if not s.get("probe")}
+    assert {s["jobs"] for (_c, name), s in jobs2.items() if name == "vader"} == {2}
+    assert {s["jobs"] for (_c, name), s in jobs2.items() if name != "vader"} == {1}
+    # the prediction file covers its corpus: the other corpus's texts are missing (kept as NaN), except
+    # the few sentences both corpora share
+    assert runs[2].scores["en-goldfarb2023"]["sys:anger"].isna().mean() > 0.9
+    assert not runs[2].scores[next(c for c in runs[2].scores if c != "en-goldfarb2023")]["sys:anger"].isna().any()
