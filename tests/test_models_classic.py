@@ -215,3 +215,14 @@ def test_lexicons_take_a_name_and_refuse_other_options():
         load_scorer("textblob?nmae=tb")
     # the common options of every model are accepted (a sweep's model_options); batch_size is used
     assert load_scorer("vader?device=cuda&batch_size=64").batch_size == 64
+
+
+def test_textblob_scores_are_textblobs_own_polarity():
+    textblob = pytest.importorskip("textblob")
+    from engine.models.scorers.lexicon import TextBlobScorer
+
+    texts = ["My sister feels furious.", "The situation makes my uncle feel glad.", "not not good", "",
+             "Not bad at all!!!", "I am :) happy", "<b>great</b> news", "very very very good.", "ÉLAN très bien"]
+    got = TextBlobScorer().score(texts)["valence"].to_list()
+    assert got == [(float(textblob.TextBlob(t).sentiment.polarity) + 1) / 2 for t in texts]
+    assert len(set(got)) > 3  # the sentences really differ

