@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from testkit.audit_fixtures import write_mini_corpus, write_predictions
-from testkit.vector_files import fasttext_bin_bytes, vec_text
+from testkit.vector_files import fasttext_bin_bytes, vec_text, write as _w
 
 pytestmark = pytest.mark.slow  # ~15 s: 65 real commands, a few of them whole (small) audits
 
@@ -37,15 +37,6 @@ class Case:
     argv: Callable[[Path], list[str]]
     exit: int
     pick: str = "error"  # 'error': the error: line; else a regex picking the line to show
-
-
-def _w(path: Path, data: bytes | str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(data, str):
-        path.write_text(data, encoding="utf-8")
-    else:
-        path.write_bytes(data)
-    return path
 
 
 def _rand(n: int, seed: int = 0) -> bytes:
