@@ -98,13 +98,13 @@ def test_work_eta_costs_each_scorer_at_its_own_rate(monkeypatch):
     eta = WorkEta({"slow": 0.01})  # the speed probe's rate
     eta.observe(fast, 1000, 1.0)  # measured here: 1 ms per text
     # texts workers may share are split between the processes; texts only this process scores are not
-    assert eta.estimate([(fast, 0, 100), (slow, 200, 0)], 2, 0, 300) == pytest.approx(100 * 0.001 + 200 * 0.01 / 2)
+    assert eta.estimate([(fast, 0, 100), (slow, 200, 0)], 2, 0) == pytest.approx(100 * 0.001 + 200 * 0.01 / 2)
     eta.observe(slow, 10, 0.2)  # what this process measures replaces the probe's rate
     assert eta.rate(slow) == pytest.approx(0.02) and eta.seconds_here(slow, 5) == pytest.approx(0.1)
     # a scorer with no rate yet is costed at the run's speed so far
     monkeypatch.setattr("engine.audit.eta.time.perf_counter", lambda: eta.started + 4.0)
-    assert eta.estimate([(new, 0, 50)], 1, 100, 150) == pytest.approx(50 * 4.0 / 100)
-    assert WorkEta().estimate([(new, 0, 50)], 1, 0, 50) is None and eta.estimate([], 1, 5, 5) == 0.0
+    assert eta.estimate([(new, 0, 50)], 1, 100) == pytest.approx(50 * 4.0 / 100)
+    assert WorkEta().estimate([(new, 0, 50)], 1, 0) is None and eta.estimate([], 1, 5) == 0.0
 
 
 def test_forest_svg_is_valid_xml():

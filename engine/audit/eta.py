@@ -36,8 +36,9 @@ class WorkEta:
         rate = self.rate(scorer)
         return None if rate is None else rate * texts
 
-    def estimate(self, left: list[tuple[Any, int, int]], processes: int, done: int, total: int) -> float | None:
-        """`left`: (scorer, texts workers may share, texts only this process scores) per scorer."""
+    def estimate(self, left: list[tuple[Any, int, int]], processes: int, done: int) -> float | None:
+        """`left`: (scorer, texts workers may share, texts only this process scores) per scorer;
+        `done`: texts done so far (for a scorer with no rate yet)."""
         if not left:
             return 0.0
         elapsed = time.perf_counter() - self.started

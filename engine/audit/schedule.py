@@ -364,7 +364,7 @@ class _Schedule:
         if chunk is not None:
             left[id(self.runs[chunk.job].store.scorer)][1 if chunk.shared else 2] -= done_in_chunk
         return self.eta.estimate([tuple(e) for e in left.values() if e[1] > 0 or e[2] > 0],
-                                 self.want if self.pool is not None else 1, self.done, self.total)
+                                 self.want if self.pool is not None else 1, self.done)
 
     def _frames_ready(self) -> None:
         """Build the frames of the jobs whose texts are all scored, in job order."""
