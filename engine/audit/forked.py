@@ -30,7 +30,7 @@ class ForkedCall:
     def result(self) -> tuple[bool, Any]:
         try:
             ok, value = self._conn.recv()
-        except (EOFError, OSError, Exception):  # noqa: BLE001 - the child died or sent garbage: redo the work here
+        except Exception:  # noqa: BLE001 - the child died (EOFError) or sent garbage: redo the work here
             ok, value = False, None
         finally:
             self._conn.close()

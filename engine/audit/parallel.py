@@ -70,9 +70,8 @@ def executor(workers: int, warm: list[tuple[WorkerSpec, str, Any]] | None = None
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        keys = [(spec.spec, spec.allow_pickle, fingerprint) for spec, fingerprint, _scorer in warm or []]
-        for key, (_spec, _fp, scorer) in zip(keys, warm or []):
-            _loaded[key] = scorer
+        inherited = {(spec.spec, spec.allow_pickle, fingerprint): scorer for spec, fingerprint, scorer in warm or []}
+        _loaded.update(inherited)
         try:
             pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
                                        initializer=_die_with_parent, initargs=(os.getpid(),))
@@ -81,7 +80,7 @@ def executor(workers: int, warm: list[tuple[WorkerSpec, str, Any]] | None = None
             pool.submit(os.getpid)
             return pool, True
         finally:
-            for key in keys:  # only the children keep them: this process has its own references
+            for key in inherited:  # only the children keep them: this process has its own references
                 _loaded.pop(key, None)
     from joblib.externals.loky import get_reusable_executor
 
