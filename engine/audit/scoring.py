@@ -11,9 +11,9 @@ from typing import Any, Sequence
 
 from engine.models.base import ProgressFn
 
-from .schedule import DEFAULT_CHUNK, ScoringJob, ScoringStats, score_jobs
+from .schedule import ScoringJob, ScoringStats, score_jobs
 
-__all__ = ["score_texts", "ScoringStats", "DEFAULT_CHUNK"]
+__all__ = ["score_texts", "ScoringStats"]
 
 
 def score_texts(scorer: Any, texts: Sequence[str], *, cache: Any = None, progress: ProgressFn | None = None,
