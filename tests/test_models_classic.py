@@ -1,5 +1,6 @@
 """SVM-tfidf, fastText + MLP, lexicon scorers and model specs."""
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -226,3 +227,32 @@ def test_textblob_scores_are_textblobs_own_polarity():
     got = TextBlobScorer().score(texts)["valence"].to_list()
     assert got == [(float(textblob.TextBlob(t).sentiment.polarity) + 1) / 2 for t in texts]
     assert len(set(got)) > 3  # the sentences really differ
+
+
+def test_textblob_loads_its_lexicon_without_nltk_and_leaves_textblob_importable():
+    """The scorer loads TextBlob's pattern lexicon without `textblob/__init__` (no NLTK, scipy or
+    scikit-learn: 0.9 s); the scores are still TextBlob's, and TextBlob imported afterwards is whole."""
+    pytest.importorskip("textblob")
+    import subprocess
+    import sys
+
+    code = "\n".join([
+        "import sys",
+        "from engine.models.scorers.lexicon import TextBlobScorer",
+        "texts = ['My sister feels furious.', 'not not good', 'Not bad at all!!!', 'I am :) happy', '',",
+        "         'The conversation with my mom was heartbreaking.', 'He found himself in a vexing situation.']",
+        "scorer = TextBlobScorer()",
+        "scorer.warm()",
+        "heavy = sorted(m for m in ('nltk', 'scipy', 'sklearn', 'textblob') if m in sys.modules)",
+        "assert heavy == [], heavy",
+        "got = scorer.score(texts)['valence'].to_list()",
+        "import textblob, textblob.en",
+        "assert hasattr(textblob, 'TextBlob') and textblob.en.sentiment is not None",
+        "want = [(float(textblob.TextBlob(t).sentiment.polarity) + 1) / 2 for t in texts]",
+        "assert got == want, (got, want)",
+        "assert len(set(got)) > 3",
+        "print('ok')",
+    ])
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]

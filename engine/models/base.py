@@ -47,6 +47,8 @@ class Scorer(Protocol):
 #:       class probabilities 0–1, expected star rating 1–5). Statistics use it instead of the
 #:       observed range (e.g. the counterfactual "negligible" band); absent = unknown.
 #:   languages: ("en",) — languages the scorer reads (ISO 639-1); empty = unknown.
+#:   warm(): load what the first `score` call would load lazily; an audit in several processes calls
+#:       it before forking its workers, so they inherit the loaded scorer (engine.audit.pipeline).
 
 
 def declared_scale(scorer: Any, dimension: str) -> tuple[float, float] | None:

@@ -56,9 +56,14 @@ class _LexiconScorer:
 
         return WorkerSpec(f"{self.kind}?{urlencode({'name': self.name})}")
 
-    def score(self, texts: list[str], *, progress: Any = None, cancel: Any = None) -> Any:
+    def warm(self) -> None:
+        """Load the lexicon now rather than at the first text (TextBlob imports NLTK, scipy and
+        scikit-learn: most of a second), e.g. before worker processes are forked from this one."""
         if self._fn is None:
             self._fn = self._raw()
+
+    def score(self, texts: list[str], *, progress: Any = None, cancel: Any = None) -> Any:
+        self.warm()
         texts = list(texts)
         tracker = ProgressTracker(len(texts), progress)
         out: list[float] = []
@@ -98,11 +103,54 @@ class TextBlobScorer(_LexiconScorer):
     mapping = "valence = (polarity + 1) / 2"
 
     def _raw(self) -> Callable[[str], float]:
-        try:
-            from textblob.en.sentiments import pattern_sentiment
-        except ImportError:
-            raise ModelError("textblob", "the TextBlob package is not installed", fix="pip install textblob") from None
         # what `TextBlob(t).sentiment.polarity` computes (PatternAnalyzer.analyze calls exactly this),
         # without building a TextBlob and a namedtuple class per sentence: 2.3x faster, same numbers
         # (tests/test_models_classic.py compares them)
+        pattern_sentiment = _pattern_sentiment()
         return lambda t: float(pattern_sentiment(t)[0])
+
+
+def _pattern_sentiment() -> Callable[[str], Any]:
+    """TextBlob's English `sentiment` (its pattern lexicon), loaded without TextBlob's `__init__`.
+
+    Why: `import textblob` imports NLTK, which imports scipy.stats and scikit-learn — 0.9 s of a
+    4-second audit, paid again by every process that scores (the GUI's audit process, each worker
+    that is not forked) — while the polarity is computed by `textblob.en` and `textblob._text`
+    alone, which import only the standard library. They are loaded under a bare `textblob`
+    package that is removed again at once (under the import lock, so no other thread sees it): a
+    later `import textblob` anywhere runs TextBlob's own `__init__` and gets its own modules.
+    Whatever fails here (another TextBlob layout), the normal import is used."""
+    import importlib
+    import importlib.util
+    import sys
+
+    import _imp
+
+    if "textblob.en" in sys.modules:  # TextBlob is imported already: use its lexicon
+        return sys.modules["textblob.en"].sentiment
+    try:
+        spec = importlib.util.find_spec("textblob")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None:
+        raise ModelError("textblob", "the TextBlob package is not installed", fix="pip install textblob")
+    names = ("textblob", "textblob._text", "textblob.en")
+    _imp.acquire_lock()
+    try:
+        saved = {n: sys.modules.pop(n) for n in names if n in sys.modules}
+        sys.modules["textblob"] = importlib.util.module_from_spec(spec)  # a package whose __init__ never ran
+        try:
+            return importlib.import_module("textblob.en").sentiment
+        except Exception:  # noqa: BLE001 - not the layout this was written for: the normal import below
+            pass
+        finally:
+            for n in names:
+                sys.modules.pop(n, None)
+            sys.modules.update(saved)
+    finally:
+        _imp.release_lock()
+    try:
+        from textblob.en.sentiments import pattern_sentiment
+    except ImportError:
+        raise ModelError("textblob", "the TextBlob package is not installed", fix="pip install textblob") from None
+    return pattern_sentiment
