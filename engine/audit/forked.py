@@ -1,8 +1,9 @@
 """One function run in a forked child while this process does something else.
 
-Why: an audit's first seconds are serial — generating the corpora, then importing what the
-scorers and statistics need (scipy alone takes most of a second). With a second core, a forked
-child can generate the corpora while this process imports, and hand them back pickled.
+Why: parts of an audit that used to be serial can use a second core this way: the corpora are
+generated while the audit process loads and warms the scorers (engine.audit.pipeline), and the
+statistics of the last corpora, whose scores all arrive at the end, run side by side
+(engine.audit.analysis). The values come back pickled.
 
 The child's work is an optimisation only: if it fails in any way (an exception, a value that
 cannot be pickled, a crash), `result()` says so and the caller does the work itself — so the user
@@ -26,6 +27,13 @@ class ForkedCall:
         self._proc = ctx.Process(target=_run_child, args=(child_end, os.getpid(), fn, args), daemon=True)
         self._proc.start()
         child_end.close()
+
+    def wait(self, timeout: float) -> bool:
+        """True once `result()` will not block (the value is in, or the child is gone)."""
+        try:
+            return self._conn.poll(timeout)
+        except (OSError, EOFError):
+            return True
 
     def result(self) -> tuple[bool, Any]:
         try:
