@@ -185,15 +185,23 @@ def test_forked_call_returns_or_says_it_failed():
 
 
 @forking
-def test_bad_corpus_with_two_processes_gives_the_serial_error(tmp_path):
+@pytest.mark.parametrize("corpora, models", [
+    (["no-such-corpus"], ["vader"]),
+    # the child generates the first half, this process the second: the first bad corpus's error wins
+    (["en-goldfarb2023", "no-such-corpus"], ["vader"]),
+    (["no-such-corpus", "en-goldfarb2023", "en-kiritchenko2018", "another-missing-one"], ["vader"]),
+    (["en-goldfarb2023", "no-such-corpus"], ["no-such-model:x"]),  # a corpus's error before a model's
+    (["en-goldfarb2023", "en-kiritchenko2018"], ["vader", "textblob?nmae=tb"]),
+])
+def test_bad_corpus_with_two_processes_gives_the_serial_error(tmp_path, corpora, models):
     messages = []
     for jobs in (1, 2):
-        plan = AuditPlan(["no-such-corpus"], ["vader"], stats=["paired"], cache_dir=tmp_path / "c",
-                         settings={"jobs": jobs})
+        plan = AuditPlan(corpora, models, stats=["paired"], cache_dir=tmp_path / "c", settings={"jobs": jobs})
         with pytest.raises(Exception) as exc:
             run_audit(plan)
         messages.append((type(exc.value).__name__, str(exc.value)))
     assert messages[0] == messages[1]
+    assert ("no-such-corpus" in messages[0][1]) == ("no-such-corpus" in corpora)
 
 
 def test_two_processes_write_the_same_folder_as_one(tmp_path):

@@ -111,9 +111,11 @@ def _record_corpora(result: AuditResult, records: dict[str, Any], lines: list[st
         say(line)
 
 
-def _build_corpora(plan: AuditPlan) -> tuple[list[tuple[Any, pd.DataFrame, Any]], dict[str, Any], list[str]]:
-    """(corpus, sentences, pairs) per corpus, their manifest records and log lines — plain data, so
-    a forked child can build them while the audit process imports what scoring needs."""
+def _build_corpora(plan: AuditPlan, names: list[str] | None = None
+                   ) -> tuple[list[tuple[Any, pd.DataFrame, Any]], dict[str, Any], list[str]]:
+    """(corpus, sentences, pairs) per corpus (the plan's, or `names`), their manifest records and
+    log lines — plain data, so a forked child can build some while the audit process loads the
+    scorers."""
     from engine.corpus import CompiledCorpus, generate, load_corpus
     from engine.corpus.pairs import generate_pairs
     from engine.corpus.registry import resolve_path
@@ -121,7 +123,7 @@ def _build_corpora(plan: AuditPlan) -> tuple[list[tuple[Any, pd.DataFrame, Any]]
 
     want_pairs = any(registry.get(s).needs_pairs for s in plan.stats or [])
     out, records, lines = [], {}, []
-    for name in plan.corpora:
+    for name in plan.corpora if names is None else names:
         corpus = load_corpus(name)
         compiled = CompiledCorpus(corpus)
         df = generate(corpus, compiled)
@@ -142,30 +144,34 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
                          parallel: bool) -> tuple[list[tuple[Any, pd.DataFrame, Any]], list[Any]]:
     """The corpora and the plan's scorers, loaded.
 
-    With several processes a forked child generates the corpora while this process loads the
-    scorers and warms those that load lazily (TextBlob imports NLTK, scipy and scikit-learn: most
-    of a second), so the worker processes forked next inherit warm scorers and score from the
-    moment the corpora are in; the statistics import their modules later, while the workers score.
-    Errors are those of the serial path, in its order (a corpus's before a scorer's): whatever goes
-    wrong in the child, the corpora are generated here."""
+    With several processes a forked child generates the first half of the corpora while this process
+    loads the scorers, warms those that load lazily and generates the other half, so that the worker
+    processes forked next inherit warm scorers and score from the moment the corpora are in; the
+    statistics import their modules later, while the workers score. Errors are those of the serial
+    path, in its order (the first bad corpus's, then a scorer's): whatever goes wrong in the child,
+    its corpora are generated here."""
     from .forked import ForkedCall
     from .parallel import can_fork
 
     if not parallel or not can_fork() or not plan.corpora:
         corpora = _load_corpora(plan, result, say)
         return corpora, _load_scorers(plan, lambda: _sentence_ids(corpora), result)
-    child = ForkedCall(_build_corpora, plan)
+    names = list(plan.corpora)
+    mine = names[(len(names) + 1) // 2:]  # the child's share is the larger: this process loads the scorers too
+    theirs = names[:len(names) - len(mine)]
+    child = ForkedCall(_build_corpora, plan, theirs)
+    own: list[Any] = []
     received: list[list[tuple[Any, pd.DataFrame, Any]]] = []
 
     def corpora_now() -> list[tuple[Any, pd.DataFrame, Any]]:
         if not received:
             ok, value = child.result()
-            if ok:
-                built, records, lines = value
-                _record_corpora(result, records, lines, say)
-            else:
-                built = _load_corpora(plan, result, say)
-            received.append(built)
+            if not ok:
+                value = _build_corpora(plan, theirs)  # raises the first bad corpus's error, as the serial path
+            parts = [value, own[0] if own else _build_corpora(plan, mine)]
+            _record_corpora(result, {k: v for part in parts for k, v in part[1].items()},
+                            [line for part in parts for line in part[2]], say)
+            received.append([c for part in parts for c in part[0]])
         return received[0]
 
     try:
@@ -174,6 +180,8 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
             warm = getattr(scorer, "warm", None)
             if callable(warm):
                 warm()
+        if not received:
+            own.append(_build_corpora(plan, mine))
         return corpora_now(), scorers
     except Exception:
         if not received:
