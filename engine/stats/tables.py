@@ -153,26 +153,28 @@ def km_tables(frame: pd.DataFrame, *, digits: int = 3) -> list[Table]:
     previous = None
     for (corp, axis, subset), g in frame.groupby(["corpus", "axis", "subset"], sort=False):
         la, lb = g["label_a"].iloc[0], g["label_b"].iloc[0]
-        groups = [(f"{la}={lb} not significant", lambda x: ~x["significant"]),
-                  (f"{la}↑–{lb}↓ significant", lambda x: x["significant"] & (x["direction"] > 0)),
-                  (f"{la}↓–{lb}↑ significant", lambda x: x["significant"] & (x["direction"] < 0)),
-                  ("All", lambda x: np.ones(len(x), dtype=bool))]
         header = [[("Task", 1), ("Bias group", 1), ("#Subm.", 1), ("Avg. score diff.", 2)],
                   [("", 1), ("", 1), ("", 1), (f"{la}↑–{lb}↓", 1), (f"{la}↓–{lb}↑", 1)]]
         rows, starts, notes = [], [], []
         for emo, ge in g.groupby("emotion", sort=False):
-            tested = ge[~ge["status"].isin(["too_few", "no_pairs"])]
-            if len(tested) < len(ge):
-                notes.append(f"{_title(emo)}: {len(ge) - len(tested)} system(s) not tested (too few pairs)")
+            # plain arrays: a few dozen pandas selections per table made rendering the layouts the
+            # slowest part of writing an audit's folder
+            tested = ~ge["status"].isin(["too_few", "no_pairs"]).to_numpy()
+            if tested.sum() < len(ge):
+                notes.append(f"{_title(emo)}: {len(ge) - tested.sum()} system(s) not tested (too few pairs)")
+            sig = ge["significant"].to_numpy(dtype=bool) & tested
+            direction = ge["direction"].to_numpy(dtype=float)
+            pos = ge["avg_delta_pos"].to_numpy(dtype=float)
+            neg = ge["avg_delta_neg"].to_numpy(dtype=float)
+            groups = [(f"{la}={lb} not significant", tested & ~sig),
+                      (f"{la}↑–{lb}↓ significant", sig & (direction > 0)),
+                      (f"{la}↓–{lb}↑ significant", sig & (direction < 0)),
+                      ("All", tested)]
             starts.append(len(rows))
             for i, (name, sel) in enumerate(groups):
-                sub = tested[np.asarray(sel(tested), dtype=bool)] if len(tested) else tested
-                pos = sub["avg_delta_pos"].astype(float)
-                neg = sub["avg_delta_neg"].astype(float)
                 rows.append([Cell(_task(emo) if i == 0 else ""), Cell(name),
-                             Cell(str(len(sub)), numeric=True),
-                             num(pos.mean() if pos.notna().any() else np.nan, digits),
-                             num(neg.mean() if neg.notna().any() else np.nan, digits)])
+                             Cell(str(int(sel.sum())), numeric=True),
+                             num(_mean_of_known(pos[sel]), digits), num(_mean_of_known(neg[sel]), digits)])
         what = "gender" if axis == "gender" else "race"
         alpha = _setting(g, "alpha", 0.05)
         where = f" on {corp}" if corp else ""
@@ -203,6 +205,12 @@ def inference_words(frame: pd.DataFrame, kind: str) -> str:
     if len(vals) == 1 and next(iter(vals)) in INFERENCE_WORDS[kind]:
         return INFERENCE_WORDS[kind][next(iter(vals))]
     return "p-values of mixed inference (see the 'inference' column)" if vals else ""
+
+
+def _mean_of_known(values: np.ndarray) -> float:
+    """The mean of the values that are not NaN (NaN when none is): pandas' `Series.mean()`."""
+    known = values[~np.isnan(values)]
+    return float(known.mean()) if len(known) else float("nan")
 
 
 def _subset_title(subset: str) -> str:
