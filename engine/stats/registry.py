@@ -79,7 +79,8 @@ class Statistic:
     applies: Callable[[StatContext], str | None] = lambda ctx: None
     needs_pairs: bool = False  # the pipeline builds the counterfactual pair table only when one asks
     # modules `compute` imports when it first runs (scipy, statsmodels): an audit scoring in several
-    # processes imports them while another process generates the corpora, and its workers inherit them
+    # processes imports them while its workers score, and the children that compute the statistics
+    # side by side inherit them
     modules: tuple[str, ...] = ()
     extra_tables: Callable[[Any], dict[str, pd.DataFrame]] = lambda res: {}
     plot: Callable[[pd.DataFrame], PlotSpec] | None = None
