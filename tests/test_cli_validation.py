@@ -92,3 +92,45 @@ def test_train_finds_semeval_data_through_the_environment(tmp_path, run, monkeyp
 def test_exit_codes_are_distinct():
     codes = [exits.OK, exits.FINDINGS, exits.USAGE, exits.REFUSED, exits.INTERNAL, exits.CANCELLED]
     assert len(set(codes)) == len(codes)
+
+
+def test_each_command_line_builds_only_its_own_commands_and_the_table_is_complete():
+    """main.COMMANDS says which modules add which command (a command line imports only those): every
+    module's commands are in the table under its own name, and each command's parser is the one the
+    full parser has (same options, same sub-commands)."""
+    import argparse
+    from importlib import import_module
+
+    import main
+
+    added = {}
+    for name in main.CLI_MODULES:
+        parser = argparse.ArgumentParser()
+        sub = parser.add_subparsers()
+        for needed in main.COMMANDS["corpus"] if name == "engine.corpus.pairs_cli" else []:
+            if needed != name:
+                import_module(needed).add_parser(sub)  # pairs_cli attaches to `corpus`
+        before = set(sub.choices)
+        import_module(name).add_parser(sub)
+        for command in set(sub.choices) - before:
+            added[command] = name
+    assert added and all(name in main.COMMANDS[command] for command, name in added.items())
+    assert set(main.COMMANDS) == set(added)  # no command listed that no module adds
+
+    def shape(p: argparse.ArgumentParser) -> list:
+        out = []
+        for a in p._actions:
+            out.append((tuple(a.option_strings), a.dest))
+            if isinstance(a, argparse._SubParsersAction):
+                out.extend((k, shape(v)) for k, v in sorted(a.choices.items()))
+        return out
+
+    full = main.build_parser()
+    full_sub = next(a for a in full._actions if isinstance(a, argparse._SubParsersAction))
+    for command in main.COMMANDS:
+        only = main.build_parser(command)
+        only_sub = next(a for a in only._actions if isinstance(a, argparse._SubParsersAction))
+        assert shape(only_sub.choices[command]) == shape(full_sub.choices[command]), command
+    assert main.build_parser("no-such-command") is not None  # an unknown word: the full parser says what exists
+    assert "corpus" in next(a for a in main.build_parser("x")._actions
+                            if isinstance(a, argparse._SubParsersAction)).choices
