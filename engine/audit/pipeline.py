@@ -251,8 +251,9 @@ def _load_scorers(plan: AuditPlan, ids_of: Callable[[], dict[str, str]], result:
 
 def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progress: ProgressFn | None, cancel: Any,
                        say: LogFn, phase: PhaseFn) -> int:
-    """Score every corpus with every scorer (one scheduler, engine.audit.schedule) and compute each
-    corpus's statistics as soon as its scores are in, while worker processes score the next ones."""
+    """Score every corpus with every scorer (one scheduler, engine.audit.schedule) and compute the
+    corpora's statistics: side by side at the end where processes can be forked (see below), else
+    each as soon as its scores are in, while worker processes score the next ones."""
     from .parallel import can_fork, resolve_jobs
     from .schedule import ScoringJob, score_jobs
 
