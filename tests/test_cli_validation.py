@@ -134,3 +134,31 @@ def test_each_command_line_builds_only_its_own_commands_and_the_table_is_complet
     assert main.build_parser("no-such-command") is not None  # an unknown word: the full parser says what exists
     assert "corpus" in next(a for a in main.build_parser("x")._actions
                             if isinstance(a, argparse._SubParsersAction)).choices
+
+
+@pytest.mark.parametrize("settings, field", [
+    ({"alpha": "abc"}, "--alpha"), ({"alpha": 5}, "--alpha"), ({"alpha": float("nan")}, "--alpha"),
+    ({"n_resamples": -1}, "--bootstrap"), ({"n_resamples": "many"}, "--bootstrap"),
+    ({"band_share": 1.0}, "--band"), ({"band_share": "x"}, "--band"),
+    ({"inference": "sentence"}, "--inference"), ({"race_pooling": "pooled"}, "--race-pooling"),
+    ({"score_range": 5}, "--score-range"), ({"score_range": (5, 1)}, "--score-range"),
+    ({"score_range": ("a", "b")}, "--score-range"),
+    ({"n_permutations": -5}, "--person-permutations"), ({"jobs": "2"}, "--jobs"), ({"jobs": -1}, "--jobs"),
+    ({"jobs": True}, "--jobs"),
+])
+def test_an_audit_plan_from_a_notebook_is_checked_like_the_command_line(settings, field):
+    """A plan built in code, a sweep file or the GUI: one UsageError naming the option, never a
+    TypeError or ValueError from deep inside (AuditPlan.validate uses engine.common.validate)."""
+    from engine.audit import AuditPlan
+
+    with pytest.raises(UsageError) as e:
+        AuditPlan(["en-kiritchenko2018"], ["vader"], settings=settings).validate()
+    assert e.value.field == field
+
+
+def test_a_sound_audit_plan_passes():
+    from engine.audit import AuditPlan
+
+    AuditPlan(["en-kiritchenko2018"], ["vader"], settings={
+        "alpha": 0.05, "n_resamples": 0, "band_share": 0.0, "inference": "paper", "race_pooling": "within_gender",
+        "score_range": (1, 5), "n_permutations": 0, "jobs": 0}).validate()

@@ -55,7 +55,7 @@ model_options = { device = "cuda", batch_size = 64 }
 
 @pytest.mark.parametrize("body, line, words", [
     ('corpora = ["en-kiritchenko2018"]\nmodels = ["vader"]\nstats = ["paired", "betta"]\n', 4, "unknown statistic 'betta'"),
-    ('corpora = ["en-kiritchenko2018"]\nmodels = ["vader"]\n\nalpha = 2\n', 5, "alpha must lie between 0 and 1"),
+    ('corpora = ["en-kiritchenko2018"]\nmodels = ["vader"]\n\nalpha = 2\n', 5, "must be between 0 and 1 (exclusive), got 2.0"),
     ('corpora = ["en-nowhere"]\nmodels = ["vader"]\n', 2, "no corpus named 'en-nowhere'"),
     ('corpora = ["en-kiritchenko2018"]\nmodel = ["vader"]\n', 3, "unknown key 'model'"),
     ('corpora = ["en-kiritchenko2018"]\n', 1, "'models' is missing"),

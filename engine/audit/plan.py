@@ -67,46 +67,41 @@ class AuditPlan:
                 raise UsageError("name at least one corpus", field="--corpus", fix="e.g. --corpus en-kiritchenko2018")
             if not self.scorers:
                 raise UsageError("name at least one model", field="--model", fix="e.g. --model vader")
+        from engine.common import validate
+
         known = statistic_ids()
-        bad = [s for s in self.stats or [] if s not in known]
-        if bad:
-            raise UsageError(f"unknown statistic {bad[0]!r}", field="--stats", fix=f"choose from {', '.join(known)}")
-        alpha = self.settings.get("alpha", 0.05)
-        if alpha is not None and not (0.0 < float(alpha) < 1.0):
-            raise UsageError(f"alpha must lie between 0 and 1, not {alpha}", field="--alpha", fix="e.g. --alpha 0.05")
-        resamples = self.settings.get("n_resamples", 1000)
-        if resamples is not None and int(resamples) < 0:
-            raise UsageError(f"the number of bootstrap resamples cannot be negative ({resamples})",
-                             field="--bootstrap", fix="use 0 for none, or e.g. 1000")
-        band = self.settings.get("band_share", 0.03)
-        if band is not None and not (0.0 <= float(band) < 1.0):
-            raise UsageError(f"the negligible band is a share of the score range in [0, 1), not {band}",
-                             field="--band", fix="e.g. --band 0.03")
-        inference = self.settings.get("inference", "person")
-        if inference not in ("person", "paper"):
-            raise UsageError(f"unknown inference {inference!r}", field="--inference", fix="use person or paper")
-        pooling = self.settings.get("race_pooling", "paper")
-        if pooling not in ("paper", "within_gender"):
-            raise UsageError(f"unknown race pooling {pooling!r}", field="--race-pooling", fix="use paper or within_gender")
+        for sid in self.stats or []:
+            validate.one_of("--stats", sid, known, "statistic")
+        # the checks the CLI runs on its options (engine.common.validate), also for a plan built in
+        # a notebook, a sweep file or the GUI: a value out of range is refused before any work
+        if self.settings.get("alpha", 0.05) is not None:
+            validate.probability("--alpha", self.settings.get("alpha", 0.05))
+        if self.settings.get("n_resamples", 1000) is not None:
+            validate.at_least("--bootstrap", self.settings.get("n_resamples", 1000), 0, fix="0 for none, or e.g. 1000")
+        if self.settings.get("band_share", 0.03) is not None:
+            validate.fraction("--band", self.settings.get("band_share", 0.03), below_one=True,
+                              fix="a share of the score range, e.g. 0.03")
+        validate.one_of("--inference", self.settings.get("inference", "person"), ("person", "paper"), "inference")
+        validate.one_of("--race-pooling", self.settings.get("race_pooling", "paper"), ("paper", "within_gender"),
+                        "race pooling")
         rng = self.settings.get("score_range")
-        if rng is not None and not (len(rng) == 2 and float(rng[1]) > float(rng[0])):
-            raise UsageError(f"the score range must be LOW,HIGH with HIGH > LOW, not {rng!r}", field="--score-range",
-                             fix="e.g. --score-range 1,5")
-        if int(self.settings.get("n_permutations", 2000) or 0) < 0:
-            raise UsageError("the number of permutations cannot be negative", field="--person-permutations",
-                             fix="use 0 for none, or e.g. 2000")
-        if self.has_assoc and int(self.assoc.permutations) < 0:
-            raise UsageError("the number of permutations cannot be negative", field="--permutations")
-        jobs = self.settings.get("jobs")
-        if jobs is not None and (not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0):
-            raise UsageError(f"jobs must be a whole number of processes (0: one per core), not {jobs!r}",
-                             field="--jobs", fix="e.g. --jobs 2, or --jobs 1 to score in one process")
+        if rng is not None:
+            pair = list(rng) if isinstance(rng, (list, tuple)) else []
+            low, high = (validate.number("--score-range", v) for v in pair) if len(pair) == 2 else (0.0, 0.0)
+            if not high > low:
+                raise UsageError(f"must be LOW,HIGH with HIGH > LOW, got {rng!r}", field="--score-range",
+                                 fix="e.g. --score-range 1,5")
+        validate.at_least("--person-permutations", self.settings.get("n_permutations", 2000) or 0, 0,
+                          fix="0 for none, or e.g. 2000")
+        if self.has_assoc:
+            validate.at_least("--permutations", self.assoc.permutations, 0, fix="0 for none, or e.g. 10000")
+        if self.settings.get("jobs") is not None:
+            validate.at_least("--jobs", self.settings["jobs"], 0,
+                              fix="a number of processes: 0 for one per core, 1 to score in this process only")
         if self.report and self.out_dir is None:
             raise UsageError("a report needs an output folder", field="--out")
         if self.out_dir is not None:  # a file, a path under a file, or a folder we cannot write in (/proc/x)
-            from engine.common.validate import output_folder
-
-            output_folder(self.out_dir, "--out")
+            validate.output_folder(self.out_dir, "--out")
 
     def setting(self, key: str, default: Any) -> Any:
         return self.settings.get(key, default)

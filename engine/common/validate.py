@@ -18,27 +18,28 @@ from .errors import UsageError
 
 def probability(name: str, value: float) -> float:
     """A significance level or share strictly between 0 and 1 (``--alpha 5`` is refused)."""
-    v = _number(name, value)
+    v = number(name, value)
     if not 0.0 < v < 1.0:
         raise UsageError(f"must be between 0 and 1 (exclusive), got {value!r}", field=name,
                          fix="e.g. 0.05 for a 5% level")
     return v
 
 
-def fraction(name: str, value: float) -> float:
-    """A share from 0 to 1 inclusive (coverage thresholds, band shares)."""
-    v = _number(name, value)
-    if not 0.0 <= v <= 1.0:
-        raise UsageError(f"must be between 0 and 1, got {value!r}", field=name, fix="e.g. 0.8 for 80%")
+def fraction(name: str, value: float, *, below_one: bool = False, fix: str = "e.g. 0.8 for 80%") -> float:
+    """A share from 0 to 1 inclusive (coverage thresholds), or below 1 (`below_one`: a band share)."""
+    v = number(name, value)
+    if not (0.0 <= v < 1.0 if below_one else 0.0 <= v <= 1.0):
+        raise UsageError(f"must be between 0 and 1{' (1 excluded)' if below_one else ''}, got {value!r}",
+                         field=name, fix=fix)
     return v
 
 
-def at_least(name: str, value: int, minimum: int = 1) -> int:
+def at_least(name: str, value: int, minimum: int = 1, *, fix: str | None = None) -> int:
     """A whole number not below ``minimum`` (counts, permutations, batch sizes)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise UsageError(f"must be a whole number, got {value!r}", field=name)
+        raise UsageError(f"must be a whole number, got {value!r}", field=name, fix=fix)
     if value < minimum:
-        raise UsageError(f"must be at least {minimum}, got {value}", field=name)
+        raise UsageError(f"must be at least {minimum}, got {value}", field=name, fix=fix)
     return value
 
 
@@ -75,7 +76,8 @@ def output_folder(path: str | os.PathLike, name: str = "--out") -> Path:
     return p
 
 
-def _number(name: str, value: float) -> float:
+def number(name: str, value: float) -> float:
+    """A number (text that reads as one is accepted), never NaN."""
     try:
         v = float(value)
     except (TypeError, ValueError):
