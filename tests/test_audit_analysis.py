@@ -136,3 +136,31 @@ def test_cancel_while_children_compute_stops_them_and_writes_nothing(tmp_path, m
     assert time.monotonic() - started < 30
     assert exc.value.stage == "statistics"
     assert not plan.out_dir.exists()  # a cancelled run writes no half folder
+
+
+@forking
+def test_an_error_in_several_corpora_is_the_first_corpus_s_as_with_one_process(tmp_path, monkeypatch):
+    """A statistic that fails (not a refusal the registry turns into a problem line) in the first and
+    the last corpus: the audit process, which computes the last block, raises only after the earlier
+    blocks are redone here — the serial path's error, the first corpus's."""
+    from engine.audit import pipeline
+    from testkit.audit_fixtures import write_mini_corpus
+
+    corpus = write_mini_corpus(tmp_path)
+    real = pipeline._corpus_statistics
+
+    def failing(plan, corpus, *args, **kwargs):
+        if corpus.id in (plan_ids[0], plan_ids[-1]):
+            raise RuntimeError(f"a bug on {corpus.id}")
+        return real(plan, corpus, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "_corpus_statistics", failing)
+    messages = []
+    for jobs in (1, 2):
+        plan = _plan(tmp_path, corpus, jobs, stats=("paired",))
+        plan_ids = ["gui-mini", "en-goldfarb2023", "en-kiritchenko2018"]
+        with pytest.raises(RuntimeError) as exc:
+            run_audit(plan)
+        messages.append(str(exc.value))
+        assert not plan.out_dir.exists()
+    assert messages == ["a bug on gui-mini", "a bug on gui-mini"]

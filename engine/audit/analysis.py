@@ -1,15 +1,16 @@
 """The statistics of several corpora side by side: split between the audit process and forked
 children, merged back in corpus order.
 
-Why: with several processes, each corpus's statistics run in the audit process as soon as its
-scores are in, while the workers score the next corpora. But the last corpora's scores arrive
-together (later corpora share most of their texts with earlier ones, so they need little new
-scoring), and their statistics — and rendering their files — then ran one after another while the
-workers sat idle: a third of an audit of VADER + TextBlob over the four English corpora on two
-cores. Here each block of corpora is analysed in its own process, into a result of its own;
-the blocks are merged in corpus order, so tables, result objects, problems and log lines are those
-of the serial run. A child that fails in any way (a result that cannot be pickled, a crash) is
-redone here, so the user sees exactly what the serial path gives. Cancel is checked while waiting.
+Why: an audit in several processes (engine.audit.pipeline) computes its corpora's statistics once
+the workers are done. Computed one by one as each corpus's scores came in, they kept the audit
+process from scoring, so most corpora completed together at the end (later corpora share most of
+their texts with earlier ones and need little new scoring) and their statistics, and rendering
+their files, ran one after another beside idle workers: a third of an audit of VADER + TextBlob
+over the four English corpora on two cores. Here each block of corpora is analysed, with its files
+rendered, in its own process and into a result of its own; the blocks are merged in corpus order,
+so tables, result objects, problems and log lines are those of the serial run. A child that fails
+in any way (a result that cannot be pickled, a crash) is redone here, so the user sees exactly
+what the serial path gives. Cancel is checked while waiting, and stops the children.
 """
 from __future__ import annotations
 
@@ -41,9 +42,8 @@ class _Block:
 
 
 def blocks_of(items: list[Any], processes: int) -> list[list[Any]]:
-    """Contiguous blocks, the larger ones first. The first is the audit process's: an audit renders
-    the files of the corpora that complete while workers still score, which are the first ones, so
-    the later corpora, whose files are still to render, go to the children."""
+    """Contiguous blocks, the larger ones first: the last, never larger than the others, is the
+    audit process's, which also merges the blocks and writes the folder afterwards."""
     n = len(items)
     count = max(1, min(processes, n))
     size, extra = divmod(n, count)
@@ -59,22 +59,32 @@ def analyse_together(jobs: list[CorpusAnalysis], result: AuditResult, say: LogFn
                      processes: int) -> int:
     """Run `jobs` in up to `processes` processes (forked children where forking is safe, else here)
     and add what they compute to `result`; returns the number of processes used."""
+    from engine.models.base import Cancelled
+
     from .forked import ForkedCall
     from .parallel import can_fork
 
     blocks = blocks_of(jobs, processes if can_fork() else 1)
-    children = [ForkedCall(_analyse_block, block, result.out_dir, lambda: None) for block in blocks[1:]]
+    children = [ForkedCall(_analyse_block, block, result.out_dir, lambda: None) for block in blocks[:-1]]
     if children:
         say(f"statistics of {len(jobs)} corpora side by side in {len(blocks)} processes")
     try:
-        parts = [_analyse_block(blocks[0], result.out_dir, stop_here)]
-        for child, block in zip(children, blocks[1:]):
+        try:
+            own, failed = _analyse_block(blocks[-1], result.out_dir, stop_here), None
+        except Cancelled:
+            raise
+        except Exception as exc:  # raised once the earlier corpora had theirs: the serial path's order
+            own, failed = None, exc
+        parts = []
+        for child, block in zip(children, blocks[:-1]):
             while not child.wait(POLL_S):
                 stop_here()
             ok, value = child.result()
             # a child that failed is redone here: the error, if any, is then the serial path's
             parts.append(value if ok else _analyse_block(block, result.out_dir, stop_here))
-        for part in parts:
+        if failed is not None:
+            raise failed
+        for part in [*parts, own]:  # corpus order
             _merge(result, part, say)
     except BaseException:
         for child in children:
