@@ -254,3 +254,19 @@ def test_cli_bad_package_is_one_line_without_traceback(tmp_path, mini_pkg):
     assert r.stderr == (f"error: {bad}: unsafe member name '../../evil.sh' ('..' in path) — packages only hold "
                         "files under fixed relative names; do not import this file\n")
     assert not (tmp_path / "d").exists()
+
+
+def test_datasheet_lists_the_glossary_when_there_is_one(mini_def):
+    from engine.corpus.glossary import GlossaryTerm, parse_forms, with_glossary
+    from engine.package.datasheet import build_datasheet
+
+    corpus = parse_definition(mini_def.read_bytes(), str(mini_def))
+    assert "## Glossary" not in build_datasheet(corpus).to_markdown()  # none recorded: no empty section
+    corpus.extra = with_glossary(corpus.extra, [
+        GlossaryTerm("furious", parse_forms("furioso (gender=m) / furiosa (gender=f)"), "not 'enojado'"),
+        GlossaryTerm("situation", parse_forms("situación"))])
+    md = build_datasheet(corpus).to_markdown()
+    assert "## Glossary" in md
+    assert "| furious | furioso (gender=m) / furiosa (gender=f) | not 'enojado' |" in md
+    assert "| situation | situación |" in md
+    assert md.index("## Translators and reviewers") < md.index("## Glossary") < md.index("## Known limitations")

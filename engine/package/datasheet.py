@@ -61,8 +61,11 @@ def build_datasheet(corpus: CorpusDefinition, report: CheckReport | None = None,
     doc = Document(title=corpus.name if corpus.name == corpus.id else f"{corpus.name} — {corpus.id}")
     if corpus.description:
         doc.intro.append(corpus.description)
-    doc.sections = [_overview(corpus, report, pairs), _axes(corpus), _names(corpus), _people(corpus),
-                    _limitations(corpus, report), _licence(corpus), _cite(corpus)]
+    doc.sections = [_overview(corpus, report, pairs), _axes(corpus), _names(corpus), _people(corpus)]
+    glossary = _glossary(corpus)
+    if glossary is not None:
+        doc.sections.append(glossary)
+    doc.sections += [_limitations(corpus, report), _licence(corpus), _cite(corpus)]
     return doc
 
 
@@ -157,6 +160,23 @@ def _people(corpus: CorpusDefinition) -> Section:
     else:
         blocks.append(f"{reviewed}. Reviewers are not named in the definition (add `[meta] reviewers = [...]`).")
     return Section("Translators and reviewers", blocks)
+
+
+def _glossary(corpus: CorpusDefinition) -> Section | None:
+    """The translation's agreed terms (`[meta] glossary`), when it has any: a researcher reading
+    results sees how a recurring word was rendered (furious → furieux / furieuse)."""
+    from engine.corpus.glossary import forms_label, read_glossary
+
+    terms = read_glossary(corpus)
+    if not terms:
+        return None
+    rows = [[term.source, forms_label(term.forms) or "–", term.note] for term in terms]
+    shown = rows[:MAX_LISTED * 3]
+    blocks: list = ["Agreed translations of recurring terms, kept with the definition (`[meta] glossary`) "
+                    "and offered to translators as suggestions.", Table(["term", "translation", "note"], shown)]
+    if len(rows) > len(shown):
+        blocks.append(f"… and {len(rows) - len(shown)} more terms (see the definition file).")
+    return Section("Glossary", blocks)
 
 
 def _limitations(corpus: CorpusDefinition, report: CheckReport) -> Section:
