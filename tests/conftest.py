@@ -16,6 +16,16 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(tempfile.gettempdir(), "eec-studio-hypothesis"))
 
 
+# tqdm's monitor thread, started by a progress bar (transformers' save_pretrained in fixtures), outlives
+# its bars; while it runs engine.audit.parallel.can_fork() is False, and the tests of forked workers
+# and side-by-side statistics would skip. It only tunes slow bars' refresh rate: off in the tests.
+try:
+    import tqdm.std
+
+    tqdm.std.tqdm.monitor_interval = 0
+except ImportError:
+    pass
+
 # Models the tests read from the Hugging Face cache stay where they are (read-only, offline);
 # pinned before HOME moves, so the fixture below does not hide them.
 os.environ.setdefault("HF_HOME", str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "huggingface"))

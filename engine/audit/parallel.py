@@ -6,8 +6,8 @@ each worker loads its own copy once and checks that its fingerprint matches, so 
 pickled per chunk. Torch scorers offer none and stay in the calling process (they already use
 every core through their own threads).
 
-How workers start: on Linux, when this process runs a single thread (the CLI, a notebook),
-they are forked for the call: they inherit the imported packages and the scorer this process has
+How workers start: on Linux, when this process runs a single thread (the CLI, a script, the GUI's
+audit process; not a Jupyter kernel, which runs threads of its own), they are forked for the call: they inherit the imported packages and the scorer this process has
 already warmed, so they start in milliseconds (a spawned worker spends a second or more importing
 pandas and loading TextBlob, which on two busy cores ate most of the gain). Elsewhere (macOS,
 Windows, or a process with other threads, where forking is unsafe) joblib's loky executor is used:
