@@ -7,12 +7,13 @@ pickled per chunk. Torch scorers offer none and stay in the calling process (the
 every core through their own threads).
 
 How workers start: on Linux, when this process runs a single thread (the CLI, a script, the GUI's
-audit process; not a Jupyter kernel, which runs threads of its own), they are forked for the call: they inherit the imported packages and the scorer this process has
-already warmed, so they start in milliseconds (a spawned worker spends a second or more importing
-pandas and loading TextBlob, which on two busy cores ate most of the gain). Elsewhere (macOS,
-Windows, or a process with other threads, where forking is unsafe) joblib's loky executor is used:
-a `concurrent.futures` executor that does not re-run the caller's `__main__` in its workers (a
-script without a `__main__` guard works) and is reused between calls, so its start-up is paid once.
+audit process; not a Jupyter kernel, which runs threads of its own), they are forked for the call:
+they inherit the imported packages and the scorer this process has already warmed, so they start in
+milliseconds (a spawned worker spends a second or more importing pandas and loading TextBlob, which
+on two busy cores ate most of the gain). Elsewhere (macOS, Windows, or a process with other threads,
+where forking is unsafe) joblib's loky executor is used: a `concurrent.futures` executor that does
+not re-run the caller's `__main__` in its workers (a script without a `__main__` guard works) and is
+reused between calls, so its start-up is paid once.
 """
 from __future__ import annotations
 
