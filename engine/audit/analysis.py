@@ -56,9 +56,9 @@ def blocks_of(items: list[Any], processes: int) -> list[list[Any]]:
 
 
 def analyse_together(jobs: list[CorpusAnalysis], result: AuditResult, say: LogFn, stop_here: Callable[[], None], *,
-                     processes: int) -> int:
+                     processes: int) -> None:
     """Run `jobs` in up to `processes` processes (forked children where forking is safe, else here)
-    and add what they compute to `result`; returns the number of processes used."""
+    and add what they compute to `result`."""
     from engine.models.base import Cancelled
 
     from .forked import ForkedCall
@@ -90,7 +90,6 @@ def analyse_together(jobs: list[CorpusAnalysis], result: AuditResult, say: LogFn
         for child in children:
             child.abandon()
         raise
-    return len(blocks)
 
 
 def _analyse_block(block: list[CorpusAnalysis], out_dir: Any, stop_here: Callable[[], None]) -> _Block:

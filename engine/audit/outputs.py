@@ -40,9 +40,10 @@ def write_outputs(result: AuditResult, out: Path) -> None:
 def corpus_files(result: AuditResult, cid: str) -> dict[str, bytes]:
     """{relative path: bytes} of one corpus's files (scores/<id>.csv|.parquet, pairs/<id>.csv).
 
-    Why separate from writing: an audit scoring in several processes renders them as soon as the
-    corpus is analysed, while its workers still score the next corpora (`AuditResult.rendered`);
-    the files are still written only when the whole run completes."""
+    Why separate from writing: an audit in several processes renders them ahead of writing, in
+    the process that computes the corpus's statistics (engine.audit.analysis) or while its workers
+    still score the next corpora (`AuditResult.rendered`); the files are still written only when the
+    whole run completes."""
     files = {}
     df = result.scores[cid]
     files[f"scores/{cid}.csv"] = df.to_csv(index=False).encode("utf-8")

@@ -466,8 +466,9 @@ def _probe_speeds(corpora: list, scorers: list, cache: Any, result: AuditResult,
         if getattr(scorer, "instant", False):
             continue  # a lookup (a prediction file) has no speed to learn, and must see all its texts at once
         probed = True
-        # the first text pays for loading (TextBlob imports NLTK and scipy: a second), so it is not
-        # timed: a rate that included it made the ETA promise minutes for a job of seconds
+        # the first text pays for whatever a scorer loads lazily (a model's weights, a lexicon's
+        # tables), so it is not timed: a rate that included it made the ETA promise minutes for a
+        # job of seconds
         warm = score_texts(scorer, sample[:1], cache=cache, cancel=cancel).attrs.get("scoring")
         stats = score_texts(scorer, sample[1:], cache=cache, cancel=cancel).attrs.get("scoring")
         if stats is None or warm is None:

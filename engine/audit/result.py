@@ -24,8 +24,8 @@ class AuditResult:
     report: Path | None = None
     #: association tests: one row per requested test, refused/failed ones with the reason
     assoc_overview: pd.DataFrame | None = None
-    #: corpus id -> its files rendered while workers still scored (engine.audit.outputs.corpus_files);
-    #: emptied when the folder is written
+    #: corpus id -> its files rendered ahead of writing, by an audit in several processes
+    #: (engine.audit.outputs.corpus_files); emptied when the folder is written
     rendered: dict[str, dict[str, bytes]] = field(default_factory=dict, repr=False)
 
     def summary(self) -> str:

@@ -217,7 +217,7 @@ class _Schedule:
         finally:
             if self.pool is not None and self.owned:
                 # a forked pool. Idle (the run completed): wait for its workers and threads to end, so
-                # that the next audit in this process (a notebook's) can fork again. Otherwise
+                # that the next audit in this process (a script's) can fork again. Otherwise
                 # (cancel, error, a chunk scored here in a worker's place): do not wait for running
                 # chunks; the workers exit once their current one is done
                 busy = bool(self.in_flight) or any(not f.done() for f in self.stolen)

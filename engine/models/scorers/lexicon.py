@@ -57,8 +57,8 @@ class _LexiconScorer:
         return WorkerSpec(f"{self.kind}?{urlencode({'name': self.name})}")
 
     def warm(self) -> None:
-        """Load the lexicon now rather than at the first text (TextBlob imports NLTK, scipy and
-        scikit-learn: most of a second), e.g. before worker processes are forked from this one."""
+        """Load the lexicon now rather than at the first text (VADER reads its tables, TextBlob its
+        pattern lexicon), e.g. before worker processes are forked from this one."""
         if self._fn is None:
             self._fn = self._raw()
 
