@@ -211,6 +211,14 @@ def test_eta_and_labels():
     assert format_eta(7300) == "about 2 h 1 min left"
 
 
+def test_progress_counts_read_done_then_total_in_arabic_too(page):
+    """The counts are one left-to-right isolate (U+2066 … U+2069): in a right-to-left layout the
+    bidi algorithm would otherwise show "25,920 / 13,072" for 13,072 done of 25,920."""
+    page.run_view.show_counts(13072, 25920)
+    text = page.progress.text()
+    assert text.startswith("\u206613,072 / 25,920\u2069") and text.endswith("(50%)")
+
+
 def test_a_run_that_cannot_stop_itself_is_ended_on_close(qtbot, page, assets):
     """Closing the window while the audit process is busy importing torch (no batch boundary to
     check Cancel at): wait() gives it a moment, then ends the process; nothing is left running."""

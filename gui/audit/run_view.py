@@ -156,7 +156,8 @@ class AuditRunView(QWidget):
     def show_counts(self, done: int, total: int) -> None:
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(done)
-        self.progress.setFormat(f"{done:,} / {total:,}  (%p%)")
+        # a left-to-right isolate: in Arabic the counts would otherwise read "total / done"
+        self.progress.setFormat(f"\u2066{done:,} / {total:,}\u2069  (%p%)")
 
     def show_busy(self) -> None:
         self.progress.setRange(0, 0)
