@@ -12,6 +12,7 @@ from .compiled import CompiledCorpus
 from .export import FORMATS, export_table
 from .generator import generate
 from .registry import list_corpora, load_corpus
+from .review_record import draw_sample, read_review, review_status, save_record, write_sheet
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -64,6 +65,22 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     ex.add_argument("--out", required=True, metavar="FILE", help="output file (a folder with --all)")
     ex.set_defaults(func=cmd_export)
 
+    rs = sub.add_parser("review-sample", help="draw a random sample for a native-speaker review (a CSV sheet)")
+    rs.add_argument("corpus", metavar="NAME_OR_PATH")
+    rs.add_argument("--n", type=int, default=100, help="how many pairs (sentences where the corpus has none); default 100")
+    rs.add_argument("--seed", type=int, default=None,
+                    help="seed of the draw (default: the current UTC time as digits, a seed nobody used)")
+    rs.add_argument("--out", required=True, metavar="SHEET.csv")
+    rs.add_argument("--overwrite", "--force", dest="overwrite", action="store_true", help="replace SHEET if it exists")
+    rs.set_defaults(func=cmd_review_sample)
+
+    ri = sub.add_parser("review-import", help="store a filled-in review sheet beside the corpus (its error rate)")
+    ri.add_argument("corpus", metavar="NAME_OR_PATH")
+    ri.add_argument("sheet", metavar="SHEET.csv")
+    ri.add_argument("--reviewer", required=True, help="who gave the verdicts (the review is signed with it)")
+    ri.add_argument("--date", default=None, help="when (YYYY-MM-DD; default today)")
+    ri.set_defaults(func=cmd_review_import)
+
     pv = sub.add_parser("preview", help="print generated sentences (filter by template, person, emotion)")
     pv.add_argument("corpus", metavar="NAME_OR_PATH")
     pv.add_argument("--template", default=None)
@@ -82,11 +99,13 @@ def cmd_list(args: argparse.Namespace) -> int:
             status = "ok" if rep.ok else f"{len(rep.errors)} error(s)"
             if rep.warnings:
                 status += f", {len(rep.warnings)} warning(s)"
-            rows.append((c.id, c.language, f"{rep.sentences:,}", status, "built-in" if entry.builtin else str(entry.path)))
+            review = review_status(c).text()
+            rows.append((c.id, c.language, f"{rep.sentences:,}", status, review,
+                         "built-in" if entry.builtin else str(entry.path)))
         except Exception as exc:  # one broken user file must not hide the others
-            rows.append((entry.id, "?", "-", f"unreadable: {exc}", str(entry.path)))
-    header = ("corpus", "lang", "sentences", "checker", "where")
-    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(4)]
+            rows.append((entry.id, "?", "-", f"unreadable: {exc}", "-", str(entry.path)))
+    header = ("corpus", "lang", "sentences", "checker", "review (95% Clopper-Pearson interval)", "where")
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(5)]
     print("  ".join(h.ljust(w) for h, w in zip(header, widths + [0])))
     for r in rows:
         print("  ".join(str(v).ljust(w) for v, w in zip(r, widths + [0])))
@@ -184,6 +203,31 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown output type .{suffix}", file=str(out), field="--out",
                          fix=f"end the name in one of .{', .'.join(FORMATS)} or pass --format")
     _export_one(args.corpus, out, args.format)
+    return exits.OK
+
+
+def cmd_review_sample(args: argparse.Namespace) -> int:
+    from engine.package.overwrite import may_replace
+
+    validate.at_least("--n", args.n, 1)
+    c = load_corpus(args.corpus)
+    out = validate.output_file(args.out)
+    may_replace(out, overwrite=args.overwrite, confirm=None)
+    sample = draw_sample(c, args.n, args.seed)
+    write_sheet(sample, out)
+    print(f"{c.id}: {len(sample.items)} of {sample.population:,} {sample.unit}, seed {sample.seed} -> {out}\n"
+          f"  fill in verdict (ok | awkward | error), error_class and correction, then: "
+          f"corpus review-import {c.id} {out} --reviewer NAME")
+    return exits.OK
+
+
+def cmd_review_import(args: argparse.Namespace) -> int:
+    c = load_corpus(args.corpus)
+    record = read_review(c, args.sheet, args.reviewer, args.date)
+    path = save_record(c, record)
+    classes = ", ".join(f"{k} {v}" for k, v in sorted(record.error_classes().items()))
+    print(f"{c.id}: {record.summary()}" + (f" ({classes})" if classes else "")
+          + f", {record.awkward} awkward; reviewer {record.reviewer}, {record.date}, seed {record.seed} -> {path}")
     return exits.OK
 
 
