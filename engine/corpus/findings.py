@@ -31,12 +31,17 @@ CODES: dict[str, tuple[str, str]] = {
     # Grammar rules (engine.corpus.grammar): language-specific faults the agreement machinery
     # cannot see. A published text kept for reproduction lists its own in [known_defects],
     # which reports them as warnings.
-    "E016": (ERROR, "adjective after a clitic and a verb of feeling agrees with the wrong person"),
+    "E016": (ERROR, "emotion word agrees with the wrong referent (the person, where the speaker or a noun feels)"),
     "E017": (ERROR, "Arabic: bare adjective after a verb of feeling"),
     "E018": (ERROR, "Arabic: object pronoun together with a noun object"),
     "E019": (ERROR, "Japanese: two を objects in one clause"),
     "E020": (ERROR, "Japanese: na-adjective before a noun without な"),
     "E021": (ERROR, "Japanese: causative without a causee"),
+    # data-driven rules (engine/corpus/grammar/languages/<lang>.toml and a corpus's [[restrictions]])
+    "E022": (ERROR, "word that cannot describe its referent or stand in this frame"),
+    "E023": (ERROR, "form that does not exist in the language, or a false friend"),
+    "E024": (ERROR, "construction with the wrong reading (a calque, a trait for a feeling)"),
+    "E025": (ERROR, "missing or non-standard sentence-final punctuation"),
     "W101": (WARNING, "same form listed for different entries"),
     "W102": (WARNING, "stray punctuation or whitespace in a form"),
     "W103": (WARNING, "sentence does not start with a capital letter"),
@@ -49,10 +54,12 @@ CODES: dict[str, tuple[str, str]] = {
     "W110": (WARNING, "pair sides differ in length beyond the person term"),
     "W111": (WARNING, "only one side of a pair has a sentence: the pair is skipped"),
     "W112": (WARNING, "realised form does not have the shape [expect] asks for"),
+    "W113": (WARNING, "word not in the language's spelling dictionary (Hunspell, UniDic)"),
+    "W114": (WARNING, "no spelling dictionary for the language on this system: spelling not checked"),
 }
 
 # Codes a definition may declare in [known_defects] (a published text kept as it was).
-GRAMMAR_CODES = ("E016", "E017", "E018", "E019", "E020", "E021")
+GRAMMAR_CODES = ("E016", "E017", "E018", "E019", "E020", "E021", "E022", "E023", "E024", "E025")
 
 
 @dataclass

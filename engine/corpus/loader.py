@@ -18,6 +18,7 @@ from .model import (
     Axis,
     CorpusDefinition,
     EmotionWord,
+    EXPERIENCERS,
     PAIR_MATCHES,
     Form,
     Pair,
@@ -35,13 +36,13 @@ TOP_KEYS = {
     "format", "id", "language", "name", "description", "source", "licence", "cite",
     "capitalize", "id_prefix", "direction", "features", "derive", "axes", "persons",
     "emotion_words", "words", "templates", "pairs", "meta", "expect",
-    "known_defects",
+    "known_defects", "speaker_gender", "spelling", "restrictions",
 }
 REVIEW_KEYS = {"status", "translator", "note", "source"}
 PERSON_KEYS = {"id", "kind", "text", "forms", "features", "pair"} | REVIEW_KEYS
 EMOTION_KEYS = {"id", "emotion", "kind", "text", "forms", "features"} | REVIEW_KEYS
 WORD_KEYS = {"id", "text", "forms"} | REVIEW_KEYS
-TEMPLATE_KEYS = {"id", "text", "variants", "select", "published"} | REVIEW_KEYS
+TEMPLATE_KEYS = {"id", "text", "variants", "select", "published", "experiencer"} | REVIEW_KEYS
 AXIS_KEYS = {"groups", "reference", "label", "feature"}
 PAIR_KEYS = {"id", "variable", "privileged", "minoritised", "match", "shared", "note"}
 
@@ -221,6 +222,15 @@ class _Builder:
         expect = self.expect(data.get("expect", {}))
         known_defects = self.known_defects(data.get("known_defects", {}))
         extra = {k: data[k] for k in ("meta",) if k in data}
+        speaker_gender = self.string(data.get("speaker_gender", ""), "speaker_gender", required=False)
+        if speaker_gender and speaker_gender not in features.get("gender", []):
+            raise self.fail("speaker_gender", f"{speaker_gender!r} is not a value of features.gender",
+                            fix=f"use one of {features.get('gender') or 'the gender values (declare features.gender)'}")
+        spelling = self.table(data.get("spelling", {}), "spelling")
+        self.keys(spelling, {"accept"}, "spelling")
+        accept = [self.string(w, f"spelling.accept[{i}]")
+                  for i, w in enumerate(self.array(spelling.get("accept", []), "spelling.accept"))]
+        restrictions = self.restrictions(data.get("restrictions", []))
         return CorpusDefinition(
             id=cid, language=lang, name=self.string(data.get("name", cid), "name"),
             axes=axes, features=features, persons=persons, emotion_words=emotions,
@@ -232,7 +242,23 @@ class _Builder:
             id_prefix=self.string(data.get("id_prefix"), "id_prefix", required=False),
             direction=self.string(data.get("direction", "ltr"), "direction"),
             pairs=pairs, expect=expect, known_defects=known_defects, extra=extra, path=self.name,
+            speaker_gender=speaker_gender, spelling_accept=accept, restrictions=restrictions,
         )
+
+    def restrictions(self, value: Any) -> list[dict]:
+        """The corpus's own grammar restrictions, checked as the language files' are."""
+        from .grammar.language_data import LanguageDataError, parse_restriction
+
+        out = []
+        for i, r in enumerate(self.array(value, "restrictions")):
+            r = self.table(r, f"restrictions[{i}]")
+            try:
+                parse_restriction(r, f"restrictions[{i}]")
+            except LanguageDataError as exc:
+                field, _, why = str(exc).partition(": ")
+                raise self.fail(field, why, fix="see engine/corpus/grammar/languages/README.md") from None
+            out.append(dict(r))
+        return out
 
     def pair(self, p: Any, i: int) -> Pair:
         fp = f"pairs[{i}]"
@@ -358,8 +384,13 @@ class _Builder:
                 feats = {k: self.string(x, f"{vp}.{k}") for k, x in v.items() if k not in ("text", "published")}
                 variants.append(Variant(self.string(v["text"], f"{vp}.text"), feats,
                                         self.string(v.get("published", ""), f"{vp}.published")))
+        experiencer = self.string(t.get("experiencer", ""), f"{fp}.experiencer", required=False)
+        if experiencer and experiencer not in EXPERIENCERS:
+            raise self.fail(f"{fp}.experiencer", f"{experiencer!r} is not one of {list(EXPERIENCERS)}",
+                            fix="say who feels the emotion word: person, speaker, third (a third party) or noun")
         return Template(id=tid, variants=variants, select=self.str_map(t.get("select", {}), f"{fp}.select"),
-                        published=self.string(t.get("published", ""), f"{fp}.published"), review=self.review(t))
+                        published=self.string(t.get("published", ""), f"{fp}.published"), review=self.review(t),
+                        experiencer=experiencer)
 
 
 def _kind(v: Any) -> str:

@@ -112,6 +112,12 @@ class Template:
     select: dict[str, str] = field(default_factory=dict)  # variant feature -> "person.gender"
     published: str = ""
     review: Review = field(default_factory=Review)
+    # who feels the emotion word: "person", "speaker", "third" (a third party) or "noun" (a noun
+    # such as "situation"); "" = inferred (engine.corpus.grammar.referent). Checked by E016.
+    experiencer: str = ""
+
+
+EXPERIENCERS = ("person", "speaker", "third", "noun")
 
 
 @dataclass
@@ -154,6 +160,13 @@ class CorpusDefinition:
     # grammar-rule code (E016...) -> why the fault is kept: a published text reproduced as it was
     # reports these findings as warnings (engine.corpus.grammar, docs/corpus.md).
     known_defects: dict[str, str] = field(default_factory=dict)
+    # the speaker's grammatical gender (a value of features.gender), held constant wherever the
+    # speaker is the one who feels (experiencer = "speaker"); "" = not declared
+    speaker_gender: str = ""
+    # words the spelling check accepts for this corpus (names are exempt already)
+    spelling_accept: list[str] = field(default_factory=list)
+    # the corpus's own grammar restrictions (same keys as grammar/languages/<lang>.toml)
+    restrictions: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)  # reserved (meta etc.), kept on save
     path: str = ""  # file the definition was read from
 

@@ -86,6 +86,8 @@ def to_toml(c: CorpusDefinition) -> str:
     if c.direction != "ltr":
         lines.append(f"direction = {_q(c.direction)}")
     lines.append(f"capitalize = {_value(c.capitalize)}")
+    if c.speaker_gender:
+        lines.append(f"speaker_gender = {_q(c.speaker_gender)}")
     lines += ["", "[features]"] + [f"{_key(k)} = {_value(v)}" for k, v in c.features.items()]
     for feat, rules in c.derive.items():
         lines += ["", f"[derive.{_key(feat)}]"] + [f"{_key(k)} = {_q(v)}" for k, v in rules.items()]
@@ -120,6 +122,8 @@ def to_toml(c: CorpusDefinition) -> str:
             lines.append("variants = [\n    " + ",\n    ".join(vs) + ",\n]")
         if t.published:
             lines.append(f"published = {_q(t.published)}")
+        if t.experiencer:
+            lines.append(f"experiencer = {_q(t.experiencer)}")
         lines += _review(t.review)
     for p in c.persons:
         lines += ["", "[[persons]]", f"id = {_q(p.id)}", f"kind = {_q(p.kind)}"]
@@ -137,6 +141,10 @@ def to_toml(c: CorpusDefinition) -> str:
             lines.append(f"features = {_value(e.features)}")
         lines += _review(e.review)
     lines += _pairs(c)
+    if c.spelling_accept:
+        lines += ["", "[spelling]", f"accept = {_value(c.spelling_accept)}"]
+    for r in c.restrictions:
+        lines += ["", "[[restrictions]]"] + [f"{_key(k)} = {_value(v)}" for k, v in r.items()]
     text = "\n".join(lines) + "\n"
     if c.extra:  # sections this writer does not format itself (e.g. meta) go through tomli_w
         text += "\n" + tomli_w.dumps(c.extra)

@@ -22,6 +22,8 @@ from ..compiled import CEntry, CompiledCorpus, CTemplate, CVariant, Realisation
 from ..findings import Finding
 from ..realised import slot_spans
 from . import arabic, japanese, romance
+from .language_data import Restriction, language_data, parse_restriction
+from .referent import experiencer, wrong_referent
 
 # (sentence before capitalisation, slot spans, variant) -> [(code, slot, explanation)]
 SentenceRule = Callable[[str, dict[str, tuple[int, int]], CVariant], list[tuple[str, str, str]]]
@@ -51,32 +53,58 @@ class GrammarCheck:
     """Collects grammar findings while the checker walks the combinations."""
 
     def __init__(self, cc: CompiledCorpus) -> None:
+        from ..spelling import SpellingCheck
+
         self.cc = cc
-        self.rules = rules_for(cc.corpus.language)
+        self.rules = rules_for(cc.corpus.language) or LanguageRules()
+        self.data = language_data(cc.corpus.language)
+        self.restrictions: tuple[Restriction, ...] = self.data.restrictions + tuple(
+            parse_restriction(r, f"restrictions[{i}]") for i, r in enumerate(cc.corpus.restrictions))
+        # per variant: the restrictions whose template conditions hold (checked once)
+        self._variant_rules: dict[int, tuple[Restriction, ...]] = {}
+        self.spelling = SpellingCheck(cc.corpus)
         self.raw: list[Finding] = []
         self.examples: dict[tuple[str, str, str], str] = {}
 
     @property
     def active(self) -> bool:
-        return self.rules is not None
+        return True
 
     def template(self, ct: CTemplate) -> None:
-        if self.rules is None:
-            return
+        seen = set()
         for cv in ct.variants:
-            for rule in self.rules.template:
-                for code, slot, why in rule(cv):
-                    self.raw.append(Finding(code, why, item=f"templates[{ct.id}]", template=ct.id, slot=slot))
+            found = [f for rule in self.rules.template for f in rule(cv)]
+            found += wrong_referent(self.cc.corpus, ct.template, cv)
+            for code, slot, why in found:
+                if (code, slot) in seen:  # the Romance clitic rule and the referent rule see one fault
+                    continue
+                seen.add((code, slot))
+                self.raw.append(Finding(code, why, item=f"templates[{ct.id}]", template=ct.id, slot=slot))
+            exp, _ = experiencer(ct.template, cv, self.cc.corpus.language)
+            self._variant_rules[id(cv)] = tuple(r for r in self.restrictions
+                                                if r.applies_to_template(cv.variant.text, exp))
 
     def sentence(self, ct: CTemplate, r: Realisation, person: CEntry, emotion: CEntry | None) -> None:
-        if self.rules is None or not self.rules.sentence:
-            return
         raw, spans = slot_spans(r)
-        for rule in self.rules.sentence:
-            for code, slot, why in rule(raw, spans, r.variant):
-                self.raw.append(Finding(code, why, item=f"templates[{ct.id}]", template=ct.id, slot=slot,
-                                        person=person.id, emotion_word=emotion.id if emotion else ""))
-                self.examples.setdefault((code, ct.id, why), r.sentence)
+        found = [f for rule in self.rules.sentence for f in rule(raw, spans, r.variant)]
+        cv = r.variant
+        rules = self._variant_rules.get(id(cv), ())
+        if rules:
+            slot = cv.emotion_slot
+            word = raw[slice(*spans[slot.name])] if slot is not None and slot.name in spans else ""
+            category = emotion.attrs.get("emotion", "") if emotion else ""
+            for rx in rules:
+                if rx.matches(raw, word, category):
+                    found.append((rx.code, slot.name if slot else "", f"{rx.message} [{rx.error_class}]"))
+        ends = self.data.final_punctuation
+        if ends and not r.sentence.rstrip().endswith(tuple(ends)):
+            found.append(("E025", "", f"the sentence does not end with the standard punctuation of "
+                          f"{self.cc.corpus.language} ({' '.join(ends)}): end the template with it"))
+        for code, slot, why in found:
+            self.raw.append(Finding(code, why, item=f"templates[{ct.id}]", template=ct.id, slot=slot,
+                                    person=person.id, emotion_word=emotion.id if emotion else ""))
+            self.examples.setdefault((code, ct.id, why), r.sentence)
+        self.spelling.sentence(r.sentence, ct.id)
 
     def findings(self) -> list[Finding]:
         """One finding per code, template and explanation, counting the sentences it covers;
@@ -96,5 +124,7 @@ class GrammarCheck:
             if f.code in known:
                 f.known = known[f.code]
                 f.message += f" — known defect of the published text: {f.known}"
+            out.append(f)
+        for f in self.spelling.findings():
             out.append(f)
         return out
