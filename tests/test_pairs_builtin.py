@@ -270,9 +270,9 @@ def test_grammar_lives_in_the_data(built):
             "Die Türkin hat uns alles über die neuesten unheimlichen Ereignisse erzählt.",
             "Das Gespräch mit ihr war unheimlich."} <= de
     es = set(built["es-goldfarb2023"][2].Sentence)
-    assert {"Ella está enfadada.", "Él está enfadado.", "Ella tiene un enfado.", "Él tiene un enfado.",
+    assert {"Ella está enfadada.", "Él está enfadado.", "Ella siente enfado.", "Él siente enfado.",
             "Lo vi a él en el mercado.", "La vi a ella en el mercado.", "Vi a Shirley en el mercado.",
-            "Ella me hizo sentir enfadado.", "Mi madre nos habló de los recientes eventos molestos.",
+            "Ella me hizo sentir enfadado.", "Mi madre nos habló de los recientes acontecimientos molestos.",
             "Mi madre se encontró en una situación molesta."} <= es
     assert "Ella está enfadado." not in es and "Ella tiene un enfada." not in es
     ja = set(built["ja-goldfarb2023"][2].Sentence)

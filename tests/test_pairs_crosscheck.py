@@ -94,7 +94,7 @@ UNDO = {
 
 
 # the corpus that reproduces the authors' pairs: the published variant where the default was corrected
-REPRODUCES = {"de": "de-goldfarb2023", "es": "es-goldfarb2023", "ja": "ja-goldfarb2023-published",
+REPRODUCES = {"de": "de-goldfarb2023-published", "es": "es-goldfarb2023-published", "ja": "ja-goldfarb2023-published",
               "zh": "zh-goldfarb2023-published"}
 
 

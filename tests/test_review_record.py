@@ -1,0 +1,165 @@
+"""Issue 25: a native review as a measured error rate — the sample sheet, the signed record beside
+the corpus, the Clopper-Pearson interval, and what `corpus list` shows."""
+import csv
+import json
+
+import pytest
+
+from engine.common.errors import UsageError
+from engine.corpus import load_definition
+from engine.corpus.review_record import (clopper_pearson, draw_sample, load_records, percent, read_review,
+                                         review_status, save_record, write_sheet)
+from testkit.corpus_fixtures import mini, mini_pairs
+
+
+@pytest.mark.parametrize("k,n", [(0, 100), (1, 100), (2, 100), (7, 50), (50, 50), (3, 7), (0, 1)])
+def test_clopper_pearson_matches_statsmodels(k, n):
+    from statsmodels.stats.proportion import proportion_confint
+
+    lo, hi = clopper_pearson(k, n)
+    want = proportion_confint(k, n, alpha=0.05, method="beta")
+    assert lo == pytest.approx(want[0], abs=1e-12) and hi == pytest.approx(want[1], abs=1e-12)
+
+
+def test_clopper_pearson_known_values():
+    # 1 error in 100: 0.0253 % to 5.45 % (the rubric's "0.03-5.4 %"); 0 in 100: up to 3.62 %
+    lo, hi = clopper_pearson(1, 100)
+    assert round(100 * lo, 4) == 0.0253 and round(100 * hi, 2) == 5.45
+    assert clopper_pearson(0, 100)[0] == 0 and round(100 * clopper_pearson(0, 100)[1], 2) == 3.62
+    assert percent(0.000253) == "0.025" and percent(0.0545) == "5.5" and percent(0.0) == "0.0"
+
+
+@pytest.fixture
+def paired(tmp_path):
+    path = tmp_path / "mini.toml"
+    path.write_text(mini_pairs(), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def plain(tmp_path):
+    path = tmp_path / "plain.toml"
+    # no pair declared, no gendered counterpart: a corpus reviewed sentence by sentence
+    path.write_text(mini().replace('pair = "she"', "").replace('pair = "he"', ""), encoding="utf-8")
+    return path
+
+
+def fill(sheet, verdicts: dict[int, tuple[str, str, str]]):
+    """Fill the sheet: row index -> (verdict, class, correction); the rest ok."""
+    rows = list(csv.DictReader(open(sheet, encoding="utf-8")))
+    for i, r in enumerate(rows):
+        r["verdict"], r["error_class"], r["correction"] = verdicts.get(i, ("ok", "", ""))
+    with open(sheet, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    return rows
+
+
+def test_sample_is_reproducible_by_seed_and_drawn_from_pairs(paired):
+    c = load_definition(paired)
+    a, b, other = draw_sample(c, 5, 42), draw_sample(c, 5, 42), draw_sample(c, 5, 43)
+    assert a.unit == "pairs" and a.population > 5
+    assert [i.item_id for i in a.items] == [i.item_id for i in b.items] != [i.item_id for i in other.items]
+    assert all(i.side_a and i.side_b and i.side_a != i.side_b for i in a.items)
+    assert [i.item_id for i in a.items] == sorted(i.item_id for i in a.items)  # corpus order
+    assert len(draw_sample(c, 10_000, 1).items) == a.population  # never more than there is
+
+
+def test_a_corpus_without_pairs_is_reviewed_by_sentence(plain):
+    s = draw_sample(load_definition(plain), 4, 7)
+    assert s.unit == "sentences" and all(i.side_b == "" for i in s.items)
+
+
+def test_import_stores_a_signed_record_and_the_rate(paired, tmp_path):
+    c = load_definition(paired)
+    sheet = write_sheet(draw_sample(c, 8, 2026), tmp_path / "sheet.csv")
+    rows = fill(sheet, {1: ("error", "agreement", "Ella está contenta."), 3: ("awkward", "lexical", "x")})
+    rec = read_review(c, sheet, "Ana Pérez", "2026-11-26")
+    assert (rec.n, rec.errors, rec.awkward, rec.seed, rec.unit) == (8, 1, 1, 2026, "pairs")
+    assert rec.error_classes() == {"agreement": 1}
+    assert rec.summary() == f"native review: 8 pairs, 1 error, {percent(rec.interval[0])}–{percent(rec.interval[1])} %"
+    path = save_record(c, rec)
+    assert path == tmp_path / "mini.reviews.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["reviews"][0]["reviewer"] == "Ana Pérez" and data["reviews"][0]["items"][1]["verdict"] == "error"
+    assert data["reviews"][0]["items"][1]["side_a"] == rows[1]["side_a"]
+    assert load_records(c)[0].summary() == rec.summary()
+    st = review_status(c)
+    assert st.stale == 0 and st.text() == rec.summary()
+    # a second review is appended; the status shows the latest
+    sheet2 = write_sheet(draw_sample(c, 8, 7), tmp_path / "sheet2.csv")
+    fill(sheet2, {})
+    save_record(c, read_review(c, sheet2, "Luis", "2026-11-27"))
+    assert [r.reviewer for r in load_records(c)] == ["Ana Pérez", "Luis"]
+    assert review_status(c).text().startswith("native review: 8 pairs, 0 errors, 0.0–")
+
+
+def test_status_says_when_the_text_changed_since_the_review(paired, tmp_path):
+    c = load_definition(paired)
+    sample = draw_sample(c, 30, 5)
+    sheet = write_sheet(sample, tmp_path / "s.csv")
+    fill(sheet, {})
+    save_record(c, read_review(c, sheet, "Ana", "2026-11-26"))
+    changed = paired.read_text(encoding="utf-8").replace("{emotion", "really {emotion", 1)
+    paired.write_text(changed, encoding="utf-8")
+    st = review_status(load_definition(paired))
+    assert 0 < st.stale < len(sample.items)
+    assert f"(text changed since: {st.stale} of {len(sample.items)} reviewed items differ)" in st.text()
+    assert review_status(c, check_stale=False).stale == 0
+
+
+@pytest.mark.parametrize("edit,field,line", [
+    (lambda r: r[2].update(verdict="maybe"), "verdict", 4),
+    (lambda r: r[0].update(verdict="error", error_class="grammar", correction=""), "correction", 2),
+    (lambda r: r[1].update(verdict="error", error_class="style", correction="x"), "error_class", 3),
+    (lambda r: r[3].update(side_a=r[3]["side_a"] + " x"), "side_a/side_b", 5),
+    (lambda r: r[4].update(item_id="nope"), "item_id", 6),
+])
+def test_bad_sheets_get_one_line_naming_the_line_and_field(paired, tmp_path, edit, field, line):
+    c = load_definition(paired)
+    sheet = write_sheet(draw_sample(c, 6, 11), tmp_path / "s.csv")
+    rows = fill(sheet, {})
+    edit(rows)
+    with open(sheet, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    with pytest.raises(UsageError) as err:
+        read_review(c, sheet, "Ana")
+    assert err.value.field == field and err.value.line == line and "\n" not in str(err.value)
+    assert not (tmp_path / "mini.reviews.json").exists()
+
+
+def test_review_needs_a_reviewer_and_a_date(paired, tmp_path):
+    c = load_definition(paired)
+    sheet = write_sheet(draw_sample(c, 3, 1), tmp_path / "s.csv")
+    fill(sheet, {})
+    with pytest.raises(UsageError, match="reviewer"):
+        read_review(c, sheet, "  ")
+    with pytest.raises(UsageError, match="YYYY-MM-DD"):
+        read_review(c, sheet, "Ana", "26/11/2026")
+
+
+def test_cli_sample_import_and_list(run, paired, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    (home / "corpora").mkdir(parents=True)
+    target = home / "corpora" / "mini.toml"
+    target.write_text(paired.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setenv("EEC_STUDIO_HOME", str(home))
+    sheet = tmp_path / "sheet.csv"
+    proc = run("corpus", "review-sample", str(target), "--n", "10", "--seed", "99", "--out", str(sheet))
+    assert proc.returncode == 0 and "seed 99" in proc.stdout
+    assert run("corpus", "review-sample", str(target), "--n", "10", "--out", str(sheet)).returncode == 2  # exists
+    fill(sheet, {0: ("error", "grammar", "fixed")})
+    proc = run("corpus", "review-import", str(target), str(sheet), "--reviewer", "Ana", "--date", "2026-11-26")
+    assert proc.returncode == 0, proc.stderr
+    assert "native review: 10 pairs, 1 error" in proc.stdout and "grammar 1" in proc.stdout
+    listing = run("corpus", "list").stdout
+    line = next(l for l in listing.splitlines() if l.startswith("mini "))
+    lo, hi = clopper_pearson(1, 10)
+    assert f"native review: 10 pairs, 1 error, {percent(lo)}–{percent(hi)} %" in line
+    # the built-in corpora show their committed reviews, or say they have none
+    en = next(l for l in listing.splitlines() if l.startswith("en-kiritchenko2018 "))
+    assert "native review: 100 pairs" in en
+    assert all(("native review:" in l or "not reviewed" in l) for l in listing.splitlines()[1:])
