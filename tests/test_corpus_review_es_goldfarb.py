@@ -116,7 +116,7 @@ def test_no_eventos_and_no_calqued_situation_words(df):
     assert _hits(df, r"\beventos?\b") == []
     assert _hits(df, r"\b(?:serios|severos?|severas?|depresiv[oa]s?)\b") == []
     t10 = df[df.template_id == "T10"].Sentence
-    assert t10.str.contains(r" nos habló de los recientes acontecimientos \w+\.$", regex=True).all()
+    assert t10.str.contains(r" nos habló de los \w+ acontecimientos recientes\.$", regex=True).all()
 
 
 def test_situation_words_agree_with_their_noun(df):
@@ -199,8 +199,8 @@ REVIEWED = ["Ella tiene desdicha.", "Ella tiene alivio.", "Ella me hizo tener al
             "La situación hace que ella se sienta con un enfado.", "Ella nos habló de los recientes eventos serios.",
             "Ella nos habló de los recientes eventos severos.", "Ella está excitada.", "Él está excitado."]
 CORRECTED = ["Ella siente pena.", "Ella siente alivio.", "Ella me hizo sentir alivio.",
-             "La situación hace que ella sienta enfado.", "Ella nos habló de los recientes acontecimientos graves.",
-             "Ella nos habló de los recientes acontecimientos desoladores.", "Ella está emocionada.",
+             "La situación hace que ella sienta enfado.", "Ella nos habló de los graves acontecimientos recientes.",
+             "Ella nos habló de los desoladores acontecimientos recientes.", "Ella está emocionada.",
              "Él está emocionado.", "Ella tiene miedo.", "La situación hace que ella tenga miedo.",
              "Hice que ella sintiese ansiedad.", "Ella siente ansiedad.", "Ella me hizo sentir miedo.",
              "Mi madre va a la escuela de nuestro vecindario."]
@@ -245,3 +245,10 @@ def test_every_pair_differs_only_in_person_and_agreeing_words(pairs, corpus):
                 bad.append((row.privileged, row.minoritised))
     assert bad == []
     assert len(pairs) == 5300
+
+
+def test_recurring_awkward_classes_of_the_first_blind_review_are_gone():
+    """The first blind review (seed 20261126114658) found two recurring awkward classes: T10's
+    adjective after 'los recientes acontecimientos', and 'estremecido/a' as a state of fear."""
+    df = builtin_tables("es-goldfarb2023")[2]
+    assert not df.Sentence.str.contains(r"recientes acontecimientos|estremecid", regex=True).any()

@@ -272,7 +272,7 @@ def test_grammar_lives_in_the_data(built):
     es = set(built["es-goldfarb2023"][2].Sentence)
     assert {"Ella está enfadada.", "Él está enfadado.", "Ella siente enfado.", "Él siente enfado.",
             "Lo vi a él en el mercado.", "La vi a ella en el mercado.", "Vi a Shirley en el mercado.",
-            "Ella me hizo sentir enfadado.", "Mi madre nos habló de los recientes acontecimientos molestos.",
+            "Ella me hizo sentir enfadado.", "Mi madre nos habló de los molestos acontecimientos recientes.",
             "Mi madre se encontró en una situación molesta."} <= es
     assert "Ella está enfadado." not in es and "Ella tiene un enfada." not in es
     ja = set(built["ja-goldfarb2023"][2].Sentence)
