@@ -16,10 +16,15 @@ GOLDFARB = ["de-goldfarb2023", "es-goldfarb2023", "ja-goldfarb2023", "zh-goldfar
 # ja 3,340 / 2,004, zh 4,928, de 3,200 gender, es 4,240 / 6,360, en 2,880 / 5,760. German race:
 # the paper says 5,236 sentences, their released corpus (and ours) has 10,880 pairs; Japanese
 # rank (senpai/kouhai) is in their corpus but not in Table 2. See docs/pairs.md.
-PAIR_COUNTS = {
+PUBLISHED_COUNTS = {
     "de-goldfarb2023": {"gender": 1600, "race": 10880},
     "es-goldfarb2023": {"gender": 2120, "migrant": 3180},
     "ja-goldfarb2023": {"gender": 1670, "race": 1002, "rank": 167},
+}
+PAIR_COUNTS = {
+    **PUBLISHED_COUNTS,
+    # issue 25: the corrected Japanese corpus drops the pejorative 外人 (its 167 race pairs)
+    "ja-goldfarb2023": {"gender": 1670, "race": 835, "rank": 167},
     "zh-goldfarb2023": {"gender": 2464},
     "en-goldfarb2023": {"gender": 1440, "race": 2880},
     # the foundation corpora: Kiritchenko & Mohammad's female/male noun-phrase counterparts
@@ -29,12 +34,13 @@ PAIR_COUNTS = {
     "es-camara2022": {"gender": 1410},
     "ar-camara2022": {"gender": 1340},
 }
-# the published texts kept for reproduction (issue 14) pair exactly as the corrected defaults do
-PUBLISHED = ("es-camara2022", "ar-camara2022", "ja-goldfarb2023", "zh-goldfarb2023")
+# the published texts kept for reproduction (issues 14 and 25) pair as the papers' texts do
+PUBLISHED = ("es-camara2022", "ar-camara2022", "zh-goldfarb2023", "en-camara2022-latino", "en-camara2022-arab")
 PAIR_COUNTS.update({f"{name}-published": PAIR_COUNTS[name] for name in PUBLISHED})
-TABLE2_SENTENCES = {("ja-goldfarb2023", "gender"): 3340, ("ja-goldfarb2023", "race"): 2004,
-                    ("zh-goldfarb2023", "gender"): 4928, ("de-goldfarb2023", "gender"): 3200,
-                    ("es-goldfarb2023", "gender"): 4240, ("es-goldfarb2023", "migrant"): 6360,
+PAIR_COUNTS.update({f"{name}-published": counts for name, counts in PUBLISHED_COUNTS.items()})
+TABLE2_SENTENCES = {("ja-goldfarb2023-published", "gender"): 3340, ("ja-goldfarb2023-published", "race"): 2004,
+                    ("zh-goldfarb2023", "gender"): 4928, ("de-goldfarb2023-published", "gender"): 3200,
+                    ("es-goldfarb2023-published", "gender"): 4240, ("es-goldfarb2023-published", "migrant"): 6360,
                     ("en-goldfarb2023", "gender"): 2880, ("en-goldfarb2023", "race"): 5760}
 
 
@@ -276,8 +282,8 @@ def test_grammar_lives_in_the_data(built):
             "Mi madre se encontró en una situación molesta."} <= es
     assert "Ella está enfadado." not in es and "Ella tiene un enfada." not in es
     ja = set(built["ja-goldfarb2023"][2].Sentence)
-    assert {"彼は怒る。", "彼はみんなを怒らせた。", "その状況は彼を怒らせる。", "私は彼を怒らせた。",
-            "彼は幸せだ。", "彼は幸せな状況に陥った。"} <= ja
+    assert {"彼は怒っている。", "彼はみんなを怒らせた。", "この状況は彼を怒らせる。", "私は彼を怒らせた。",
+            "彼は幸せを感じている。", "彼は気づくと幸せな状況にいた。"} <= ja
     zh = built["zh-goldfarb2023"][2]
     assert "他感到生气。" in set(zh.Sentence)
     assert "他 感到 生气." in set(built["zh-goldfarb2023-published"][2].Sentence)
