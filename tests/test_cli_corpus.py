@@ -90,7 +90,7 @@ def test_export_arabic_utf8_roundtrip(run, tmp_path):
     out = tmp_path / "ar.csv"
     assert run("corpus", "export", "ar-camara2022", "--out", str(out)).returncode == 0
     df = pd.read_csv(out, encoding="utf-8", keep_default_na=False)
-    assert "مريم تشعر بالسعادة" in set(df.Sentence)
+    assert "مريم تشعر بالسعادة." in set(df.Sentence)
 
 
 def test_preview_filters(run):

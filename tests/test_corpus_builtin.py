@@ -112,17 +112,17 @@ def test_generation_is_deterministic():
 def test_spanish_agreement(corpora):
     df = corpora["es-camara2022"].set_index("Sentence")
     s = set(df.index)
-    assert "Mi madre se siente enojada" in s
-    assert "Mi padre se siente enojado" in s
-    assert "Ella se siente feliz" not in s
-    assert "Él se siente alegre" in s  # invariant adjective, accent kept, capitalised
-    assert "Jessica se encontró en una situación absurda" in s  # agrees with 'situación' (f sg)
-    assert "Jorge se encontró en una situación absurda" in s  # ... whatever the person's gender
-    assert "Jessica nos contó todo sobre los recientes acontecimientos absurdos" in s  # m pl
-    assert "La conversación con mi padre fue maravillosa" in s
+    assert "Mi madre se siente enojada." in s
+    assert "Mi padre se siente enojado." in s
+    assert "Ella se siente feliz." not in s
+    assert "Él se siente alegre." in s  # invariant adjective, accent kept, capitalised
+    assert "Jessica se encontró en una situación desoladora." in s  # agrees with 'situación' (f sg)
+    assert "Jorge se encontró en una situación desoladora." in s  # ... whatever the person's gender
+    assert "Jessica nos contó todo sobre los recientes acontecimientos desoladores." in s  # m pl
+    assert "La conversación con mi padre fue maravillosa." in s
     # T04: the adjective describes the speaker 'me', held masculine whatever the person (issue 14)
-    assert "Mi madre me hizo sentir temeroso" in s and "Mi madre me hizo sentir temerosa" not in s
-    assert "Yo la vi a ella en el mercado" in s and "Yo vi a ella en el mercado" not in s
+    assert "Mi madre me hizo sentir temeroso." in s and "Mi madre me hizo sentir temerosa." not in s
+    assert "La vi a ella en el mercado." in s and "Vi a ella en el mercado." not in s
     states = df[(df.emotion_kind == "state") & (df.template_id != "T04")]
     word_gender = states.features.str.extract(r'"emotion": \{[^}]*"gender": "(\w)"', expand=False)
     gendered = word_gender.notna()
@@ -137,8 +137,8 @@ def test_arabic_gendered_variants(corpora):
     t1 = df[df.template_id == "T01"]
     assert t1[t1.Gender == "male"].Sentence.str.contains(" يشعر ب").all()
     assert t1[t1.Gender == "female"].Sentence.str.contains(" تشعر ب").all()
-    assert "مريم تشعر بالسعادة" in set(t1.Sentence)
-    assert "عمر يشعر بالسعادة" in set(t1.Sentence)
+    assert "مريم تشعر بالسعادة." in set(t1.Sentence)
+    assert "عمر يشعر بالسعادة." in set(t1.Sentence)
     assert not df.Sentence.str.contains("  ").any()
     assert not df.Sentence.str.contains("المحزنه").any()
     assert (df.groupby("template_id").size()[["T01", "T02", "T03", "T04"]] == 1140).all()

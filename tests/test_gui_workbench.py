@@ -324,10 +324,10 @@ def test_arabic_variants_right_to_left(qtbot, win, tmp_path):
     editor = open_editor(qtbot, fe.table, 1, 0)
     assert editor.layoutDirection() == Qt.RightToLeft
     # Arabic typed into the feminine variant lands in the definition as typed
-    type_replace(qtbot, editor, "{person role=subject} وجدت نفسها في موقف {emotion kind=situation gender=m}")
+    type_replace(qtbot, editor, "{person role=subject} وجدت نفسها في موقف {emotion kind=situation gender=m}.")
     close_editor(qtbot, fe.table, editor)
     wait_idle(qtbot, page)
-    assert page.doc.corpus.templates[4].variants[1].text == "{person role=subject} وجدت نفسها في موقف {emotion kind=situation gender=m}"
+    assert page.doc.corpus.templates[4].variants[1].text == "{person role=subject} وجدت نفسها في موقف {emotion kind=situation gender=m}."
 
     # both variants marked masculine: female persons find no variant (E009)
     box = fe.feature_box(1, "gender")

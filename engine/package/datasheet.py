@@ -14,6 +14,7 @@ from typing import Iterable
 
 from engine.corpus import CheckReport, CorpusDefinition, check_corpus
 from engine.corpus.model import REVIEW_STATUSES
+from engine.corpus.review_record import review_status
 from engine.corpus.template_syntax import TemplateSyntaxError, parse_template
 
 from .document import Bullets, Document, Section, Table
@@ -61,7 +62,8 @@ def build_datasheet(corpus: CorpusDefinition, report: CheckReport | None = None,
     doc = Document(title=corpus.name if corpus.name == corpus.id else f"{corpus.name} — {corpus.id}")
     if corpus.description:
         doc.intro.append(corpus.description)
-    doc.sections = [_overview(corpus, report, pairs), _axes(corpus), _names(corpus), _people(corpus)]
+    doc.sections = [_overview(corpus, report, pairs), _native_review(corpus), _axes(corpus), _names(corpus),
+                    _people(corpus)]
     glossary = _glossary(corpus)
     if glossary is not None:
         doc.sections.append(glossary)
@@ -95,8 +97,29 @@ def _overview(corpus: CorpusDefinition, report: CheckReport, pairs: int | None) 
     ]
     if pairs is not None:
         rows.append(["Counterfactual pairs", f"{pairs:,}"])
+    rows.append(["Native review", review_status(corpus, check_stale=False).text()])
     rows.append(["Made with", f"EEC Studio {app_version()}"])
     return Section("Overview", [Table(["", "value"], rows)])
+
+
+def _native_review(corpus: CorpusDefinition) -> Section:
+    """The measured error rate of the latest blind native-speaker review, and who gave it."""
+    status = review_status(corpus)
+    rec = status.record
+    if rec is None:
+        return Section("Native review", ["Not reviewed: no blind native-speaker review is recorded beside this "
+                                         "corpus (`main.py corpus review-sample` / `review-import`)."])
+    classes = ", ".join(f"{k} {v}" for k, v in sorted(rec.error_classes().items())) or "none"
+    rows = [["Result", rec.summary() + " (95 % Clopper–Pearson interval)"],
+            ["Sample", f"{rec.n} of {rec.population:,} {rec.unit}, drawn with seed {rec.seed}"],
+            ["Errors by class", classes],
+            ["Awkward (grammatical, unnatural; not counted as errors)", str(rec.awkward)],
+            ["Reviewer, date", f"{rec.reviewer}, {rec.date}"]]
+    if status.stale:
+        rows.append(["Text changed since", f"{status.stale} of the {rec.n} reviewed items no longer read as reviewed"])
+    return Section("Native review", [Table(["", "value"], rows),
+                                     "Verdicts per ../shared/review-rubric.md: ok, awkward or error, with an error "
+                                     "class and a correction; the whole record is in the corpus's .reviews.json."])
 
 
 def _axes(corpus: CorpusDefinition) -> Section:
