@@ -83,8 +83,9 @@ def test_goldfarb_corpora_check_clean(name, built):
     report = builtin_report(name)
     assert report.ok, report.to_text()
     assert report.sentences == len(sentences)
-    # warnings are only the documented ones: repeated source words (W101) and declared-absent forms (W109)
-    assert report.codes() <= {"W101", "W109"}, report.to_text()
+    # warnings are only the documented ones: repeated source words (W101), declared-absent forms (W109),
+    # and, for Chinese, that no spelling dictionary exists for it (W114); never an unknown word (W113)
+    assert report.codes() <= {"W101", "W109"} | ({"W114"} if name.startswith("zh-") else set()), report.to_text()
 
 
 def test_pair_table_columns_and_links(built):
