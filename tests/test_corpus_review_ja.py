@@ -15,8 +15,8 @@ CAUSATIVE_TEMPLATES = {"T02": r"^(.+)はみんなを(.+)た。$", "T03": r"^こ�
                        "T04": r"^私は(.+)を(.+)た。$", "T05": r"^(.+)は私を(.+)た。$",
                        "T12": r"^(.+)との会話は私を(.+)た。$"}
 # every causative stem of the corpus: regular or lexical causatives a dictionary or careful prose uses
-CAUSATIVES = {"怒らせ", "むかつかせ", "うんざりさせ", "キレさせ", "イライラさせ", "喜ばせ", "幸せな気持ちにさせ",
-              "楽しませ", "素晴らしい気分にさせ", "興奮させ", "驚かせ", "悲しませ", "傷つけ", "寂しい気持ちにさせ",
+CAUSATIVES = {"怒らせ", "不快にさせ", "うんざりさせ", "キレさせ", "イライラさせ", "喜ばせ", "幸せな気持ちにさせ",
+              "楽しませ", "とてもいい気分にさせ", "わくわくさせ", "驚かせ", "悲しませ", "傷つけ", "寂しい気持ちにさせ",
               "落ち込ませ", "怖がらせ", "混乱させ", "心配させ", "怯えさせ", "緊張させ"}
 # words before 状況 / 出来事: each can describe a situation or an event (none is a verb of feeling
 # whose subject would have to be the situation: 怒る出来事, キレる出来事, 怖がる状況)
@@ -42,7 +42,7 @@ REVIEWED_BAD_PARTS = ["うざがらせ", "最近のキレる出来事", "状況�
 # what the corrected corpus writes instead
 CORRECTED = ["その日本人は悲しんでいる。", "その中国人は悲しんでいる。", "彼は悲しんでいる。", "彼女はうんざりしている。",
              "彼はおもしろがっている。", "その中国人は混乱している。", "彼女はみんなをうんざりさせた。",
-             "私は彼をうんざりさせた。", "彼女は気づくと嬉しい状況にいた。", "彼は気づくと素晴らしい状況にいた。",
+             "私は彼をうんざりさせた。", "彼女は気づくと嬉しい状況に置かれていた。", "彼は気づくと素晴らしい状況に置かれていた。",
              "彼は最近の許しがたい出来事について話してくれた。", "この状況は彼を喜ばせる。",
              "その外国人は怒っている。", "昨日、その沖縄出身の人と話した。", "先輩は喜んでいる。", "彼は寂しがっている。",
              "彼は素晴らしい気分を味わっている。", "彼女は最近の腹立たしい出来事について話してくれた。"]
@@ -85,11 +85,11 @@ def test_every_causative_exists(tables):
 
 
 def test_no_otoshiiru_with_any_situation(tables):
-    """陥る is said of bad situations only: T10 is 気づくと…状況にいた for every emotion."""
+    """陥る is said of bad situations only: T10 is 気づくと…状況に置かれていた for every emotion."""
     df = tables[2]
     assert not df.Sentence.str.contains("陥").any()
     t10 = df[df.template_id == "T10"].Sentence
-    assert len(t10) == 29 * 21 and t10.str.fullmatch(r".+は気づくと.+状況にいた。").all()
+    assert len(t10) == 29 * 21 and t10.str.fullmatch(r".+は気づくと.+状況に置かれていた。").all()
 
 
 def test_words_before_situation_and_event_can_describe_them(sentences):
@@ -158,3 +158,11 @@ def test_every_pair_differs_only_in_the_person_term(tables):
         assert a.count(row.privileged_person) >= 1 and b.count(row.minoritised_person) >= 1
         assert a.replace(row.privileged_person, "<P>", 1) == b.replace(row.minoritised_person, "<P>", 1), row.pair_id
         assert row.emotion_word == row.minoritised_emotion_word
+
+
+def test_recurring_awkward_classes_of_the_first_blind_review_are_gone():
+    """The first blind review of the corrected text (seed 20261126114936: 0 errors, 24 awkward) found
+    these recurring awkward classes: 状況にいた (English-shaped), 素晴らしい気分にさせ (a calque),
+    興奮させ with 私 (reads sexual), むかつかせ (rare; 'cause nausea')."""
+    df = builtin_tables("ja-goldfarb2023")[2]
+    assert not df.Sentence.str.contains(r"状況にいた|素晴らしい気分にさせ|興奮させ|むかつかせ", regex=True).any()

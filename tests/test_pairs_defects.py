@@ -192,7 +192,7 @@ def test_japanese_defects_absent_from_builtin():
     for bad in ["幸せにさた", "イライラさた", "せるせ", "興奮せ", "興奮た", "がらた"]:
         assert not df.Sentence.str.contains(bad).any(), bad
         assert not pairs.privileged.str.contains(bad).any() and not pairs.minoritised.str.contains(bad).any()
-    assert {"彼女との会話は私を幸せな気持ちにさせた。", "彼はみんなを喜ばせた。", "彼はみんなを興奮させた。"} <= set(df.Sentence)
+    assert {"彼女との会話は私を幸せな気持ちにさせた。", "彼はみんなを喜ばせた。", "彼はみんなをわくわくさせた。"} <= set(df.Sentence)
     # the published text keeps the sheet's sentences with only the stem fixes of docs/pairs.md
     published = set(builtin_tables("ja-goldfarb2023-published")[2].Sentence)
     assert {"彼女との会話は幸せにさせた。", "彼は嬉しがらせた。", "彼は興奮させた。"} <= published
