@@ -61,13 +61,13 @@ def _mutations() -> list[tuple[str, bytes]]:
     cases.append(("empty", b""))
     pair_shapes = [
         (GOOD_DE, '\nmatch = "cross"', '\nmatch = "all"'), (GOOD_DE, '\nmatch = "cross"', '\nmatch = 1'),
-        (GOOD_DE, 'privileged = ["np_er", "np_sie"]', 'privileged = []'),
-        (GOOD_DE, 'privileged = ["np_er", "np_sie"]', 'privileged = 3'),
-        (GOOD_DE, 'privileged = ["np_er", "np_sie"]', 'privileged = [["np_er"]]'),
-        (GOOD_DE, 'privileged = ["np_er", "np_sie"]', 'privileged = ["np er"]'),
-        (GOOD_DE, 'id = "race-pronoun"\nvariable = "race"', 'id = "race-pronoun"'),
-        (GOOD_DE, 'id = "race-pronoun"', 'id = "gender"'),
-        (GOOD_DE, 'id = "race-pronoun"\nvariable = "race"', 'id = "race-pronoun"\nvariable = ["race"]'),
+        (GOOD_DE, 'privileged = ["np_dieser_mann", "np_diese_frau"]', 'privileged = []'),
+        (GOOD_DE, 'privileged = ["np_dieser_mann", "np_diese_frau"]', 'privileged = 3'),
+        (GOOD_DE, 'privileged = ["np_dieser_mann", "np_diese_frau"]', 'privileged = [["np_er"]]'),
+        (GOOD_DE, 'privileged = ["np_dieser_mann", "np_diese_frau"]', 'privileged = ["np er"]'),
+        (GOOD_DE, 'id = "race-this"\nvariable = "race"', 'id = "race-this"'),
+        (GOOD_DE, 'id = "race-this"', 'id = "gender"'),
+        (GOOD_DE, 'id = "race-this"\nvariable = "race"', 'id = "race-this"\nvariable = ["race"]'),
         (GOOD_DE, 'shared = ["case"]', 'shared = "case"'), (GOOD_DE, 'shared = ["case"]', 'shared = [1]'),
         (GOOD_DE, 'shared = ["case"]', 'shared = ["case"]\nside = "left"'),
         (GOOD_DE, '[[pairs]]\nid = "gender"', '[pairs]\nid = "gender"'),
@@ -177,7 +177,7 @@ def test_field_paths_locate_their_line():
     for path, expected in [("axes.gender.reference", 'reference = "male"'), ("axes.race", "[axes.race]"),
                            ("features.case", 'case = ["nom", "acc", "dat"]'), ("expect.position", "[expect.position]"),
                            ("expect.position.attr", "attr = "), ("pairs[1].match", 'match = "cross"'),
-                           ("pairs[2]", "[[pairs]]"), ("capitalize", "capitalize = true")]:
+                           ("pairs[1]", "[[pairs]]"), ("capitalize", "capitalize = true")]:
         line = locate(GOOD_DE, path)
         assert line is not None and lines[line - 1].startswith(expected), (path, line)
     assert locate(GOOD_DE, "nonexistent") is None and locate(GOOD_DE, "persons[999].id") is None

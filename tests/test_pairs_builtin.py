@@ -21,10 +21,13 @@ PUBLISHED_COUNTS = {
     "es-goldfarb2023": {"gender": 2120, "migrant": 3180},
     "ja-goldfarb2023": {"gender": 1670, "race": 1002, "rank": 167},
 }
+# issue 25: German race pairs compare one construction (dieser Mann / dieser türkische Mann); the
+# pronoun table (er / der Türke), which has no marked counterpart in the same construction, is gone
 PAIR_COUNTS = {
     **PUBLISHED_COUNTS,
     # issue 25: the corrected Japanese corpus drops the pejorative 外人 (its 167 race pairs)
     "ja-goldfarb2023": {"gender": 1670, "race": 835, "rank": 167},
+    "de-goldfarb2023": {"gender": 1600, "race": 5440},
     "zh-goldfarb2023": {"gender": 2464},
     "en-goldfarb2023": {"gender": 1440, "race": 2880},
     # the foundation corpora: Kiritchenko & Mohammad's female/male noun-phrase counterparts
@@ -107,11 +110,12 @@ def test_pair_table_columns_and_links(built):
 
 def test_pair_rows_name_the_variable_and_groups(built):
     _, _, _, de = built["de-goldfarb2023"]
-    row = de[(de.template_id == "T06") & (de.privileged_person == "ihm") & (de.minoritised_person == "dem Türken")]
+    row = de[(de.template_id == "T06") & (de.privileged_person == "diesem Mann")
+             & (de.minoritised_person == "diesem türkischen Mann")]
     assert len(row) == 1
     row = row.iloc[0]
-    assert row.privileged == "Ich habe mit ihm gestern gesprochen."
-    assert row.minoritised == "Ich habe mit dem Türken gestern gesprochen."
+    assert row.privileged == "Ich habe gestern mit diesem Mann gesprochen."
+    assert row.minoritised == "Ich habe gestern mit diesem türkischen Mann gesprochen."
     assert row.variable == "race" and row.minoritised_group == "Turkish"
     assert row.privileged_group == ""  # the privileged side is unmarked
     assert json.loads(row.features) == {"person": {"case": "dat"}}
@@ -271,10 +275,10 @@ def test_grammar_lives_in_the_data(built):
     """German case on persons and articles, Spanish gender/number and estar/tener, Japanese active
     vs causative: all from the definition files, no per-language code."""
     de = set(built["de-goldfarb2023"][2].Sentence)
-    assert {"Der Türke ist wütend.", "Die Situation macht den Türken wütend.",
-            "Ich habe mit dem Türken gestern gesprochen.", "Ich habe mit diesem Mädchen gestern gesprochen.",
-            "Dieses Mädchen ist in eine unheimliche Situation geraten.",
-            "Die Türkin hat uns alles über die neuesten unheimlichen Ereignisse erzählt.",
+    assert {"Dieser türkische Mann ist wütend.", "Die Situation macht diesen türkischen Mann wütend.",
+            "Ich habe gestern mit diesem türkischen Mann gesprochen.", "Ich habe gestern mit diesem Mädchen gesprochen.",
+            "Dieses Mädchen befand sich in einer unheimlichen Situation.",
+            "Diese türkische Frau hat uns alles über die neuesten unheimlichen Ereignisse erzählt.",
             "Das Gespräch mit ihr war unheimlich."} <= de
     es = set(built["es-goldfarb2023"][2].Sentence)
     assert {"Ella está enfadada.", "Él está enfadado.", "Ella siente enfado.", "Él siente enfado.",

@@ -15,14 +15,14 @@ def test_pairs_csv_default(run, tmp_path):
     out = tmp_path / "de-pairs.csv"
     proc = run("corpus", "pairs", "de-goldfarb2023", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == f"de-goldfarb2023: 12,480 counterfactual pairs (gender 1,600, race 10,880) -> {out}"
+    assert proc.stdout.strip() == f"de-goldfarb2023: 7,040 counterfactual pairs (gender 1,600, race 5,440) -> {out}"
     assert proc.stderr == ""
     header = out.read_text(encoding="utf-8").splitlines()[0]
     assert header.startswith(",".join(PAIR_COLUMNS) + ",")
     df = pd.read_csv(out, keep_default_na=False)
-    assert len(df) == 12480
-    row = df[(df.privileged == "Ich habe mit ihm gestern gesprochen.")
-             & (df.minoritised == "Ich habe mit dem Türken gestern gesprochen.")]
+    assert len(df) == 7040
+    row = df[(df.privileged == "Ich habe gestern mit diesem Mann gesprochen.")
+             & (df.minoritised == "Ich habe gestern mit diesem türkischen Mann gesprochen.")]
     assert len(row) == 1 and row.iloc[0].variable == "race"
 
 

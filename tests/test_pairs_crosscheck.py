@@ -59,7 +59,7 @@ def _subs(pairs):
 
 
 def _undo_de():
-    c = builtin_tables("de-goldfarb2023")[0]
+    c = builtin_tables("de-goldfarb2023-published")[0]
     bare = {}
     for e in c.emotion_words:  # attributive forms back to the bare (predicative) form they published
         pred = [f.text for f in e.forms if f.features.get("position") == "pred"]

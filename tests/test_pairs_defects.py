@@ -30,7 +30,7 @@ GERMAN_ROWS = [("anger", "empört,", "state"), ("anger", "verärgert", "state"),
 
 def german_from_rows(rows):
     """de-goldfarb2023 with its emotion words replaced by the sheet's rows (one bare form each)."""
-    c = load_corpus("de-goldfarb2023")
+    c = load_corpus("de-goldfarb2023-published")  # the sheet's templates (issue 25 rewrote T02-T04, T09)
     c.emotion_words = [EmotionWord(id=f"row{i}", emotion=emotion, kind=kind, forms=[Form(word)])
                        for i, (emotion, word, kind) in enumerate(rows)]
     return c
@@ -87,13 +87,13 @@ def test_german_defects_absent_from_builtin():
     assert not {"W102", "W112"} & report.codes()
     t09 = df[df.template_id == "T09"].Sentence
     t10 = df[df.template_id == "T10"].Sentence
-    assert t09.str.fullmatch(r".+ ist in eine \w+e Situation geraten\.").all()
+    assert t09.str.fullmatch(r".+ befand sich in einer \w+en Situation\.").all()
     assert t10.str.fullmatch(r".+ hat uns alles über die neuesten \w+en Ereignisse erzählt\.").all()
-    assert "Er ist in eine irritierende Situation geraten." in set(t09)
+    assert "Er befand sich in einer irritierenden Situation." in set(t09)
     assert not df.Sentence.str.contains(",").any()
     assert "Er ist empört." in set(df.Sentence)
     for side in (pairs.privileged, pairs.minoritised):
-        assert not side.str.contains(r"eine \w+(?<!e) Situation|neuesten \w+(?<!en) Ereignisse|,", regex=True).any()
+        assert not side.str.contains(r"einer \w+(?<!en) Situation|neuesten \w+(?<!en) Ereignisse|,", regex=True).any()
 
 
 # -- Japanese: malformed causative ("passive") forms ---------------------------------------------
