@@ -220,3 +220,30 @@ def test_a_language_without_a_dictionary_is_said_once():
     text = corpus("en", ["{person} feels {emotion}."]).replace('language = "en"', 'language = "tlh"')
     w114 = [f for f in check_corpus(parse_definition(text, "t.toml")).findings if f.code == "W114"]
     assert len(w114) == 1 and "'tlh'" in w114[0].message
+
+
+def test_every_builtin_template_with_an_emotion_word_declares_who_feels_it():
+    from engine.corpus import CompiledCorpus, builtin_names, load_corpus
+
+    for name in builtin_names():
+        c = load_corpus(name)
+        for ct in CompiledCorpus(c).templates:
+            if any(cv.emotion_slot is not None for cv in ct.variants):
+                assert ct.template.experiencer, (name, ct.id)
+
+
+def test_a_translation_keeps_who_feels_and_drops_the_language_s_own_data():
+    from engine.corpus import load_corpus
+    from engine.corpus.translate import translate_from
+
+    new = translate_from(load_corpus("es-goldfarb2023"), "pt")
+    assert {t.id: t.experiencer for t in new.templates}["T04"] == "speaker"
+    assert new.spelling_accept == [] and new.restrictions == [] and new.known_defects == {}
+    assert new.speaker_gender == "m"  # pt keeps the gender feature
+
+
+def test_corpus_check_flags_the_portuguese_speaker_case(run, tmp_path):
+    path = tmp_path / "pt.toml"
+    path.write_text(corpus("pt", ["{person} deixou-me {emotion gender=person.gender}."]), encoding="utf-8")
+    proc = run("corpus", "check", str(path))
+    assert proc.returncode == 1 and "E016" in proc.stdout and "the speaker" in proc.stdout

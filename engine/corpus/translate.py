@@ -115,6 +115,11 @@ def translate_from(source: CorpusDefinition, language: str, new_id: str = "", na
     new.description = f"Translated from {source.id}."
     new.derive = {}  # derivation rules (English a/an) are language-specific
     new.expect = {}  # shape rules (German adjective endings) too
+    new.spelling_accept = []  # a language's own words, restrictions and published faults stay behind;
+    new.restrictions = []     # who feels each template's emotion word (experiencer) is kept: a
+    new.known_defects = {}    # translation keeps the meaning
+    if new.speaker_gender not in new.features.get("gender", []):
+        new.speaker_gender = ""
     for axis_name, axis in new.axes.items():
         axis.label = axis_label(lang, axis_name)
     # languages whose verbs agree with the subject (Arabic, Hebrew) start every template with
