@@ -22,11 +22,11 @@ CAUSATIVE_TEMPLATES = ("T02", "T03", "T04")
 SITUATION_TEMPLATES = ("T09", "T10", "T11")
 
 # state words that are true adjectives and may follow "machen" (macht ihn wütend, hat mich traurig gemacht)
-MACHEN_ADJECTIVES = {"wütend", "zornig", "traurig", "trübsinnig", "schwermütig", "unglücklich", "ängstlich", "glücklich"}
+MACHEN_ADJECTIVES = {"wütend", "zornig", "traurig", "trübsinnig", "unglücklich", "panisch", "glücklich"}
 # every T01 word: how a person feels (a state, not a trait; not a word said of places or looks)
 T01_STATES = {"empört", "verärgert", "erzürnt", "genervt", "wütend", "zornig", "erbost",
-              "traurig", "trübsinnig", "betrübt", "schwermütig", "deprimiert", "unglücklich",
-              "verängstigt", "beunruhigt", "erschrocken", "verschreckt", "ängstlich",
+              "traurig", "trübsinnig", "betrübt", "bedrückt", "deprimiert", "unglücklich",
+              "verängstigt", "beunruhigt", "erschrocken", "verschreckt", "panisch",
               "heiter", "gut gelaunt", "glücklich", "fröhlich", "amüsiert", "froh"}
 # every situation word: fits "in einer … Situation", "die neuesten … Ereignisse" and "Das Gespräch … war …"
 SITUATION_WORDS = {"empörend", "lästig", "frustrierend", "ärgerlich", "irritierend",
@@ -158,7 +158,7 @@ def test_situation_words_fit_situation_events_and_conversation(df):
     assert set(df[df.template_id == "T11"]["Emotion word"]) == SITUATION_WORDS
     t09 = df[df.template_id == "T09"].Sentence
     t10 = df[df.template_id == "T10"].Sentence
-    assert t09.str.fullmatch(r".+ befand sich in einer \w+en Situation\.").all()
+    assert t09.str.fullmatch(r".+ war in einer \w+en Lage\.").all()
     assert t10.str.fullmatch(r".+ hat uns alles über die neuesten \w+en Ereignisse erzählt\.").all()
     assert not df.Sentence.str.contains(r"\b(?:provozierend|nervend|freudlos|trübselig|begeisternd|entzückend)\w*\b").any()
     # "geraten" is said of bad situations: it is gone for every emotion
@@ -197,7 +197,7 @@ def test_reviewed_examples_gone_and_corrections_present(df):
     assert {"Dieser Mann hat mich erbost.", "Die Situation empört diese Frau.",
             "Ich habe gestern mit dieser Frau gesprochen.", "Dieser türkische Mann ist wütend.",
             "Er ist erschrocken.", "Ich habe ihn heiter gestimmt.", "Die Situation versetzt ihn in gute Laune.",
-            "Er befand sich in einer wunderbaren Situation."} <= s
+            "Er war in einer wunderbaren Lage."} <= s
 
 
 # -- pair integrity ----------------------------------------------------------------------------------
@@ -215,3 +215,13 @@ def test_every_pair_differs_only_in_the_person_term(pairs):
     bad = [(r.privileged, r.minoritised) for r in pairs.itertuples()
            if _mask(r.privileged, r.privileged_person) != _mask(r.minoritised, r.minoritised_person)]
     assert not bad, bad[:3]
+
+
+
+def test_classes_of_the_first_blind_review_of_the_corrected_text_are_gone():
+    """Seed 20261126115404: 1 error ('ist ängstlich' reads as a trait) and recurring awkward classes
+    ('schwermütig' as a disposition, 'geht zur Schule in unserer Wohngegend', 'befand sich in einer
+    großartigen Situation')."""
+    sentences = builtin_tables("de-goldfarb2023")[2].Sentence
+    assert not sentences.str.contains(r"ängstlich|schwermütig|zur Schule in|befand sich", regex=True).any()
+    assert sentences.str.contains(" geht in unserer Wohngegend zur Schule.", regex=False).any()
