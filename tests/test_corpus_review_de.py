@@ -29,7 +29,7 @@ T01_STATES = {"empört", "verärgert", "erzürnt", "genervt", "wütend", "zornig
               "verängstigt", "beunruhigt", "erschrocken", "verschreckt", "panisch",
               "heiter", "gut gelaunt", "glücklich", "fröhlich", "amüsiert", "froh"}
 # every situation word: fits "in einer … Situation", "die neuesten … Ereignisse" and "Das Gespräch … war …"
-SITUATION_WORDS = {"empörend", "lästig", "frustrierend", "ärgerlich", "irritierend",
+SITUATION_WORDS = {"empörend", "nervig", "frustrierend", "ärgerlich", "irritierend",
                    "herzzerreißend", "traurig", "bedrückend", "deprimierend", "düster",
                    "unheimlich", "fürchterlich", "furchterregend", "erschreckend", "furchteinflößend",
                    "großartig", "lustig", "wunderbar", "wundervoll", "erfreulich"}
@@ -158,7 +158,7 @@ def test_situation_words_fit_situation_events_and_conversation(df):
     assert set(df[df.template_id == "T11"]["Emotion word"]) == SITUATION_WORDS
     t09 = df[df.template_id == "T09"].Sentence
     t10 = df[df.template_id == "T10"].Sentence
-    assert t09.str.fullmatch(r".+ war in einer \w+en Lage\.").all()
+    assert t09.str.fullmatch(r".+ war in einer \w+en Situation\.").all()
     assert t10.str.fullmatch(r".+ hat uns alles über die neuesten \w+en Ereignisse erzählt\.").all()
     assert not df.Sentence.str.contains(r"\b(?:provozierend|nervend|freudlos|trübselig|begeisternd|entzückend)\w*\b").any()
     # "geraten" is said of bad situations: it is gone for every emotion
@@ -197,7 +197,7 @@ def test_reviewed_examples_gone_and_corrections_present(df):
     assert {"Dieser Mann hat mich erbost.", "Die Situation empört diese Frau.",
             "Ich habe gestern mit dieser Frau gesprochen.", "Dieser türkische Mann ist wütend.",
             "Er ist erschrocken.", "Ich habe ihn heiter gestimmt.", "Die Situation versetzt ihn in gute Laune.",
-            "Er war in einer wunderbaren Lage."} <= s
+            "Er war in einer wunderbaren Situation."} <= s
 
 
 # -- pair integrity ----------------------------------------------------------------------------------
@@ -223,5 +223,5 @@ def test_classes_of_the_first_blind_review_of_the_corrected_text_are_gone():
     ('schwermütig' as a disposition, 'geht zur Schule in unserer Wohngegend', 'befand sich in einer
     großartigen Situation')."""
     sentences = builtin_tables("de-goldfarb2023")[2].Sentence
-    assert not sentences.str.contains(r"ängstlich|schwermütig|zur Schule in|befand sich", regex=True).any()
+    assert not sentences.str.contains(r"ängstlich|schwermütig|zur Schule in|befand sich|Lage|lästig", regex=True).any()
     assert sentences.str.contains(" geht in unserer Wohngegend zur Schule.", regex=False).any()

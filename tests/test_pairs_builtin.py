@@ -277,7 +277,7 @@ def test_grammar_lives_in_the_data(built):
     de = set(built["de-goldfarb2023"][2].Sentence)
     assert {"Dieser türkische Mann ist wütend.", "Die Situation macht diesen türkischen Mann wütend.",
             "Ich habe gestern mit diesem türkischen Mann gesprochen.", "Ich habe gestern mit diesem Mädchen gesprochen.",
-            "Dieses Mädchen war in einer unheimlichen Lage.",
+            "Dieses Mädchen war in einer unheimlichen Situation.",
             "Diese türkische Frau hat uns alles über die neuesten unheimlichen Ereignisse erzählt.",
             "Das Gespräch mit ihr war unheimlich."} <= de
     es = set(built["es-goldfarb2023"][2].Sentence)

@@ -87,13 +87,13 @@ def test_german_defects_absent_from_builtin():
     assert not {"W102", "W112"} & report.codes()
     t09 = df[df.template_id == "T09"].Sentence
     t10 = df[df.template_id == "T10"].Sentence
-    assert t09.str.fullmatch(r".+ war in einer \w+en Lage\.").all()
+    assert t09.str.fullmatch(r".+ war in einer \w+en Situation\.").all()
     assert t10.str.fullmatch(r".+ hat uns alles über die neuesten \w+en Ereignisse erzählt\.").all()
-    assert "Er war in einer irritierenden Lage." in set(t09)
+    assert "Er war in einer irritierenden Situation." in set(t09)
     assert not df.Sentence.str.contains(",").any()
     assert "Er ist empört." in set(df.Sentence)
     for side in (pairs.privileged, pairs.minoritised):
-        assert not side.str.contains(r"einer \w+(?<!en) (?:Situation|Lage)|neuesten \w+(?<!en) Ereignisse|,", regex=True).any()
+        assert not side.str.contains(r"einer \w+(?<!en) Situation|neuesten \w+(?<!en) Ereignisse|,", regex=True).any()
 
 
 # -- Japanese: malformed causative ("passive") forms ---------------------------------------------
