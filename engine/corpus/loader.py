@@ -255,8 +255,7 @@ class _Builder:
             try:
                 parse_restriction(r, f"restrictions[{i}]")
             except LanguageDataError as exc:
-                field, _, why = str(exc).partition(": ")
-                raise self.fail(field, why, fix="see engine/corpus/grammar/languages/README.md") from None
+                raise self.fail(exc.field, exc.message, fix="see engine/corpus/grammar/languages/README.md") from None
             out.append(dict(r))
         return out
 

@@ -107,8 +107,8 @@ def _native_review(corpus: CorpusDefinition) -> Section:
     status = review_status(corpus)
     rec = status.record
     if rec is None:
-        return Section("Native review", ["Not reviewed: no blind native-speaker review is recorded beside this "
-                                         "corpus (`main.py corpus review-sample` / `review-import`)."])
+        return Section("Native review", ["Not reviewed: no blind native-speaker review is recorded for this corpus "
+                                         "(EEC Studio: `corpus review-sample`, then `corpus review-import`)."])
     classes = ", ".join(f"{k} {v}" for k, v in sorted(rec.error_classes().items())) or "none"
     rows = [["Result", rec.summary() + " (95 % Clopper–Pearson interval)"],
             ["Sample", f"{rec.n} of {rec.population:,} {rec.unit}, drawn with seed {rec.seed}"],
@@ -118,8 +118,9 @@ def _native_review(corpus: CorpusDefinition) -> Section:
     if status.stale:
         rows.append(["Text changed since", f"{status.stale} of the {rec.n} reviewed items no longer read as reviewed"])
     return Section("Native review", [Table(["", "value"], rows),
-                                     "Verdicts per ../shared/review-rubric.md: ok, awkward or error, with an error "
-                                     "class and a correction; the whole record is in the corpus's .reviews.json."])
+                                     "Every sampled item has a verdict (ok, awkward or error), an error class and a "
+                                     "correction; the signed record with every verdict is kept beside the corpus "
+                                     "definition in EEC Studio."])
 
 
 def _axes(corpus: CorpusDefinition) -> Section:

@@ -12,12 +12,13 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..model import EMOTIONS
+from engine.common.errors import UserError
+
+from ..model import EMOTIONS, EXPERIENCERS
+from ..review_record import ERROR_CLASSES
 
 DATA_DIR = Path(__file__).with_name("languages")
-EXPERIENCERS = ("person", "speaker", "third", "noun")
 RESTRICTION_CODES = ("E022", "E023", "E024")
-REVIEW_CLASSES = ("grammar", "agreement", "lexical", "register", "spelling", "pair")
 RESTRICTION_KEYS = {"code", "class", "message", "template", "sentence", "words", "word", "emotions", "experiencer"}
 
 
@@ -59,38 +60,38 @@ class LanguageData:
     restrictions: tuple[Restriction, ...] = field(default_factory=tuple)
 
 
-class LanguageDataError(ValueError):
-    """A malformed entry (raised for the shipped files by their tests, for a corpus's own
-    entries through the loader as a DefinitionError naming the field)."""
+class LanguageDataError(UserError):
+    """A malformed entry, naming its field (for a corpus's own entries the loader turns it into a
+    DefinitionError at the entry's line; the shipped files are parsed by their tests)."""
 
 
 def _regex(value, where: str) -> re.Pattern[str]:
     if not isinstance(value, str):
-        raise LanguageDataError(f"{where}: expected a regular expression string")
+        raise LanguageDataError("expected a regular expression string", field=where)
     try:
         return re.compile(value)
     except re.error as exc:
-        raise LanguageDataError(f"{where}: not a valid regular expression ({exc})") from None
+        raise LanguageDataError(f"not a valid regular expression ({exc})", field=where) from None
 
 
 def parse_restriction(d: dict, where: str) -> Restriction:
     unknown = set(d) - RESTRICTION_KEYS
     if unknown:
-        raise LanguageDataError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+        raise LanguageDataError(f"unknown key(s) {', '.join(sorted(unknown))}", field=where)
     code, message = d.get("code"), d.get("message")
     if code not in RESTRICTION_CODES:
-        raise LanguageDataError(f"{where}.code: {code!r} is not one of {', '.join(RESTRICTION_CODES)}")
+        raise LanguageDataError(f"{code!r} is not one of {', '.join(RESTRICTION_CODES)}", field=f"{where}.code")
     if not isinstance(message, str) or not message.strip():
-        raise LanguageDataError(f"{where}.message: say what is wrong and how to fix it")
+        raise LanguageDataError("say what is wrong and how to fix it", field=f"{where}.message")
     cls = d.get("class", "lexical")
-    if cls not in REVIEW_CLASSES:
-        raise LanguageDataError(f"{where}.class: {cls!r} is not one of {', '.join(REVIEW_CLASSES)}")
+    if cls not in ERROR_CLASSES:
+        raise LanguageDataError(f"{cls!r} is not one of {', '.join(ERROR_CLASSES)}", field=f"{where}.class")
     emotions = frozenset(d.get("emotions", ()))
     if emotions - set(EMOTIONS):
-        raise LanguageDataError(f"{where}.emotions: use {', '.join(EMOTIONS)}")
+        raise LanguageDataError(f"use {', '.join(EMOTIONS)}", field=f"{where}.emotions")
     exp = frozenset(d.get("experiencer", ()))
     if exp - set(EXPERIENCERS):
-        raise LanguageDataError(f"{where}.experiencer: use {', '.join(EXPERIENCERS)}")
+        raise LanguageDataError(f"use {', '.join(EXPERIENCERS)}", field=f"{where}.experiencer")
     r = Restriction(code, message.strip(), cls,
                     template=_regex(d["template"], f"{where}.template") if "template" in d else None,
                     sentence=_regex(d["sentence"], f"{where}.sentence") if "sentence" in d else None,
@@ -98,7 +99,7 @@ def parse_restriction(d: dict, where: str) -> Restriction:
                     word=_regex(d["word"], f"{where}.word") if "word" in d else None,
                     emotions=emotions, experiencer=exp)
     if r.template is None and r.sentence is None and not r.words and r.word is None:
-        raise LanguageDataError(f"{where}: give at least one of template, sentence, words, word")
+        raise LanguageDataError("give at least one of template, sentence, words, word", field=where)
     return r
 
 
