@@ -163,3 +163,17 @@ def test_cli_sample_import_and_list(run, paired, tmp_path, monkeypatch):
     en = next(l for l in listing.splitlines() if l.startswith("en-kiritchenko2018 "))
     assert "native review: 100 pairs" in en
     assert all(("native review:" in l or "not reviewed" in l) for l in listing.splitlines()[1:])
+
+
+@pytest.mark.slow  # generates every built-in corpus (about 10 s)
+def test_docs_show_the_rates_the_records_hold():
+    """docs/corpus-review.md's rate table is generated from the .reviews.json records (and says how
+    many reviewed items a corpus no longer generates): it must match them."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "review_rates.py"), "--check"], capture_output=True,
+                          text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
