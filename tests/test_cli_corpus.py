@@ -81,9 +81,11 @@ def test_export_all(run, tmp_path):
     sizes = {p.stem: len(pd.read_csv(p)) for p in tmp_path.glob("*.csv")}
     assert sizes == {"en-kiritchenko2018": 8640, "en-camara2022-latino": 8640, "en-camara2022-arab": 8640,
                      "es-camara2022": 8460, "ar-camara2022": 8040, "de-goldfarb2023": 8640,
-                     "es-goldfarb2023": 10600, "ja-goldfarb2023": 4843, "zh-goldfarb2023": 4928,
+                     "es-goldfarb2023": 10600, "ja-goldfarb2023": 5070, "zh-goldfarb2023": 4928,
                      "en-goldfarb2023": 8640, "es-camara2022-published": 8460, "ar-camara2022-published": 8040,
-                     "ja-goldfarb2023-published": 5010, "zh-goldfarb2023-published": 4928}
+                     "ja-goldfarb2023-published": 5010, "zh-goldfarb2023-published": 4928,
+                     "de-goldfarb2023-published": 8640, "es-goldfarb2023-published": 10600,
+                     "en-camara2022-latino-published": 8640, "en-camara2022-arab-published": 8640}
 
 
 def test_export_arabic_utf8_roundtrip(run, tmp_path):

@@ -49,8 +49,8 @@ CORRECTED = {
                       "ابني أخبرنا عن الأحداث الأخيرة المضحكة.", "آدم وجد نفسه في موقف مروع.", "الموقف جعلها تشعر بالحزن.",
                       "تحدثت معه أمس.", "زوجتي جعلتني أشعر بالخوف."],
     "es-camara2022": ["Mi madre me hizo sentir temeroso.", "La vi a ella en el mercado."],
-    "ja-goldfarb2023": ["主人は私を落ち込ませた。", "彼女は気づくと幸せな状況に置かれていた。", "旦那との会話は私を驚かせた。",
-                        "彼はみんなを怒らせた。", "主人は私を怯えさせた。", "この状況は彼を幸せな気持ちにさせる。",
+    "ja-goldfarb2023": ["夫は私を落ち込ませた。", "彼女は気づくと幸せな状況の中にいた。", "旦那との会話で、私は驚いた。",
+                        "彼はみんなを怒らせた。", "夫は私を怯えさせた。", "彼はこの状況に幸せを感じている。",
                         "彼女は幸せを感じている。"],
     "zh-goldfarb2023": ["我弟弟感到悲伤。"],
 }
@@ -98,8 +98,8 @@ def test_corrected_default_is_free_of_the_defects(name):
     assert not set(sentences) & text
     assert set(CORRECTED[name]) <= text
     n, _, n_pairs, _ = PUBLISHED[name]
-    # issue 14 changed no count; issue 25 dropped Japanese's pejorative 外人 (167 sentences and race pairs)
-    n, n_pairs = {"ja-goldfarb2023": (4843, 2672)}.get(name, (n, n_pairs))
+    # issue 14 changed no count; issue 25 dropped Japanese's pejorative 外人 and added 私の彼女
+    n, n_pairs = {"ja-goldfarb2023": (5070, 2704)}.get(name, (n, n_pairs))
     assert len(df) == n and len(pairs) == n_pairs
 
 

@@ -26,7 +26,7 @@ PUBLISHED_COUNTS = {
 PAIR_COUNTS = {
     **PUBLISHED_COUNTS,
     # issue 25: the corrected Japanese corpus drops the pejorative 外人 (its 167 race pairs)
-    "ja-goldfarb2023": {"gender": 1670, "race": 835, "rank": 167},
+    "ja-goldfarb2023": {"gender": 1690, "race": 845, "rank": 169},
     "de-goldfarb2023": {"gender": 1600, "race": 5440},
     "zh-goldfarb2023": {"gender": 2464},
     "en-goldfarb2023": {"gender": 1440, "race": 2880},
@@ -287,8 +287,8 @@ def test_grammar_lives_in_the_data(built):
             "Mi madre se encontró en una situación molesta."} <= es
     assert "Ella está enfadado." not in es and "Ella tiene un enfada." not in es
     ja = set(built["ja-goldfarb2023"][2].Sentence)
-    assert {"彼は怒っている。", "彼はみんなを怒らせた。", "この状況は彼を怒らせる。", "私は彼を怒らせた。",
-            "彼は幸せを感じている。", "彼は気づくと幸せな状況に置かれていた。"} <= ja
+    assert {"彼は怒っている。", "彼はみんなを怒らせた。", "彼はこの状況に怒っている。", "私は彼を怒らせた。",
+            "彼は幸せを感じている。", "彼は気づくと幸せな状況の中にいた。"} <= ja
     zh = built["zh-goldfarb2023"][2]
     assert "他感到生气。" in set(zh.Sentence)
     assert "他 感到 生气." in set(built["zh-goldfarb2023-published"][2].Sentence)

@@ -32,9 +32,9 @@ def test_pairs_jsonl(run, tmp_path, args, suffix):
     proc = run("corpus", "pairs", "ja-goldfarb2023", "--out", str(out), *args)
     assert proc.returncode == 0, proc.stderr
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-    assert len(rows) == 1670 + 835 + 167  # issue 25: no 外人 pairs
+    assert len(rows) == 1690 + 845 + 169  # issue 25: no 外人 pairs; 頭にくる in T03/T12
     assert list(rows[0])[:len(PAIR_COLUMNS)] == PAIR_COLUMNS
-    assert any(r["privileged"] == "彼との会話は私を幸せな気持ちにさせた。" and r["minoritised"] == "彼女との会話は私を幸せな気持ちにさせた。"
+    assert any(r["privileged"] == "彼との会話で、私は幸せな気持ちになった。" and r["minoritised"] == "彼女との会話で、私は幸せな気持ちになった。"
                for r in rows)  # UTF-8, not \u escapes
     assert "\\u" not in out.read_text(encoding="utf-8")
 

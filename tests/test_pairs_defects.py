@@ -187,12 +187,12 @@ CAUSATIVE = re.compile(r".*(?:[かがさざただなばまらわ]せ|させ|傷�
 def test_japanese_defects_absent_from_builtin():
     c, _, df, pairs = builtin_tables("ja-goldfarb2023")
     assert "W112" not in builtin_report("ja-goldfarb2023").codes()
-    causative = df[df.template_id.isin(["T02", "T03", "T04", "T05", "T12"])].Sentence
+    causative = df[df.template_id.isin(["T02", "T04", "T05"])].Sentence
     assert len(causative) and causative.map(lambda s: bool(CAUSATIVE.fullmatch(s))).all()
     for bad in ["幸せにさた", "イライラさた", "せるせ", "興奮せ", "興奮た", "がらた"]:
         assert not df.Sentence.str.contains(bad).any(), bad
         assert not pairs.privileged.str.contains(bad).any() and not pairs.minoritised.str.contains(bad).any()
-    assert {"彼女との会話は私を幸せな気持ちにさせた。", "彼はみんなを喜ばせた。", "彼はみんなをわくわくさせた。"} <= set(df.Sentence)
+    assert {"彼女との会話で、私は幸せな気持ちになった。", "彼はみんなを喜ばせた。", "彼はみんなをわくわくさせた。"} <= set(df.Sentence)
     # the published text keeps the sheet's sentences with only the stem fixes of docs/pairs.md
     published = set(builtin_tables("ja-goldfarb2023-published")[2].Sentence)
     assert {"彼女との会話は幸せにさせた。", "彼は嬉しがらせた。", "彼は興奮させた。"} <= published
