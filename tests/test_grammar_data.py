@@ -266,3 +266,19 @@ def test_no_builtin_corrected_corpus_has_a_word_its_dictionary_lacks():
     if not _has_dictionary("de_DE"):
         pytest.skip("no Hunspell dictionaries here: only the corpora with one were checked")
     assert checked >= 9  # en x4, de, es x2, ar, ja (zh has no dictionary: W114)
+
+
+def test_spelling_checks_in_parallel_threads_agree_and_do_not_crash():
+    """The Corpora page checks several corpora at once in pool threads; Enchant and MeCab are not
+    thread-safe, so the spelling check serialises its use of them."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = [corpus(lang, [MISSPELT[lang][1]]) for lang in ("de", "es", "fr", "it", "pt", "ar")] * 3
+    texts += [corpus("ja", ["{person}はヌガポリャと{emotion}気持ちだ。"])] * 3
+
+    def w113(text):
+        return sorted(f.message for f in check_corpus(parse_definition(text, "t.toml")).findings if f.code == "W113")
+
+    serial = [w113(t) for t in texts]
+    with ThreadPoolExecutor(6) as pool:
+        assert list(pool.map(w113, texts)) == serial

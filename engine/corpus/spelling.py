@@ -11,18 +11,28 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from collections import Counter
 
 from .findings import Finding
 from .grammar.language_data import language_data
 from .model import CorpusDefinition
 
+# Enchant dictionaries and MeCab taggers are not thread-safe, and the GUI checks several corpora
+# in pool threads at once (the Corpora page): every use of the shared, cached objects holds this lock.
+_LOCK = threading.RLock()
+
 # a word: letters (with Arabic/Hebrew marks), joined by an inner hyphen or apostrophe
 WORD = re.compile(r"[^\W\d_][\w\u0300-\u036f\u064b-\u065f\u0670]*(?:[-'’][^\W\d_][\w\u064b-\u065f\u0670]*)*")
 
 
-@functools.lru_cache(maxsize=None)
 def _enchant_dict(tags: tuple[str, ...]):
+    with _LOCK:
+        return _enchant_dict_cached(tags)
+
+
+@functools.lru_cache(maxsize=None)
+def _enchant_dict_cached(tags: tuple[str, ...]):
     """(dictionary, tag) for the first tag this system has, or (None, why)."""
     try:
         import enchant
@@ -39,8 +49,13 @@ def _enchant_dict(tags: tuple[str, ...]):
                   f"(Debian/Ubuntu: apt install hunspell-{tags[0].split('_')[0].lower()})")
 
 
-@functools.lru_cache(maxsize=1)
 def _unidic_tagger():
+    with _LOCK:
+        return _unidic_tagger_cached()
+
+
+@functools.lru_cache(maxsize=1)
+def _unidic_tagger_cached():
     try:
         import fugashi
         import unidic_lite  # noqa: F401 - the dictionary fugashi finds
@@ -80,7 +95,8 @@ class SpellingCheck:
         tagger, _ = _unidic_tagger()
         if tagger is None:
             return []
-        return [w.surface for w in tagger(sentence) if w.is_unk and w.surface.lower() not in self.exempt]
+        with _LOCK:
+            return [w.surface for w in tagger(sentence) if w.is_unk and w.surface.lower() not in self.exempt]
 
     def findings(self) -> list[Finding]:
         if not self._seen_sentences:
@@ -100,7 +116,8 @@ class SpellingCheck:
             if d is None:
                 return [Finding("W114", tag)]
             where = f"the {tag} dictionary"
-            unknown = [w for w in self.first if w.lower() not in self.exempt and not _known(d, w)]
+            with _LOCK:
+                unknown = [w for w in self.first if w.lower() not in self.exempt and not _known(d, w)]
         out = []
         for w in sorted(unknown):
             template, example = self.first[w]
