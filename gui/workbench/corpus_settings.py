@@ -1,7 +1,10 @@
-"""Corpus-level settings: id, name, language, writing direction and the declared features.
+"""Corpus-level settings: id, name, language, writing direction, the speaker's grammatical
+gender and the declared features.
 
 Why editable here: a translator starting Spanish from English must declare ``gender = [m, f]``
-before forms can carry it; features not declared are checker errors (E005/E006).
+before forms can carry it; features not declared are checker errors (E005/E006). The speaker's
+gender (``speaker_gender``) is one value for the whole corpus: where the speaker feels the
+emotion (*me hizo sentir furioso*), the word keeps that gender on both sides of every pair (E016).
 """
 from __future__ import annotations
 
@@ -46,6 +49,10 @@ class CorpusSettings(QWidget):
         self.direction.currentIndexChanged.connect(lambda _i: self._commit("direction", self.direction.currentData()))
         self.labels["direction"] = QLabel()
         form.addRow(self.labels["direction"], self.direction)
+        self.speaker_gender = QComboBox()
+        self.speaker_gender.currentIndexChanged.connect(lambda _i: self._commit_speaker_gender())
+        self.labels["speaker_gender"] = QLabel()
+        form.addRow(self.labels["speaker_gender"], self.speaker_gender)
         self.features_label = QLabel()
         self.features = QTableWidget(0, 2)
         self.features.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
@@ -64,7 +71,8 @@ class CorpusSettings(QWidget):
 
     def retranslate(self, *_args: Any) -> None:
         names = {"id": _("Corpus id:"), "name": _("Name:"), "language": _("Language (BCP-47):"),
-                 "description": _("Description:"), "direction": _("Writing direction:")}
+                 "description": _("Description:"), "direction": _("Writing direction:"),
+                 "speaker_gender": _("Speaker's grammatical gender:")}
         for key, label in self.labels.items():
             label.setText(names[key])
         self.features_label.setText(_("Grammatical features and their values (comma-separated):"))
@@ -82,12 +90,45 @@ class CorpusSettings(QWidget):
                 if not edit.hasFocus():
                     edit.setText(str(getattr(c, key)))
             self.direction.setCurrentIndex(max(0, self.direction.findData(c.direction)))
+            self._fill_speaker_gender()
             self.features.setRowCount(len(c.features))
             for r, (name, values) in enumerate(c.features.items()):
                 self.features.setItem(r, 0, QTableWidgetItem(name))
                 self.features.setItem(r, 1, QTableWidgetItem(", ".join(values)))
         finally:
             self._building = False
+
+    def _fill_speaker_gender(self) -> None:
+        """"not set" and the corpus's gender values; disabled (and why) without a gender feature."""
+        c = self.doc.corpus
+        box = self.speaker_gender
+        values = list(c.features.get("gender", []))
+        box.clear()
+        box.addItem(_("not set"), "")
+        for value in values:
+            box.addItem(value, value)
+        if c.speaker_gender and box.findData(c.speaker_gender) < 0:  # not a gender value (any more): show it
+            box.addItem(f"{c.speaker_gender} ⚠", c.speaker_gender)
+        box.setCurrentIndex(max(0, box.findData(c.speaker_gender)))
+        box.setEnabled(bool(values) or bool(c.speaker_gender))
+        if values:
+            tip = _("Where the speaker is the one who feels the emotion (“… made me feel furious”), the emotion "
+                    "word takes this gender in every template and on both sides of every pair, so a pair differs "
+                    "only in the person. Not set: the checker does not compare the emotion words' gender with the speaker's.")
+        else:
+            tip = _("This corpus has no grammatical feature “gender”, so its words do not change with the "
+                    "speaker's gender. Add the feature below to set it.")
+        if c.speaker_gender and c.speaker_gender not in values:
+            tip = _("“{value}” is not a value of the feature “gender”: choose one of its values or “not set”.").format(
+                value=c.speaker_gender)
+        box.setToolTip(tip)
+        self.labels["speaker_gender"].setToolTip(tip)
+
+    def _commit_speaker_gender(self) -> None:
+        if self._building:
+            return
+        value = self.speaker_gender.currentData() or ""
+        self.doc.set(("speaker_gender",), value, _("Set the speaker's grammatical gender"))
 
     def _on_doc_changed(self, path: tuple) -> None:
         if len(path) == 1:

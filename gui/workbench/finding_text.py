@@ -31,12 +31,18 @@ MORE_CHECK_TITLES = [
     N_("pair sides differ in length beyond the person term"),
     N_("only one side of a pair has a sentence: the pair is skipped"),
     N_("realised form does not have the shape [expect] asks for"),
-    N_("adjective after a clitic and a verb of feeling agrees with the wrong person"),
+    N_("emotion word agrees with the wrong referent (the person, where the speaker or a noun feels)"),
     N_("Arabic: bare adjective after a verb of feeling"),
     N_("Arabic: object pronoun together with a noun object"),
     N_("Japanese: two を objects in one clause"),
     N_("Japanese: na-adjective before a noun without な"),
     N_("Japanese: causative without a causee"),
+    N_("word that cannot describe its referent or stand in this frame"),
+    N_("form that does not exist in the language, or a false friend"),
+    N_("construction with the wrong reading (a calque, a trait for a feeling)"),
+    N_("missing or non-standard sentence-final punctuation"),
+    N_("word not in the language's spelling dictionary (Hunspell, UniDic)"),
+    N_("no spelling dictionary for the language on this system: spelling not checked"),
 ]
 
 

@@ -8,6 +8,7 @@ never types a feature name by hand (unknown names would be checker errors E005/E
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -31,10 +32,13 @@ from PySide6.QtWidgets import (
 )
 
 from engine.corpus import Form, Variant
+from engine.corpus.compiled import CVariant
+from engine.corpus.grammar.referent import experiencer
+from engine.corpus.model import EXPERIENCERS
 from engine.corpus.needed_forms import missing_combinations, needed_combinations
 from engine.corpus.progress import auto_status
 
-from gui.i18n import _, connect_retranslate
+from gui.i18n import _, connect_retranslate, list_separator, pgettext
 
 from .columns import LIST_TITLES
 from .document import CorpusDocument
@@ -42,6 +46,47 @@ from .markup import has_markup, paint_markup
 from .table_model import rtl_line_edit, rtl_style
 
 ANY = ""  # a form that does not mention a feature fits any value of it
+INFERRED = ""  # a template that does not declare who feels its emotion word
+
+
+def experiencer_label(value: str, long: bool = False) -> str:
+    """Who feels the emotion word, in the interface language (the file keeps the English keyword)."""
+    if value == "person":
+        return pgettext("who feels the emotion word", "person")
+    if value == "speaker":
+        return pgettext("who feels the emotion word", "speaker")
+    if value == "third":
+        return pgettext("who feels the emotion word", "third party")
+    if value == "noun":
+        if long:
+            return pgettext("who feels the emotion word", "noun (situation, event…)")
+        return pgettext("who feels the emotion word", "noun")
+    return value
+
+
+def inferred_experiencers(template: Any, language: str) -> list[str]:
+    """Who feels the emotion word when the template does not say (the engine's inference), per
+    distinct answer over its variants; [] when no variant has an emotion slot."""
+    from engine.corpus.template_syntax import TemplateSyntaxError, parse_template
+
+    plain = dataclasses.replace(template, experiencer="")
+    found: list[str] = []
+    for v in template.variants:
+        try:
+            parsed = parse_template(v.text)
+        except TemplateSyntaxError:
+            continue
+        person = next((s for s in parsed.slots if s.source == "person"), None)
+        emotion = next((s for s in parsed.slots if s.source == "emotion"), None)
+        if emotion is None:
+            continue
+        try:
+            value, _declared = experiencer(plain, CVariant(v, parsed, [], person, emotion), language)
+        except Exception:  # noqa: BLE001 - a language's data that does not load must not break the editor
+            continue
+        if value and value not in found:
+            found.append(value)
+    return found
 
 
 def _combo_text(features: dict[str, str]) -> str:
@@ -120,6 +165,21 @@ class FormEditor(QWidget):
         self.select_edit.editingFinished.connect(self._commit_select)
         sel.addWidget(self.select_label)
         sel.addWidget(self.select_edit, 1)
+        # templates: who feels the emotion word (E016: the word agrees with that referent)
+        self.experiencer_row = QWidget()
+        exp = QHBoxLayout(self.experiencer_row)
+        exp.setContentsMargins(0, 0, 0, 0)
+        self.experiencer_label = QLabel()
+        self.experiencer_box = QComboBox()
+        self.experiencer_box.setSizeAdjustPolicy(QComboBox.AdjustToContents)
+        self.experiencer_box.currentIndexChanged.connect(lambda _i: self._commit_experiencer())
+        exp.addWidget(self.experiencer_label)
+        exp.addWidget(self.experiencer_box)
+        exp.addStretch(1)
+        # room for glyphs that reach past their advance (the first letter of Arabic "مَن", "يُختار"):
+        # this editor has no margins, and a label clips its own painting at the pane's edge
+        for label in (self.title, self.source, self.select_label, self.experiencer_label):
+            label.setContentsMargins(3, 0, 3, 0)
         self.table = QTableWidget(0, 1)
         self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.table.itemChanged.connect(self._commit_text)
@@ -144,6 +204,7 @@ class FormEditor(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.source)
         layout.addWidget(self.select_row)
+        layout.addWidget(self.experiencer_row)
         # in a horizontal scroll area: an entry with many features (German: five) must not make the
         # window wider than the screen (tests/test_gui_workbench_layout.py checks 1280 pixels)
         self.entry_scroll = QScrollArea()
@@ -214,6 +275,8 @@ class FormEditor(QWidget):
         self.entry_label.setToolTip(_("Features of the entry itself, for every form: e.g. German “das Mädchen” is "
                                       "a female person but grammatically neuter (gender = n)"))
         self.select_edit.setPlaceholderText(_("e.g. gender=person.gender"))
+        self.experiencer_label.setText(_("Experiencer:"))
+        self.experiencer_label.setMinimumWidth(self.experiencer_label.sizeHint().width())
         self.show_entry(self.list_name, self.row)
 
     def show_entry(self, list_name: str, row: int) -> None:
@@ -226,7 +289,9 @@ class FormEditor(QWidget):
             for w in (self.table, self.add_button, self.remove_button):
                 w.setEnabled(enabled)
             self.select_row.setVisible(enabled and self.is_template)
+            self.experiencer_row.setVisible(enabled and self.is_template)
             self._build_entry_row(e)
+            self._fill_experiencer(e)
             if e is None:
                 self.title.setText("<b>%s</b>" % _("Form editor"))
                 self.source.setText(_("Select an entry in the table above to edit its forms and grammatical features."))
@@ -291,6 +356,42 @@ class FormEditor(QWidget):
                 self.select_edit.setText(", ".join(f"{k}={v}" for k, v in e.select.items()))
         finally:
             self._building = False
+
+    def _fill_experiencer(self, e: Any) -> None:
+        """"inferred: <value>" and the four referents; enabled only where there is an emotion word."""
+        box = self.experiencer_box
+        box.clear()
+        if e is None or not self.is_template:
+            return
+        inferred = inferred_experiencers(e, self.doc.corpus.language)
+        shown = list_separator().join(experiencer_label(v) for v in inferred) or "–"
+        box.addItem(_("inferred: {value}").format(value=shown), INFERRED)
+        for value in EXPERIENCERS:
+            box.addItem(experiencer_label(value, long=True), value)
+        if e.experiencer and box.findData(e.experiencer) < 0:  # not a known referent: show it so it can be fixed
+            box.addItem(f"{e.experiencer} ⚠", e.experiencer)
+        box.setCurrentIndex(max(0, box.findData(e.experiencer)))
+        has_slot = bool(inferred)
+        box.setEnabled(has_slot or bool(e.experiencer))
+        what = _("Who feels the emotion word: the person, the speaker (“… made me feel furious”), a third party, "
+                 "or a noun the word describes (“a furious situation”). The emotion word agrees with the one who "
+                 "feels it (checker E016). Inferred: read from the sentence when not chosen.")
+        if not has_slot:
+            what = _("This template has no emotion-word slot: nobody feels an emotion word here.")
+        box.setToolTip(what)
+        self.experiencer_label.setToolTip(what)
+
+    def _commit_experiencer(self) -> None:
+        e = self.entry
+        if self._building or e is None or not self.is_template:
+            return
+        value = self.experiencer_box.currentData() or INFERRED
+        self._committing = True  # the rebuild waits for the next event-loop turn: the combo outlives its signal
+        try:
+            self.doc.set((self.list_name, self.row, "experiencer"), value,
+                         _("Set who feels the emotion word in {item}").format(item=e.id))
+        finally:
+            self._committing = False
 
     def _build_entry_row(self, e: Any) -> None:
         """One combo per feature for the entry as a whole (persons and emotion words only)."""

@@ -47,6 +47,7 @@ from .document import LISTS, CorpusDocument
 from .entry_tab import EntryTab
 from .form_editor import FormEditor
 from .glossary_view import GlossaryView
+from .native_review import review_state, review_text, review_tooltip
 from .preview import PreviewPanel
 from .recovery import remove_recovery, write_recovery
 from .suggestions import SuggestionsPanel
@@ -109,11 +110,21 @@ class WorkbenchPage(QWidget):
         self.progress_bar.setTextVisible(False)
         self.progress_bar.setFixedHeight(8)
         self.progress_bar.setMaximumWidth(420)
+        # the measured quality beside the progress: the error rate of a blind native-speaker review
+        self.native_review = QLabel()
+        self.native_review.setTextFormat(Qt.RichText)
+        self.native_review.setWordWrap(True)  # a long line (German, a stale review) wraps instead of widening the window
+        self.review_state = None  # engine.corpus.review_record.ReviewStatus, once known
+        self._review_error = ""
+        progress_row = QHBoxLayout()
+        progress_row.setSpacing(12)
+        progress_row.addWidget(self.progress)
+        progress_row.addWidget(self.native_review, 1)
         heading_box = QVBoxLayout()
         heading_box.setSpacing(0)
         heading_box.addWidget(self.heading)
         heading_box.addWidget(self.progress_bar)
-        heading_box.addWidget(self.progress)
+        heading_box.addLayout(progress_row)
         header = QHBoxLayout()
         header.addLayout(heading_box, 1)
         header.addWidget(self.filter_label)
@@ -191,6 +202,7 @@ class WorkbenchPage(QWidget):
         self.autosave_timer.start()
         self._checker = Latest(self._checked, self._check_failed, self)
         self._generator = Latest(self._generated, self._generate_failed, self)
+        self._reviewer = Latest(self._reviewed, self._review_failed, self)
         doc.changed.connect(self._on_changed)
         doc.undo_stack.cleanChanged.connect(self._on_clean_changed)
         # QObject emits destroyed() before deleting its children, so this is set before the
@@ -198,6 +210,7 @@ class WorkbenchPage(QWidget):
         self._doc_gone = False
         doc.destroyed.connect(self._mark_doc_gone)
         doc.path_changed.connect(self._update_heading)
+        doc.path_changed.connect(self.check_review)  # the record lives beside the file (Save As)
         # Poedit's keys: the next (previous) item still to translate, the next item with a problem
         self.shortcuts = {}
         for name, keys, slot in (("next_untranslated", "Ctrl+Shift+Down", lambda: self.go_untranslated(1)),
@@ -232,6 +245,7 @@ class WorkbenchPage(QWidget):
         self.search.setPlaceholderText(_("Search…"))
         self.review_button.setText(_("Mark reviewed"))
         self.review_button.setToolTip(_("Mark the selected entries as reviewed by you (a second native speaker)"))
+        self._show_review()
         self._update_heading()
 
     def _update_heading(self) -> None:
@@ -377,7 +391,35 @@ class WorkbenchPage(QWidget):
             return report, [g for g in groups if not g.untranslated], [g for g in groups if g.untranslated]
 
         self._checker.submit(work)
+        self.check_review()  # its own snapshot: the two workers never share objects
         self._refresh_generation_if_visible()
+
+    # -- native review ----------------------------------------------------------
+    def check_review(self) -> None:
+        """Read the corpus's review record and whether its text has changed since (in the background)."""
+        snapshot, path = self.doc.snapshot(), self.doc.path
+        self._reviewer.submit(lambda: review_state(snapshot, path))
+
+    def _reviewed(self, state: Any) -> None:
+        self.review_state, self._review_error = state, ""
+        self._show_review()
+
+    def _review_failed(self, exc: BaseException) -> None:
+        self.review_state, self._review_error = None, friendly(exc).text
+        self._show_review()
+
+    def _show_review(self) -> None:
+        if self._review_error:
+            text = _("native review: the record cannot be read")
+            tip = self._review_error
+        else:
+            text, tip = review_text(self.review_state), review_tooltip(self.review_state)
+        self.native_review.setText("<small>" + html.escape(text) + "</small>")
+        self.native_review.setToolTip(tip)
+
+    def review_line(self) -> str:
+        """The review line as the user reads it (plain text)."""
+        return html.unescape(self.native_review.text().removeprefix("<small>").removesuffix("</small>"))
 
     def _checked(self, result: tuple[Any, list, list]) -> None:
         report, groups, untranslated = result
@@ -445,7 +487,7 @@ class WorkbenchPage(QWidget):
     def idle(self) -> bool:
         """No check or generation pending (tests wait for this)."""
         return (not self.analysis_timer.isActive() and self._checker.idle and self._generator.idle
-                and self.suggestions.idle)
+                and self._reviewer.idle and self.suggestions.idle)
 
     def _refresh_generation_if_visible(self) -> None:
         if not self._stale_generation or self.side.currentWidget() is self.checks:

@@ -1,0 +1,73 @@
+"""The corpus's native-speaker review, as one line beside the translation progress.
+
+Why composed here: ``engine.corpus.review_record`` keeps the record and says it in English
+("native review: 100 pairs, 1 error, 0.025–5.4 %"); the workbench says the same from the
+record's fields in the interface language (in English, word for word the engine's text).
+Finding out whether the reviewed text has changed since regenerates the corpus (about a
+second for a large one), so the page runs ``review_state`` in the background.
+"""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+from engine.corpus.model import CorpusDefinition
+from engine.corpus.review_record import ReviewStatus, percent, review_status
+
+from gui.i18n import _, ngettext
+
+
+def review_state(corpus: CorpusDefinition, path: str | Path | None) -> ReviewStatus:
+    """The latest review of the corpus saved at ``path`` and how much of it is stale (worker thread).
+
+    The record lives beside the file the document is saved to, which may differ from the file
+    the definition was read from (Save As). An unreadable record raises (the caller says so);
+    a half-typed corpus that cannot be generated still shows its review, without the staleness.
+    """
+    snapshot = copy.copy(corpus)
+    snapshot.path = str(path) if path else ""
+    quick = review_status(snapshot, check_stale=False)
+    if quick.record is None:
+        return quick
+    try:
+        return review_status(snapshot, check_stale=True)
+    except Exception:  # noqa: BLE001 - the corpus does not generate right now: the record still counts
+        return quick
+
+
+def review_text(status: ReviewStatus | None) -> str:
+    """"native review: 100 pairs, 1 error, 0.025–5.4 %" (or "not reviewed"), in the interface language."""
+    if status is None or status.record is None:
+        return _("native review: not reviewed")
+    rec = status.record
+    lo, hi = rec.interval
+    if rec.unit == "pairs":
+        sample = ngettext("{n} pair", "{n} pairs", rec.n).format(n=rec.n)
+    else:
+        sample = ngettext("{n} sentence", "{n} sentences", rec.n).format(n=rec.n)
+    errors = ngettext("{n} error", "{n} errors", rec.errors).format(n=rec.errors)
+    # TRANSLATORS: the error rate of a blind native-speaker review: its sample ("100 pairs"), the errors
+    # found ("1 error") and the 95 % confidence interval of the rate, e.g. "0.025–5.4 %"
+    text = _("native review: {sample}, {errors}, {low}–{high} %").format(
+        sample=sample, errors=errors, low=percent(lo), high=percent(hi))
+    if status.stale:
+        # TRANSLATORS: after the review, the corpus text changed: {n} of the {total} reviewed items now read differently
+        text += " " + ngettext("(text changed since: {n} of {total} reviewed items differ)",
+                               "(text changed since: {n} of {total} reviewed items differ)",
+                               status.stale).format(n=status.stale, total=rec.n)
+    return text
+
+
+def review_tooltip(status: ReviewStatus | None) -> str:
+    """What the line means, and where a review comes from."""
+    lines = [_("Error rate of a blind native-speaker review, with its exact 95 % Clopper–Pearson interval."),
+             _("Draw a sample with `main.py corpus review-sample`; store the filled-in sheet with "
+               "`main.py corpus review-import`.")]
+    if status is not None and status.record is not None:
+        rec = status.record
+        lines.append(_("Reviewer: {reviewer}, {date}; {awkward} awkward; sample of {population} (seed {seed})").format(
+            reviewer=rec.reviewer, date=rec.date, awkward=rec.awkward, population=f"{rec.population:,}",
+            seed=rec.seed))
+        if status.stale:
+            lines.append(_("The corpus has changed since the review: its items no longer read as reviewed."))
+    return "\n".join(lines)
