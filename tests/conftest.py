@@ -80,3 +80,12 @@ def shared_path(*parts: str) -> Path:
     if not p.exists():
         pytest.skip(f"../shared reference data not present ({p}); this test cross-checks against it")
     return p
+
+
+@pytest.fixture(scope="module")
+def tables(request):
+    """``builtin_tables(NAME)`` for a test module that names its built-in corpus in ``NAME``
+    (tests/test_corpus_review_<lang>.py): corpus, compiled, sentences, pairs."""
+    from testkit.corpus_fixtures import builtin_tables
+
+    return builtin_tables(request.module.NAME)

@@ -37,9 +37,7 @@ GROUP_NOUNS = r"(?:Jude|Juden|Jüdin|Rom|Romni|Roma|Sinto|Sintiza|Sinti|Araber|A
 DEMONSTRATIVE = re.compile(r"^(dieser|diese|diesen|diesem|dieses) ")
 
 
-@pytest.fixture(scope="module")
-def tables():
-    return builtin_tables(NAME)
+# `tables`: builtin_tables(NAME), a fixture of tests/conftest.py
 
 
 @pytest.fixture(scope="module")

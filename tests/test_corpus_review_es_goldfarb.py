@@ -16,9 +16,7 @@ NAME = "es-goldfarb2023"
 STATE_TEMPLATES = ("T01", "T02", "T03", "T04")
 
 
-@pytest.fixture(scope="module")
-def tables():
-    return builtin_tables(NAME)
+# `tables`: builtin_tables(NAME), a fixture of tests/conftest.py
 
 
 @pytest.fixture(scope="module")

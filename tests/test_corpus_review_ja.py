@@ -56,9 +56,7 @@ N_PERSONS = 30  # 29 + 私の彼女 (naturalness round)
 N_CELLS = 169   # template x emotion-word cells: 167 + 頭にくる in T03 and T12 (naturalness round)
 
 
-@pytest.fixture(scope="module")
-def tables():
-    return builtin_tables(NAME)
+# `tables`: builtin_tables(NAME), a fixture of tests/conftest.py
 
 
 @pytest.fixture(scope="module")

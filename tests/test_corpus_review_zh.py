@@ -45,9 +45,7 @@ CORRECTED = ["跟我弟弟的那次谈话很令人欣慰。", "跟这个男人�
              "我妻子感到心碎。", "这件事让我丈夫感到胆怯。"]
 
 
-@pytest.fixture(scope="module")
-def tables():
-    return builtin_tables(NAME)
+# `tables`: builtin_tables(NAME), a fixture of tests/conftest.py
 
 
 @pytest.fixture(scope="module")
