@@ -177,3 +177,21 @@ def test_docs_show_the_rates_the_records_hold():
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "review_rates.py"), "--check"], capture_output=True,
                           text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_datasheet_and_dataset_card_show_the_rate(paired, tmp_path):
+    from engine.corpus.hf_dataset import export_hf_dataset
+    from engine.package.datasheet import build_datasheet
+
+    c = load_definition(paired)
+    md = build_datasheet(c).to_markdown()
+    assert "| Native review | not reviewed |" in md and "Not reviewed: no blind native-speaker review" in md
+    sheet = write_sheet(draw_sample(c, 6, 3), tmp_path / "s.csv")
+    fill(sheet, {2: ("error", "lexical", "better")})
+    rec = read_review(c, sheet, "Ana", "2026-11-26")
+    save_record(c, rec)
+    md = build_datasheet(c).to_markdown()
+    assert f"| Native review | {rec.summary()} |" in md
+    assert "Ana, 2026-11-26" in md and "drawn with seed 3" in md and "| Errors by class | lexical 1 |" in md
+    card = (export_hf_dataset(paired, tmp_path / "hf").path / "README.md").read_text(encoding="utf-8")
+    assert rec.summary() in card
