@@ -252,3 +252,56 @@ def test_lexicon_like_scores_equal_up_to_rounding_are_not_significant():
     for term in ("race", "gender", "intersection"):
         assert f.loc[term, "p_value"] == 1.0 and f.loc[term, "estimate"] == 0.0 and f.loc[term, "ame"] == 0.0
         assert "rounding" in f.loc[term, "note"]
+
+
+def _svm_like(df, person_jitter: float, seed: int = 1):
+    """Scores that depend on the template, the emotion word and the gender group only — what an
+    SVM-tfidf system gives names it never saw (all ten women of a group score alike) — plus a
+    per-person shift of at most ``person_jitter``."""
+    rng = np.random.default_rng(seed)
+    words, tmpl = sorted(df["emotion_word_id"].unique()), sorted(df["template_id"].unique())
+    wv = {w: rng.uniform(0.2, 0.8) for w in words}
+    tv = {t: rng.normal(0, 0.05) for t in tmpl}
+    persons = sorted(df["person_id"].unique())
+    pv = {p: rng.uniform(-1, 1) * person_jitter for p in persons}
+    g = df["Gender"].map({"female": 0.03, "male": 0.0}).fillna(0)
+    return (df["emotion_word_id"].map(wv) + df["template_id"].map(tv) + g + df["person_id"].map(pv)).clip(0.01, 0.99)
+
+
+def test_no_person_variation_means_no_person_level_test_for_beta_and_ols():
+    """Issue 26: the Spanish/Arabic SVM audits printed p = 1.4e-62 *** for Beta gender while every
+    person of a group had the same mean score (the precision's per-person scores leaked into the
+    sandwich). No person varies, so no term has a person-level test — neither Beta nor OLS."""
+    df = synthetic_eec(words_per_emotion=2, names_per_cell=10)
+    df["s"] = _svm_like(df, 0.0)
+    f = beta_regression(df, "s").to_frame().set_index("term")
+    g = f.loc["gender"]
+    assert np.isnan(g["p_value"]) and np.isnan(g["statistic"]) and g["stars"] == ""
+    assert np.isnan(g["ols_p_value"]) and np.isnan(g["person_p_value"])
+    assert "no person-level test" in g["note"]
+    assert g["perm_p_value"] <= 0.001  # the permutation test exists: every woman above every man
+    assert g["estimate"] > 0 and g["paper_p_value"] < 0.05  # the papers' sentence-level test stays, labelled
+    # near-degenerate, either side of the tolerance (1e-6 of the score range)
+    below = df.assign(s=_svm_like(df, 0.3e-6))
+    assert np.isnan(beta_regression(below, "s").to_frame().set_index("term").loc["gender", "p_value"])
+    above = df.assign(s=_svm_like(df, 0.02))
+    r = beta_regression(above, "s").to_frame().set_index("term").loc["gender"]
+    assert np.isfinite(r["p_value"]) and r["p_value"] > 1e-15 and np.isfinite(r["ols_p_value"])
+
+
+def test_the_no_test_rule_is_per_term():
+    """A term has no person-level test when the persons of the cells it compares do not vary, even
+    if persons of other cells do (the Spanish SVM audit: Latino names vary, Anglo names do not, so
+    race and the intersection are tested and the gender term — Anglo women vs Anglo men — is not)."""
+    from engine.stats.person_tests import terms_without_person_variation
+
+    # cells: (intercept, race, gender, race x gender) for Anglo male, Anglo female, Latino male, Latino female
+    px = np.array([[1, 0, 0, 0]] * 3 + [[1, 0, 1, 0]] * 3 + [[1, 1, 0, 0]] * 3 + [[1, 1, 1, 1]] * 3, dtype=float)
+    pm = np.array([0.5] * 3 + [0.6] * 3 + [0.4, 0.45, 0.5] + [0.55] * 3)
+    assert terms_without_person_variation(pm, px, 1e-6) == [True, False, True, False]
+    assert terms_without_person_variation(np.r_[pm[:9], [0.55, 0.55, 0.56]], px, 1e-6) == [True, False, True, False]
+    pm2 = pm.copy()
+    pm2[0] += 2e-6  # an Anglo man differs by more than the tolerance: every term has a test
+    assert terms_without_person_variation(pm2, px, 1e-6) == [False, False, False, False]
+    pm2[0] = 0.5 + 0.5e-6  # ... by less: as if none did
+    assert terms_without_person_variation(pm2, px, 1e-6) == [True, False, True, False]

@@ -35,6 +35,7 @@ from .ame import indicator_ame
 from .results import ID_COLUMNS, ResultsMixin, fmt_num, order_columns, rule, text_table
 from .inference import InferenceOptions
 from .squeeze import to_unit_interval
+from .person_tests import terms_without_person_variation
 
 TEST = "beta_regression"
 TERM_LABELS = {"intercept": "Intercept", "race": "Race/Ethnicity", "gender": "Gender",
@@ -49,6 +50,9 @@ STATUS_OK = "ok"
 #: OLS differences and their standard errors below this (scores mapped to [0, 1] by score_range) are
 #: rounding noise: sums of identical floats in a different order differ in the last bits.
 ROUNDING = 1e-12
+#: Person means of one group closer than this share of the score range count as equal: scorers
+#: compute in float32 (relative rounding ~1.2e-7), so batch order alone moves a score by ~1e-7.
+PERSON_TOLERANCE = 1e-6
 SQUEEZE_NOTE = ("scores squeezed (Smithson & Verkuilen): some equal a bound of the score range, so the Beta fit "
                 "used (y·(n−1)+0.5)/n; AMEs are back on the score scale, OLS uses the raw scores")
 #: Accepted spellings of ``noun_phrases`` -> canonical value ("gender" is the audit CLI's choice).
@@ -364,6 +368,11 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
     use = person if (opts.person and person is not None) else paper
     rounding: list[str] = []
     tiny = ROUNDING * (hi - lo)
+    # one rule, from the data: a term whose cells show no variation between persons has no
+    # person-level test, whatever standard error the Beta sandwich reports
+    flat = ([False] * len(terms) if person is None else
+            terms_without_person_variation(person.pop("person_means"), person.pop("person_groups"),
+                                           PERSON_TOLERANCE * (hi - lo)))
     for j, term in enumerate(terms):
         sel = t["term"] == term
         est, ols_est = params[j], float(ols_res.params[j])
@@ -389,7 +398,10 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
             if perm is not None:
                 vals.update(perm_p_value=perm.p_value, perm_se=perm.mc_se, perm_n=perm.n_permutations)
                 t.loc[sel, "perm_method"] = perm.method
-        no_person_test = _degenerate_person_se(person, j, tiny) if term not in rounding else []
+        if term in rounding:
+            no_person_test = []
+        else:
+            no_person_test = ["", "ols_"] if flat[j] else _degenerate_person_se(person, j, tiny)
         if no_person_test:
             # every person has the same scores (a lexicon that ignores names): the person-clustered
             # variance is zero up to rounding, and estimate / rounding error is no evidence at all —
@@ -400,8 +412,9 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
                 if use is person:
                     vals.update({f"{part}statistic": nan, f"{part}p_value": nan, f"{part}ci_low": nan,
                                  f"{part}ci_high": nan})
-            note = ("every person has the same scores: the person-level standard error is 0, so there is no "
-                    "person-level test of this term (the papers' sentence-level p-value is paper_p_value)")
+            note = ("the persons of the groups this term compares all have the same mean score: no variation "
+                    "between persons, so there is no person-level test of this term (the papers' sentence-level "
+                    "p-value is paper_p_value; the permutation p-value, where given, is the one test that exists)")
             old_note = t.loc[sel, "note"].iloc[0]
             t.loc[sel, "note"] = f"{old_note}; {note}" if isinstance(old_note, str) and old_note else note
         if term in rounding:
@@ -491,7 +504,7 @@ def _person_inference(res, y: np.ndarray, X: np.ndarray, persons: np.ndarray, op
     if G < 4:
         notes.append(f"only {G} persons: person-robust standard errors are unreliable")
     return {"se": bc.bse[:k], "df": bc.df[:k], "cov": bc.cov[:k, :k], "ols_se": oc.bse, "ols_df": oc.df,
-            "n_persons": G, "perm": perm, "notes": notes}
+            "n_persons": G, "perm": perm, "notes": notes, "person_means": pm, "person_groups": px}
 
 
 def _beta_fit(yfit: np.ndarray, X: np.ndarray):

@@ -280,3 +280,32 @@ def person_means(values: np.ndarray, persons) -> tuple[np.ndarray, np.ndarray]:
     sums = np.bincount(codes, weights=np.asarray(values, dtype=float), minlength=len(ids))
     counts = np.bincount(codes, minlength=len(ids))
     return ids, sums / counts
+
+
+
+def terms_without_person_variation(person_means: np.ndarray, person_x: np.ndarray, tolerance: float) -> list[bool]:
+    """For each column of the design: True where no person-level test of that term exists.
+
+    The one rule for "no person-level test": a person-level test measures a group contrast
+    against the variation between the persons of the groups that contrast uses. A term's estimate
+    is a weighted combination of the group (cell) means of the persons — the gender term of a
+    race × gender model compares the reference race's women and men only — so the term has a test
+    only if persons differ (by more than ``tolerance``) in at least one cell it uses. Where they do
+    not (a classifier that gives every unseen name the same features, a lexicon that ignores
+    names), any standard error a model reports comes from rounding or from another parameter (the
+    Beta precision's per-person scores leak through the sandwich's cross term), and a Wald test on
+    it prints p = 1e-60 for what is no evidence at all.
+    ``person_x``: one row per person, its regressors (persons with equal rows form a cell).
+    """
+    pm = np.asarray(person_means, dtype=float)
+    px = np.asarray(person_x, dtype=float)
+    cells, cell = np.unique(px, axis=0, return_inverse=True)
+    cell = np.asarray(cell).ravel()
+    n = np.bincount(cell, minlength=len(cells)).astype(float)
+    spread = np.array([float(np.ptp(pm[cell == c])) for c in range(len(cells))])
+    # the term's estimate as a combination of cell means (weighted least squares on the cells)
+    w = cells.T * n
+    combo = np.linalg.pinv(w @ cells) @ w
+    varies = spread > tolerance
+    return [not bool(np.any(varies & (np.abs(row) > 1e-9))) for row in combo]
+
