@@ -50,6 +50,14 @@ def main(folders: list[str]) -> int:
     def cell(v, s):
         return "–" if v != v else f"{v:.3f}{s}".replace("*", "\\*")
 
+    def person_cell(r):
+        # no person-level test (no variation between the persons the term compares): say so, with
+        # the permutation p-value, never blank stars that read as "not significant"
+        if r.ours_ame == r.ours_ame and r.p_person != r.p_person:
+            perm = f"; permutation p {r.p_permutation:.4f}" if r.p_permutation == r.p_permutation else ""
+            return f"{r.ours_ame:.3f} (no person-level test{perm})"
+        return cell(r.ours_ame, r.stars_person)
+
     lines = []
     for (table, corpus), g in m.groupby(["table", "corpus"], sort=False):
         lines.append(f"\n**Table {table}, {corpus}**\n")
@@ -58,7 +66,7 @@ def main(folders: list[str]) -> int:
         for r in g.itertuples(index=False):
             ours_v = r.ours_ame
             lines.append(f"| {r.model} | {r.emotion} | {r.term} | {cell(r.paper_value, r.paper_stars)} | "
-                         f"{cell(ours_v, r.stars_person)} | {cell(ours_v, r.stars_paper_test)} |")
+                         f"{person_cell(r)} | {cell(ours_v, r.stars_paper_test)} |")
     (OUT / "camara2022_svm_fasttext.md").write_text("\n".join(lines).lstrip() + "\n", encoding="utf-8")
     print(f"wrote {OUT / 'camara2022_svm_fasttext.csv'} and .md ({m['ours_ame'].notna().sum()} cells with ours)")
     return 0
