@@ -56,13 +56,15 @@ def fill(sheet, verdicts: dict[int, tuple[str, str, str]]):
     return rows
 
 
-def test_sample_is_reproducible_by_seed_and_drawn_from_pairs(paired):
+def test_sample_is_reproducible_by_seed_and_in_corpus_order(paired):
     c = load_definition(paired)
     a, b, other = draw_sample(c, 5, 42), draw_sample(c, 5, 42), draw_sample(c, 5, 43)
-    assert a.unit == "pairs" and a.population > 5
+    assert a.unit == "items" and a.population > 5  # pairs, and the name sentences no pair covers
     assert [i.item_id for i in a.items] == [i.item_id for i in b.items] != [i.item_id for i in other.items]
-    assert all(i.side_a and i.side_b and i.side_a != i.side_b for i in a.items)
-    assert [i.item_id for i in a.items] == sorted(i.item_id for i in a.items)  # corpus order
+    assert all(i.side_a and i.side_a != i.side_b for i in a.items)
+    ids = [i.item_id for i in a.items]  # corpus order: the pairs, then the sentences no pair covers
+    pairs_first = [i for i in ids if "-P" in i] + [i for i in ids if "-P" not in i]
+    assert ids == pairs_first and [i for i in ids if "-P" in i] == sorted(i for i in ids if "-P" in i)
     assert len(draw_sample(c, 10_000, 1).items) == a.population  # never more than there is
 
 
@@ -76,9 +78,11 @@ def test_import_stores_a_signed_record_and_the_rate(paired, tmp_path):
     sheet = write_sheet(draw_sample(c, 8, 2026), tmp_path / "sheet.csv")
     rows = fill(sheet, {1: ("error", "agreement", "Ella está contenta."), 3: ("awkward", "lexical", "x")})
     rec = read_review(c, sheet, "Ana Pérez", "2026-11-26")
-    assert (rec.n, rec.errors, rec.awkward, rec.seed, rec.unit) == (8, 1, 1, 2026, "pairs")
+    assert (rec.n, rec.errors, rec.awkward, rec.seed, rec.unit) == (8, 1, 1, 2026, "items")
     assert rec.error_classes() == {"agreement": 1}
-    assert rec.summary() == f"native review: 8 pairs, 1 error, {percent(rec.interval[0])}–{percent(rec.interval[1])} %"
+    n_pairs = sum(1 for i in rec.items if i.side_b)
+    assert rec.summary() == (f"native review: 8 items ({n_pairs} pairs, {8 - n_pairs} sentences), 1 error, "
+                             f"{percent(rec.interval[0])}–{percent(rec.interval[1])} %")
     path = save_record(c, rec)
     assert path == tmp_path / "mini.reviews.json"
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -92,7 +96,7 @@ def test_import_stores_a_signed_record_and_the_rate(paired, tmp_path):
     fill(sheet2, {})
     save_record(c, read_review(c, sheet2, "Luis", "2026-11-27"))
     assert [r.reviewer for r in load_records(c)] == ["Ana Pérez", "Luis"]
-    assert review_status(c).text().startswith("native review: 8 pairs, 0 errors, 0.0–")
+    assert review_status(c).text().startswith("native review: 8 items (") and ", 0 errors, 0.0–" in review_status(c).text()
 
 
 def test_status_says_when_the_text_changed_since_the_review(paired, tmp_path):
@@ -154,11 +158,11 @@ def test_cli_sample_import_and_list(run, paired, tmp_path, monkeypatch):
     fill(sheet, {0: ("error", "grammar", "fixed")})
     proc = run("corpus", "review-import", str(target), str(sheet), "--reviewer", "Ana", "--date", "2026-11-26")
     assert proc.returncode == 0, proc.stderr
-    assert "native review: 10 pairs, 1 error" in proc.stdout and "grammar 1" in proc.stdout
+    assert "native review: 10 items (" in proc.stdout and "sentences), 1 error" in proc.stdout and "grammar 1" in proc.stdout
     listing = run("corpus", "list").stdout
     line = next(l for l in listing.splitlines() if l.startswith("mini "))
     lo, hi = clopper_pearson(1, 10)
-    assert f"native review: 10 pairs, 1 error, {percent(lo)}–{percent(hi)} %" in line
+    assert "native review: 10 items (" in line and f"sentences), 1 error, {percent(lo)}–{percent(hi)} %" in line
     # the built-in corpora show their committed reviews, or say they have none
     en = next(l for l in listing.splitlines() if l.startswith("en-kiritchenko2018 "))
     assert "native review: 100 pairs" in en
@@ -195,3 +199,29 @@ def test_datasheet_and_dataset_card_show_the_rate(paired, tmp_path):
     assert "Ana, 2026-11-26" in md and "drawn with seed 3" in md and "| Errors by class | lexical 1 |" in md
     card = (export_hf_dataset(paired, tmp_path / "hf").path / "README.md").read_text(encoding="utf-8")
     assert rec.summary() in card
+
+
+def test_sentences_no_pair_covers_are_in_the_population_too(tmp_path):
+    """Most sentences of the Câmara and Kiritchenko corpora are name sentences that no pair covers
+    (their pairs are noun phrases): a review drawn from pairs alone would never see them."""
+    from engine.corpus import generate, generate_pairs
+    from engine.corpus.review_record import population
+
+    path = tmp_path / "m.toml"
+    # the pair fixture plus one name, which no pair covers
+    path.write_text(mini_pairs() + '\n[[persons]]\nid = "ana"\nkind = "name"\ngender = "female"\nrace = "x"\n'
+                    'text = "Ana"\n', encoding="utf-8")
+    c = load_definition(path)
+    unit, units = population(c)
+    pairs, sentences = generate_pairs(c), generate(c)
+    covered = set(pairs.privileged_id) | set(pairs.minoritised_id)
+    assert unit == "items" and len(units) == len(pairs) + len(set(sentences.ID) - covered)
+    singles = [u for u in units if not u.side_b]
+    assert {u.item_id for u in singles} == set(sentences.ID) - covered
+    assert {u.item_id for u in singles} >= set(sentences[sentences.Person == "Ana"].ID)
+    s = draw_sample(c, len(units), 1)
+    sheet = write_sheet(s, tmp_path / "s.csv")
+    fill(sheet, {})
+    rec = read_review(c, sheet, "Ana", "2026-11-26")
+    n_pairs = sum(1 for i in rec.items if i.side_b)
+    assert rec.summary().startswith(f"native review: {rec.n} items ({n_pairs} pairs, {rec.n - n_pairs} sentences), 0 errors")

@@ -91,10 +91,15 @@ class ReviewRecord:
         return clopper_pearson(self.errors, self.n)
 
     def summary(self) -> str:
-        """'native review: 100 pairs, 1 error, 0.03–5.4 %' (the 95 % Clopper–Pearson interval)."""
+        """'native review: 100 pairs, 1 error, 0.03–5.4 %' (the 95 % Clopper–Pearson interval); a sample
+        of pairs and single sentences says '100 items (40 pairs, 60 sentences)'."""
         lo, hi = self.interval
         err = f"{self.errors} error" + ("" if self.errors == 1 else "s")
-        return f"native review: {self.n} {self.unit}, {err}, {percent(lo)}–{percent(hi)} %"
+        what = f"{self.n} {self.unit}"
+        if self.unit == "items":
+            n_pairs = sum(1 for i in self.items if i.side_b)
+            what += f" ({n_pairs} pairs, {self.n - n_pairs} sentences)"
+        return f"native review: {what}, {err}, {percent(lo)}–{percent(hi)} %"
 
     def error_classes(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -128,19 +133,23 @@ def percent(share: float) -> str:
 # ---------------------------------------------------------------- sampling
 
 def population(corpus: CorpusDefinition) -> tuple[str, list[SampleItem]]:
-    """Every reviewable unit of the corpus: its counterfactual pairs, else its sentences."""
+    """Every reviewable unit of the corpus: its counterfactual pairs, and every sentence no pair
+    covers (a corpus whose pairs are its noun phrases has most of its name sentences outside them:
+    2/3 of the Câmara and Kiritchenko corpora). The unit is "pairs", "sentences" or "items" (both)."""
     from .compiled import CompiledCorpus
     from .generator import generate
     from .pairs import generate_pairs
 
     cc = CompiledCorpus(corpus)
     pairs = generate_pairs(corpus, cc)
-    if len(pairs):
-        return "pairs", [SampleItem(0, r.pair_id, r.template_id, r.variable, r.privileged, r.minoritised)
-                         for r in pairs.itertuples(index=False)]
     df = generate(corpus, cc)
-    return "sentences", [SampleItem(0, r.ID, r.template_id, "", r.Sentence)
-                         for r in df[["ID", "template_id", "Sentence"]].itertuples(index=False)]
+    units = [SampleItem(0, r.pair_id, r.template_id, r.variable, r.privileged, r.minoritised)
+             for r in pairs.itertuples(index=False)]
+    covered = set(pairs["privileged_id"]) | set(pairs["minoritised_id"]) if len(pairs) else set()
+    single = [SampleItem(0, r.ID, r.template_id, "", r.Sentence)
+              for r in df[["ID", "template_id", "Sentence"]].itertuples(index=False) if r.ID not in covered]
+    unit = "items" if units and single else "pairs" if units else "sentences"
+    return unit, units + single
 
 
 def draw_sample(corpus: CorpusDefinition, n: int = 100, seed: int | None = None) -> Sample:
