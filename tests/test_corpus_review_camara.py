@@ -51,7 +51,7 @@ def test_every_sentence_ends_with_one_full_stop(name):
 # every situation word, as it appears after each noun it describes
 AR_SITUATION = {
     "annoying": "مزعج", "displeasing": "مثير للاستياء", "outrageous": "مثير للغضب", "dreadful": "مروع",
-    "horrible": "فظيع", "shocking": "صادم", "terrifying": "مرعب", "threatening": "منذر بالخطر",
+    "horrible": "فظيع", "shocking": "صادم", "terrifying": "مرعب", "threatening": "مقلق",
     "amazing": "مذهل", "funny": "مضحك", "great": "ممتاز", "hilarious": "مضحك جدا", "wonderful": "رائع",
     "depressing": "محبط", "gloomy": "كئيب", "grim": "عصيب", "heartbreaking": "مفجع", "serious": "خطير",
 }
@@ -123,7 +123,7 @@ def test_arabic_example_sentences_replaced():
     assert "هو يشعر بالتعاسة" not in s  # the issue-14 texts are kept, now with their full stop
     for new in ["آدم أخبرنا عن الأحداث الأخيرة العصيبة.", "آدم وجد نفسه في موقف مثير للغضب.",
                 "آدم وجد نفسه في موقف مثير للاستياء.", "مريم أخبرتنا عن الأحداث الأخيرة الخطيرة.",
-                "كانت المحادثة مع آدم منذرة بالخطر.", "كانت المحادثة معها عصيبة.", "هو يشعر بالتعاسة.",
+                "كانت المحادثة مع آدم مقلقة.", "كانت المحادثة معها عصيبة.", "هو يشعر بالتعاسة.",
                 "الموقف جعلها تشعر بالحزن.", "رأيته في السوق.", "تحدثت معه أمس."]:
         assert new in s, new
 
@@ -304,3 +304,11 @@ def test_recurring_awkward_classes_of_the_first_blind_review_are_gone():
     assert ar.str.contains("جعلتُ", regex=False).any()
     es = builtin_tables("es-camara2022")[2].Sentence
     assert not es.str.contains(r"chistos", regex=True).any()
+
+
+def test_arabic_classes_of_the_review_over_name_sentences_are_gone():
+    """Seed 20261126123025 (pairs and name sentences): Emily written إيملي, Jonathan in its biblical
+    form يوناثان, and منذر بالخطر for events and a conversation."""
+    ar = builtin_tables("ar-camara2022")[2].Sentence
+    assert not ar.str.contains(r"إيملي|يوناثان|منذر", regex=True).any()
+    assert ar.str.contains("إميلي", regex=False).any() and ar.str.contains("جوناثان", regex=False).any()
