@@ -26,7 +26,7 @@ def _ci(rec) -> str:
 
 
 def tables() -> dict[str, str]:
-    rates = ["| corpus | pairs reviewed | errors | 95 % interval | awkward | error classes | seed | text changed since |",
+    rates = ["| corpus | reviewed (pairs; items = pairs and single sentences) | errors | 95 % interval | awkward | error classes | seed | text changed since |",
              "|---|---|---|---|---|---|---|---|"]
     history = ["| corpus | seed | date | errors | 95 % interval | awkward |", "|---|---|---|---|---|---|"]
     for name in builtin_names():
