@@ -165,7 +165,7 @@ def test_cli_sample_import_and_list(run, paired, tmp_path, monkeypatch):
     assert "native review: 10 items (" in line and f"sentences), 1 error, {percent(lo)}–{percent(hi)} %" in line
     # the built-in corpora show their committed reviews, or say they have none
     en = next(l for l in listing.splitlines() if l.startswith("en-kiritchenko2018 "))
-    assert "native review: 100 pairs" in en
+    assert "native review: 100 items (" in en  # pairs and the name sentences no pair covers
     assert all(("native review:" in l or "not reviewed" in l) for l in listing.splitlines()[1:])
 
 
