@@ -182,3 +182,68 @@ def test_unknown_vectors_spec_is_one_clear_error(tmp_path):
     (tmp_path / "x.dat").write_text("x")
     with pytest.raises(AssocError, match="unrecognised vector file type"):
         open_vectors(str(tmp_path / "x.dat"))
+
+
+# -- issue 29: vector files whose structure lies ------------------------------------------------------------
+
+def test_glove_first_row_one_number_short_is_refused_at_its_line(tmp_path):
+    """Before: the dimension came from the first row alone, so every later row was misparsed (the word
+    became 'clover -0.62327') and the run ended in a coverage refusal naming neither file nor line."""
+    m = _table()
+    lines = [w + " " + " ".join(f"{x:.5f}" for x in row) for w, row in zip(WORDS, m)]
+    lines[0] = lines[0].rsplit(" ", 1)[0]  # the first row loses its last number
+    (tmp_path / "g.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(AssocError, match="the first row has 4 numbers, the second 5") as e:
+        load_text_vectors(tmp_path / "g.txt")
+    assert e.value.line == 1 and str(tmp_path / "g.txt") in str(e.value)
+
+
+def _w2v_bin(path, words, m, declared):
+    with open(path, "wb") as fh:
+        fh.write(f"{declared} {m.shape[1]}\n".encode())
+        for w, row in zip(words, m):
+            fh.write(w.encode() + b" " + struct.pack(f"<{m.shape[1]}f", *row) + b"\n")
+
+
+def test_word2vec_binary_with_more_rows_than_its_header_is_refused(tmp_path):
+    """Before: exit 0, the rows beyond the header's count silently ignored (WEAT d changed)."""
+    m = _table()
+    _w2v_bin(tmp_path / "w.bin", WORDS, m, declared=len(WORDS) - 2)
+    with pytest.raises(AssocError, match="holds more rows than declared"):
+        load_text_vectors(tmp_path / "w.bin")
+    _w2v_bin(tmp_path / "ok.bin", WORDS, m, declared=len(WORDS))
+    assert len(load_text_vectors(tmp_path / "ok.bin")) == len(WORDS)
+
+
+@pytest.mark.parametrize("suffix", [".vec", ".bin"])
+def test_duplicate_words_are_refused_with_both_places(tmp_path, suffix):
+    m = _table()
+    words = list(WORDS)
+    words[4] = words[1]
+    if suffix == ".bin":
+        _w2v_bin(tmp_path / f"d{suffix}", words, m, declared=len(words))
+        where = "rows 2 and 5"
+    else:
+        _write_vec(tmp_path / f"d{suffix}", True, words=words, m=m)
+        where = "lines 3 and 6"  # after the header line
+    with pytest.raises(AssocError, match=f"occurs twice \\({where}\\)"):
+        load_text_vectors(tmp_path / f"d{suffix}")
+
+
+def test_a_replaced_file_with_the_same_size_and_time_is_converted_again(tmp_path):
+    """Before: the cache key was size + mtime in seconds, so a replaced file of the same size written in
+    the same second was served from the old cache (WEAT d of the old vectors)."""
+    import os
+
+    path = tmp_path / "w.vec"
+    m = _write_vec(path, True)
+    stamp, size = path.stat().st_mtime_ns, path.stat().st_size
+    first, _ = load_text_vectors(path).lookup(["flea"])
+    np.testing.assert_allclose(first[0], m[3], atol=1e-6)
+    m2 = m.copy()
+    m2[[3, 4]] = m[[4, 3]]  # two vectors swapped: the same numbers, so the same size
+    _write_vec(path, True, m=m2)
+    os.utime(path, ns=(stamp, stamp))
+    assert path.stat().st_size == size and path.stat().st_mtime_ns == stamp
+    again, _ = load_text_vectors(path).lookup(["flea"])
+    np.testing.assert_allclose(again[0], m[4], atol=1e-6)

@@ -98,6 +98,17 @@ def build(root: Path) -> dict[str, Path]:
     f["vec_missing_number"] = _w(root / "vec" / "missing_number.vec",
                                  text.replace(" " + text.splitlines()[2].split(" ")[-1] + "\n", "\n", 1))
     f["vec_ok"] = _w(root / "vec" / "tiny.vec", text)
+    glove, _ = vec_text(WEAT_WORDS, 4, header=False)
+    first, rest = glove.split("\n", 1)
+    f["glove_first_short"] = _w(root / "vec" / "first_short.txt", first.rsplit(" ", 1)[0] + "\n" + rest)
+    lines = text.splitlines()
+    f["vec_duplicate"] = _w(root / "vec" / "duplicate.vec",
+                            "\n".join(lines[:5] + [lines[2].split(" ", 1)[0] + " " + lines[5].split(" ", 1)[1]]
+                                      + lines[6:]) + "\n")
+    import struct
+    rows = [w.encode() + b" " + struct.pack("<4f", *np.ones(4, dtype=np.float32) * (i + 1)) + b"\n"
+            for i, w in enumerate(WEAT_WORDS)]
+    f["w2v_more_rows"] = _w(root / "vec" / "more_rows.bin", f"{len(WEAT_WORDS) - 5} 4\n".encode() + b"".join(rows))
     buf = io.BytesIO()
     np.save(buf, np.ones((8, 4), dtype=np.float32))
     f["npy_half"] = _w(root / "vec" / "half.npy", buf.getvalue()[:100])
@@ -225,6 +236,9 @@ CASES = [
     Case("vectors", "`.vec` header promises 80 rows, file has 8", lambda f: _assoc(f["vec_short"]), 2),
     Case("vectors", "`.vec` with `nan` in a vector", lambda f: _assoc(f["vec_nan"]), 2),
     Case("vectors", "`.vec` row one number short", lambda f: _assoc(f["vec_missing_number"]), 2),
+    Case("vectors", "GloVe `.txt` whose first row is one number short", lambda f: _assoc(f["glove_first_short"]), 2),
+    Case("vectors", "a word twice in a `.vec`", lambda f: _assoc(f["vec_duplicate"]), 2),
+    Case("vectors", "word2vec `.bin` with more rows than its header says", lambda f: _assoc(f["w2v_more_rows"]), 2),
     Case("vectors", "`.npy` cut short", lambda f: _assoc(f["npy_half"]), 2),
     Case("vectors", "vectors file not found", lambda f: _assoc(f["root"] / "nope.vec"), 2),
     Case("vectors", "valid `.vec` lacking most test words", lambda f: _assoc(f["vec_ok"]), 3),

@@ -5,7 +5,10 @@ minutes on every run. The file is streamed line by line straight into a ``.npy``
 memory map (float32) plus a one-word-per-line vocabulary, once; later runs map the
 cache and read only the rows a test needs. The cache lives in the user cache folder
 (``$EEC_STUDIO_CACHE`` or ``$XDG_CACHE_HOME/eec-studio``, then ``vectors/``), never beside the
-input; it is rebuilt when the source's size or modification time changes.
+input; it is rebuilt when the source's content changes: the key is its size, its modification time in
+nanoseconds and a digest of its content (the whole file up to 8 MiB; beyond, its first and last MiB
+and 64 blocks spread over it — a 7 GB file is not read whole on every run). Size and mtime alone
+served a replaced file of the same size written in the same second from the old cache.
 
 Why validate while converting: a header that promises more rows than the file holds (an
 interrupted download), a row with a missing or non-numeric value, or NaN/inf in a vector
@@ -28,7 +31,9 @@ import numpy as np
 from ..errors import AssocError
 from .static import StaticVectors, load_npy
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
+SMALL_FILE = 8 << 20  # hashed whole below this size
+SAMPLE_BLOCKS = 64
 MAX_DIM = 100_000
 MAX_WORD = 1 << 12  # bytes of one word in a word2vec binary
 MAX_LINE = 1 << 22  # bytes of the first line of a text file (300 numbers take about 3 KB)
@@ -53,6 +58,21 @@ def _cache_dir(path: Path, cache_root: Path | None) -> Path:
     return cache_root / f"{path.name}-{digest}"
 
 
+def content_digest(path: Path) -> str:
+    """A fast digest of the file's content (whole below 8 MiB; else head, tail and sampled blocks)."""
+    h = hashlib.blake2b(digest_size=16)
+    size = path.stat().st_size
+    with open(path, "rb") as fh:
+        if size <= SMALL_FILE:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+        else:
+            for offset in [0, size - (1 << 20)] + [size * i // SAMPLE_BLOCKS for i in range(1, SAMPLE_BLOCKS)]:
+                fh.seek(offset)
+                h.update(fh.read(1 << 20 if offset in (0, size - (1 << 20)) else 4096))
+    return h.hexdigest()
+
+
 def load_text_vectors(path: str | Path, *, lowercase: bool = False, cache_root: str | Path | None = None,
                       name: str | None = None) -> StaticVectors:
     """Open a word2vec text (with "N D" header), GloVe text (no header) or word2vec binary file."""
@@ -62,7 +82,10 @@ def load_text_vectors(path: str | Path, *, lowercase: bool = False, cache_root: 
     cache = _cache_dir(p, Path(cache_root) if cache_root else None)
     stat = p.stat()
     meta_path = cache / "meta.json"
-    want = {"version": CACHE_VERSION, "size": stat.st_size, "mtime": int(stat.st_mtime)}
+    if p.is_dir():
+        raise AssocError("is a folder, not a vector file", file=str(p), fix="give a .vec/.txt/.bin file")
+    want = {"version": CACHE_VERSION, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns,
+            "content": content_digest(p)}
     fresh = False
     if meta_path.exists():
         try:
@@ -71,8 +94,6 @@ def load_text_vectors(path: str | Path, *, lowercase: bool = False, cache_root: 
         except (OSError, ValueError):
             fresh = False
     if not fresh:
-        if p.is_dir():
-            raise AssocError("is a folder, not a vector file", file=str(p), fix="give a .vec/.txt/.bin file")
         existed = cache.exists()
         try:
             cache.mkdir(parents=True, exist_ok=True)
@@ -165,6 +186,28 @@ def _count_lines(p: Path) -> int:
     return n
 
 
+def _second_line(p: Path) -> bytes:
+    with _open(p) as fh:
+        fh.readline(MAX_LINE)
+        return fh.readline(MAX_LINE)
+
+
+class _Seen:
+    """Words already read, to refuse a duplicate with both lines (the lookup would take the first
+    row silently, so the second would never be used)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.first: dict[str, int] = {}
+
+    def add(self, word: str, where: int, unit: str = "line") -> None:
+        before = self.first.setdefault(word, where)
+        if before != where:
+            raise AssocError(f"the word {word[:40]!r} occurs twice ({unit}s {before:,} and {where:,})",
+                             file=str(self.path), line=where if unit == "line" else None,
+                             fix="remove one of the two rows (which vector is meant cannot be guessed)")
+
+
 def _convert_text(p: Path, cache: Path) -> tuple[int, int]:
     with _open(p) as fh:
         first = fh.readline(MAX_LINE)
@@ -177,9 +220,17 @@ def _convert_text(p: Path, cache: Path) -> tuple[int, int]:
         if not 0 < d <= MAX_DIM or (len(first) == MAX_LINE and not first.endswith(b"\n")):
             raise AssocError("cannot read the vector dimension from the first line", file=str(p), line=1,
                              fix="a text vector file has 'word v1 v2 ...' per line, optionally after an 'N D' header")
+        second = _second_line(p)
+        d2 = len(second.rstrip().split(b" ")) - 1 if second.strip() else d
+        if d2 != d:
+            raise AssocError(f"the first row has {d} numbers, the second {d2}: every row must have the same count",
+                             file=str(p), line=1 if d2 > d else 2,
+                             fix="repair the row with the missing (or extra) value; every later row would be read "
+                                 "with the first row's count")
         n = _count_lines(p) + (0 if first.endswith(b"\n") else 1)
     matrix = np.lib.format.open_memmap(cache / "matrix.npy.part", mode="w+", dtype=np.float32, shape=(n, d))
     row = 0
+    seen = _Seen(p)
     with _open(p) as fh, open(cache / "vocab.txt.part", "w", encoding="utf-8") as vocab:
         if hdr is not None:
             fh.readline()
@@ -201,7 +252,9 @@ def _convert_text(p: Path, cache: Path) -> tuple[int, int]:
                 raise AssocError(f"more rows than the header's {n:,}", file=str(p), line=lineno,
                                  fix="correct the 'N D' header")
             matrix[row] = _floats(parts[1:], p, lineno)
-            vocab.write(parts[0].decode("utf-8", errors="replace").replace("\n", " ") + "\n")
+            word = parts[0].decode("utf-8", errors="replace").replace("\n", " ")
+            seen.add(word, lineno)
+            vocab.write(word + "\n")
             row += 1
     matrix.flush()
     del matrix
@@ -255,6 +308,7 @@ def _convert_w2v_binary(p: Path, cache: Path) -> tuple[int, int]:
         _check_header(p, n, d, 4 * d + 2)  # one-byte word, space, d float32
         matrix = np.lib.format.open_memmap(cache / "matrix.npy.part", mode="w+", dtype=np.float32, shape=(n, d))
         width = 4 * d
+        seen = _Seen(p)
         with open(cache / "vocab.txt.part", "w", encoding="utf-8") as vocab:
             for row in range(n):
                 word = bytearray()
@@ -280,7 +334,14 @@ def _convert_w2v_binary(p: Path, cache: Path) -> tuple[int, int]:
                     raise AssocError(f"row {row + 1:,} ({word[:40].decode('utf-8', errors='replace')!r}) holds NaN "
                                      f"or infinite values", file=str(p), fix="re-export the vectors")
                 matrix[row] = vec
-                vocab.write(word.decode("utf-8", errors="replace") + "\n")
+                text = word.decode("utf-8", errors="replace")
+                seen.add(text, row + 1, unit="row")
+                vocab.write(text + "\n")
+            rest = fh.read(1 << 16).strip(b"\n")
+            if rest:
+                raise AssocError(f"the header says {n:,} rows, but the file goes on after row {n:,}: it holds more "
+                                 f"rows than declared", file=str(p), line=1,
+                                 fix="correct the 'N D' header (the rows beyond it would be ignored)")
     matrix.flush()
     del matrix
     os.replace(cache / "matrix.npy.part", cache / "matrix.npy")
