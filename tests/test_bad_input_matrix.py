@@ -188,7 +188,17 @@ def exchange_inputs(root: Path, corpus: Path, run) -> dict[str, Path]:
     assert run("exchange", "export", str(corpus), "--out", str(po)).returncode == 0
     return {"laughs": _w(root / "x" / "laughs.xlf", text.replace(decl, decl + laughs, 1)),
             "xxe": _w(root / "x" / "xxe.xlf", text.replace(decl, decl + xxe, 1)),
-            "po_nul": _w(root / "x" / "nul.po", po.read_text(encoding="utf-8").replace("msgstr", "msgstr\x00", 1))}
+            "po_nul": _w(root / "x" / "nul.po", po.read_text(encoding="utf-8").replace("msgstr", "msgstr\x00", 1)),
+            "po_lost_slot": _w(root / "x" / "lost_slot.po", _drop_emotion_slot(po.read_text(encoding="utf-8")))}
+
+
+def _drop_emotion_slot(po_text: str) -> str:
+    """The first translated template loses its {emotion ...} slot (a CAT tool's silent edit)."""
+    import re
+
+    m = re.search(r'msgstr "([^"]*)\{emotion[^}]*\}([^"]*)"', po_text)
+    assert m, "the exported PO has a translated template with an emotion slot"
+    return po_text[:m.start()] + f'msgstr "{m.group(1)}bad{m.group(2)}"' + po_text[m.end():]
 
 
 # --------------------------------------------------------------------------- cases
@@ -284,6 +294,7 @@ CASES = [
     Case("exchange", "XLIFF with billion-laughs entities", lambda f: ["exchange", "import", str(f["laughs"]), "--into", str(f["corpus"]), "--dry-run"], 2),
     Case("exchange", "XLIFF with an external entity (XXE)", lambda f: ["exchange", "import", str(f["xxe"]), "--into", str(f["corpus"]), "--dry-run"], 2),
     Case("exchange", "PO with a NUL byte", lambda f: ["exchange", "import", str(f["po_nul"]), "--into", str(f["corpus"]), "--dry-run"], 2),
+    Case("exchange", "PO whose translation drops a template's `{emotion}` slot", lambda f: ["exchange", "import", str(f["po_lost_slot"]), "--into", str(f["corpus"]), "--dry-run"], 2),
 ]
 
 

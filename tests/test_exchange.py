@@ -325,7 +325,7 @@ def test_untranslatable_comes_back(tmp_path, mini):
      r"was exported from corpus 'es-camara2022', not 'mini-es'"),
     (lambda t: t.replace('msgstr "{person} se siente {emotion kind=state gender=person.gender}."',
                          'msgstr "{person} se siente {emotion kind=state gender=person.genre}."'),
-     r"the translation introduces \d+ checker error"),
+     r"changes the options of \{emotion kind=state gender=person.gender\} to \{emotion kind=state gender=person.genre\}"),
     (lambda t: t.replace('msgstr "José"', 'msgstr "Jo"sé"'), r"\[line \d+\]: unescaped double quote"),
     (lambda t: t.replace('msgctxt "persons/jose#0"\n', ""), r"has no EEC Studio context \(msgctxt\)"),
     (lambda t: t + '\nmsgctxt "persons/jose#0"\nmsgid "a"\nmsgid_plural "b"\nmsgstr[0] ""\n', r"plural entries"),
@@ -346,8 +346,31 @@ def test_new_checker_errors_allowed_on_request(tmp_path, mini):
     po = tmp_path / "m.po"
     export_exchange(mini, po)
     po.write_text(po.read_text(encoding="utf-8").replace("person.gender}.", "person.genre}."), encoding="utf-8")
-    res = merge_exchange(po, mini, allow_errors=True)
+    res = merge_exchange(po, mini, allow_errors=True, allow_slot_changes=True)
     assert res.new_errors and res.report.errors
+
+
+def test_a_translation_that_loses_a_slot_is_refused(tmp_path, mini, run):
+    """Issue 29: 'Hice que {person} se sintiera mal' (the {emotion} slot lost) used to import with exit 0,
+    and the corpus shrank from 8,460 to 7,320 sentences without a word."""
+    po = tmp_path / "m.po"
+    export_exchange(mini, po)
+    text = po.read_text(encoding="utf-8")
+    lost = text.replace('msgstr "{person} se siente {emotion kind=state gender=person.gender}."',
+                        'msgstr "{person} se siente mal."')
+    assert lost != text
+    po.write_text(lost, encoding="utf-8")
+    with pytest.raises(ExchangeError, match=r"drops \{emotion kind=state gender=person.gender\}") as e:
+        merge_exchange(po, mini)
+    assert "--allow-slot-changes" in str(e.value) and "\n" not in str(e.value)
+    # a deliberate change goes through on request
+    res = merge_exchange(po, mini, allow_errors=True, allow_slot_changes=True)
+    assert any("se siente mal." in str(c) for c in res.changes)
+    added = text.replace('msgstr "{person} se siente {emotion kind=state gender=person.gender}."',
+                         'msgstr "{person} se siente {emotion kind=state gender=person.gender} {person}."')
+    po.write_text(added, encoding="utf-8")
+    with pytest.raises(ExchangeError, match=r"adds \{person\}"):
+        merge_exchange(po, mini)
 
 
 @pytest.mark.parametrize("edit, match", [

@@ -110,7 +110,7 @@ def _key(f) -> tuple:
 
 
 def merge_exchange(path: str | os.PathLike, into: CorpusDefinition | str | os.PathLike, *, fmt: str | None = None,
-                   translator: str = "", allow_errors: bool = False) -> ExchangeImport:
+                   translator: str = "", allow_errors: bool = False, allow_slot_changes: bool = False) -> ExchangeImport:
     """Read ``path``, apply it to ``into`` and check the result (nothing is written)."""
     file = str(path)
     returned = read_exchange(path, fmt)
@@ -121,7 +121,8 @@ def merge_exchange(path: str | os.PathLike, into: CorpusDefinition | str | os.Pa
                             fix=f"use --into {returned.corpus_id} (or its definition file)")
     if returned.language and returned.language.lower() != target.language.lower():
         warnings.append(f"the file's language is {returned.language!r}, the corpus's {target.language!r}")
-    corpus, changes = apply_returned(target, returned, file=file, translator=translator)
+    corpus, changes = apply_returned(target, returned, file=file, translator=translator,
+                                     allow_slot_changes=allow_slot_changes)
     before = {_key(f) for f in check_corpus(target).errors}
     report = check_corpus(corpus)
     new_errors = [str(f) for f in report.errors if _key(f) not in before]
@@ -145,9 +146,10 @@ def _definition_file(into: CorpusDefinition | str | os.PathLike) -> Path | None:
 
 def import_exchange(path: str | os.PathLike, into: CorpusDefinition | str | os.PathLike, out: str | os.PathLike, *,
                     fmt: str | None = None, translator: str = "", allow_errors: bool = False,
-                    overwrite: bool = False, confirm: Confirm = None) -> ExchangeImport:
+                    allow_slot_changes: bool = False, overwrite: bool = False, confirm: Confirm = None) -> ExchangeImport:
     """merge_exchange, then save the definition atomically to ``out`` (never replacing it unasked)."""
-    result = merge_exchange(path, into, fmt=fmt, translator=translator, allow_errors=allow_errors)
+    result = merge_exchange(path, into, fmt=fmt, translator=translator, allow_errors=allow_errors,
+                            allow_slot_changes=allow_slot_changes)
     out = Path(out)
     may_replace(out, overwrite=overwrite, confirm=confirm)
     atomic_write_bytes(out, to_toml_keeping_comments(result.corpus, _definition_file(into)))

@@ -9,7 +9,7 @@ their forms unchanged (a translator may delete what they did not touch).
 from __future__ import annotations
 
 import copy
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +19,7 @@ from engine.corpus.model import Form, Variant
 from .errors import ExchangeError
 from .keys import features_text
 from .returned import PO, Returned, ReturnedFile
+from .slots import brace_slots
 from .status_rules import form_status, item_status
 from .units import find_item, forms_of
 
@@ -32,7 +33,22 @@ class Change:
         return f"{self.item}: {'; '.join(self.what)}"
 
 
-def _validate(corpus: CorpusDefinition, returned: ReturnedFile, file: str) -> dict[tuple[str, str], list[Returned]]:
+def slot_change(old: str, new: str) -> str:
+    """What a translation did to a template's slots ('' when nothing): a CAT tool can drop
+    ``{emotion}`` without a word, and the corpus then silently loses every emotion sentence."""
+    before = Counter(s.text for s in brace_slots(old))
+    after = Counter(s.text for s in brace_slots(new))
+    if before == after:
+        return ""
+    lost, added = sorted((before - after).elements()), sorted((after - before).elements())
+    if Counter(s.name for s in brace_slots(old)) == Counter(s.name for s in brace_slots(new)):
+        return f"changes the options of {', '.join(lost)} to {', '.join(added)}"
+    parts = ([f"drops {', '.join(lost)}"] if lost else []) + ([f"adds {', '.join(added)}"] if added else [])
+    return " and ".join(parts)
+
+
+def _validate(corpus: CorpusDefinition, returned: ReturnedFile, file: str,
+              allow_slot_changes: bool = False) -> dict[tuple[str, str], list[Returned]]:
     by_item: dict[tuple[str, str], list[Returned]] = defaultdict(list)
     seen: set[tuple[str, str, int]] = set()
     for r in returned.units:
@@ -54,6 +70,12 @@ def _validate(corpus: CorpusDefinition, returned: ReturnedFile, file: str) -> di
             now = (features_text(forms[k.index].features) or "no features") if k.index < len(forms) else "no such form"
             raise ExchangeError(file, f"{k} does not match the corpus (form {k.index} now: {now})", entry=entry,
                                 fix="the corpus changed since export; export a fresh file and carry the work over")
+        if k.section == "templates" and forms and not allow_slot_changes and forms[k.index].text and r.text:
+            what = slot_change(forms[k.index].text, r.text)
+            if what:
+                raise ExchangeError(file, f"the translation of {k} {what}", entry=entry,
+                                    fix="restore the slot in your CAT tool, or pass --allow-slot-changes if the "
+                                        "change is deliberate")
         by_item[k.item].append(r)
     return by_item
 
@@ -96,9 +118,10 @@ def _set_texts(section: str, item: Any, texts: list[str], drop_all: bool) -> Non
 
 
 def apply_returned(corpus: CorpusDefinition, returned: ReturnedFile, *, file: str,
-                   translator: str = "") -> tuple[CorpusDefinition, list[Change]]:
-    """A changed copy of ``corpus`` and the list of changes (see status_rules.py for statuses)."""
-    by_item = _validate(corpus, returned, file)
+                   translator: str = "", allow_slot_changes: bool = False) -> tuple[CorpusDefinition, list[Change]]:
+    """A changed copy of ``corpus`` and the list of changes (see status_rules.py for statuses).
+    A template whose translation drops, adds or changes a slot is refused unless ``allow_slot_changes``."""
+    by_item = _validate(corpus, returned, file, allow_slot_changes)
     new = copy.deepcopy(corpus)
     changes: list[Change] = []
     who = translator or returned.translator

@@ -39,6 +39,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     im.add_argument("--translator", default="", help="record this translator on the changed items "
                                                      "(default: the PO Last-Translator)")
     im.add_argument("--allow-errors", action="store_true", help="save even if the translation adds checker errors")
+    im.add_argument("--allow-slot-changes", action="store_true",
+                    help="accept translations that drop, add or change a template's slots (refused by default)")
     im.add_argument("--dry-run", action="store_true", help="list the changes and check them; write nothing")
     im.add_argument("--overwrite", "--force", "--yes", dest="overwrite", action="store_true",
                     help="replace --out if it exists (e.g. the corpus's own definition file)")
@@ -67,7 +69,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     if args.dry_run:
         res = merge_exchange(args.file, args.into, fmt=args.format, translator=args.translator,
-                             allow_errors=args.allow_errors)
+                             allow_errors=args.allow_errors, allow_slot_changes=args.allow_slot_changes)
     else:
         if not args.out:
             raise ExchangeError(args.file, "no --out given", fix="pass --out FILE.toml (or --dry-run to only check)")
@@ -75,7 +77,8 @@ def cmd_import(args: argparse.Namespace) -> int:
 
         validate.output_file(args.out)
         res = import_exchange(args.file, args.into, args.out, fmt=args.format, translator=args.translator,
-                              allow_errors=args.allow_errors, overwrite=args.overwrite, confirm=tty_confirm())
+                              allow_errors=args.allow_errors, allow_slot_changes=args.allow_slot_changes,
+                              overwrite=args.overwrite, confirm=tty_confirm())
     for w in res.warnings:
         print(f"warning: {w}")
     for c in res.changes:
