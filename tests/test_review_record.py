@@ -6,8 +6,9 @@ import json
 import pytest
 
 from engine.common.errors import UsageError
+from engine.common.fmt import percent
 from engine.corpus import load_definition
-from engine.corpus.review_record import (clopper_pearson, draw_sample, load_records, percent, read_review,
+from engine.corpus.review_record import (clopper_pearson, draw_sample, load_records, read_review,
                                          review_status, save_record, write_sheet)
 from testkit.corpus_fixtures import mini, mini_pairs
 

@@ -14,15 +14,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.corpus import builtin_names, load_corpus  # noqa: E402
-from engine.corpus.review_record import load_records, percent, review_status  # noqa: E402
+from engine.corpus.review_record import load_records, review_status  # noqa: E402
 
 PAGE = ROOT / "docs" / "corpus-review.md"
 BLOCKS = {"rates": ("<!-- rates -->", "<!-- /rates -->"), "history": ("<!-- history -->", "<!-- /history -->")}
-
-
-def _ci(rec) -> str:
-    lo, hi = rec.interval
-    return f"{percent(lo)}–{percent(hi)} %"
 
 
 def tables() -> dict[str, str]:
@@ -37,10 +32,10 @@ def tables() -> dict[str, str]:
             rates.append(f"| `{name}` | not reviewed | | | | | | |")
             continue
         classes = ", ".join(f"{k} {v}" for k, v in sorted(rec.error_classes().items())) or "–"
-        rates.append(f"| `{name}` | {rec.n} of {rec.population:,} {rec.unit} | {rec.errors} | {_ci(rec)} | "
+        rates.append(f"| `{name}` | {rec.n} of {rec.population:,} {rec.unit} | {rec.errors} | {rec.interval_text()} | "
                      f"{rec.awkward} | {classes} | {rec.seed} | {st.stale or '–'} |")
         for old in load_records(c)[:-1]:
-            history.append(f"| `{name}` | {old.seed} | {old.date} | {old.errors}/{old.n} | {_ci(old)} | {old.awkward} |")
+            history.append(f"| `{name}` | {old.seed} | {old.date} | {old.errors}/{old.n} | {old.interval_text()} | {old.awkward} |")
     return {"rates": "\n".join(rates), "history": "\n".join(history)}
 
 

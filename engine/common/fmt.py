@@ -103,3 +103,13 @@ def cell(value: Any, digits: int = 4, *, missing: str = "") -> str:
             return f"{f:.2e}"
         return number(f, digits)
     return str(value)
+
+
+def percent(share: float) -> str:
+    """A share as a percentage: two significant digits below 1 % (0.03), else one decimal."""
+    p = 100 * share
+    if p == 0:
+        return "0.0"
+    if p < 1:
+        return f"{p:.2g}" if p >= 0.01 else "<0.01"
+    return f"{p:.1f}"

@@ -326,8 +326,7 @@ def _check_combinations(cc: CompiledCorpus, grammar: GrammarCheck) -> tuple[int,
                     n += 1
                     if cc.corpus.expect:
                         out += expect_findings(cc, ct.id, r, p, e)
-                    if grammar.active:
-                        grammar.sentence(ct, r, p, e)
+                    grammar.sentence(ct, r, p, e)
                     s = r.sentence
                     first = next((ch for ch in s if ch.isalpha()), "")
                     if first and first.lower() != first.upper() and not first.isupper():

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from engine.common.errors import UsageError
+from engine.common.fmt import percent
 from engine.common.io import atomic_write_text
 
 from .model import CorpusDefinition
@@ -90,16 +91,24 @@ class ReviewRecord:
     def interval(self) -> tuple[float, float]:
         return clopper_pearson(self.errors, self.n)
 
+    @property
+    def pairs_reviewed(self) -> int:
+        """How many of the sampled items are pairs (the rest are single sentences)."""
+        return sum(1 for i in self.items if i.side_b)
+
+    def interval_text(self) -> str:
+        """'0.025–5.4 %': the 95 % Clopper–Pearson interval of the error rate."""
+        lo, hi = self.interval
+        return f"{percent(lo)}–{percent(hi)} %"
+
     def summary(self) -> str:
         """'native review: 100 pairs, 1 error, 0.03–5.4 %' (the 95 % Clopper–Pearson interval); a sample
         of pairs and single sentences says '100 items (40 pairs, 60 sentences)'."""
-        lo, hi = self.interval
         err = f"{self.errors} error" + ("" if self.errors == 1 else "s")
         what = f"{self.n} {self.unit}"
         if self.unit == "items":
-            n_pairs = sum(1 for i in self.items if i.side_b)
-            what += f" ({n_pairs} pairs, {self.n - n_pairs} sentences)"
-        return f"native review: {what}, {err}, {percent(lo)}–{percent(hi)} %"
+            what += f" ({self.pairs_reviewed} pairs, {self.n - self.pairs_reviewed} sentences)"
+        return f"native review: {what}, {err}, {self.interval_text()}"
 
     def error_classes(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -118,16 +127,6 @@ def clopper_pearson(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
     lo = 0.0 if k == 0 else float(beta.ppf(alpha / 2, k, n - k + 1))
     hi = 1.0 if k == n else float(beta.ppf(1 - alpha / 2, k + 1, n - k))
     return lo, hi
-
-
-def percent(share: float) -> str:
-    """A share as a percentage: two significant digits below 1 % (0.03), else one decimal."""
-    p = 100 * share
-    if p == 0:
-        return "0.0"
-    if p < 1:
-        return f"{p:.2g}" if p >= 0.01 else "<0.01"
-    return f"{p:.1f}"
 
 
 # ---------------------------------------------------------------- sampling

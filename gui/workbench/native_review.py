@@ -12,7 +12,8 @@ import copy
 from pathlib import Path
 
 from engine.corpus.model import CorpusDefinition
-from engine.corpus.review_record import ReviewStatus, percent, review_status
+from engine.common.fmt import percent
+from engine.corpus.review_record import ReviewStatus, review_status
 
 from gui.i18n import _, ngettext
 

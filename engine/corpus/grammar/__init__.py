@@ -66,10 +66,6 @@ class GrammarCheck:
         self.raw: list[Finding] = []
         self.examples: dict[tuple[str, str, str], str] = {}
 
-    @property
-    def active(self) -> bool:
-        return True
-
     def template(self, ct: CTemplate) -> None:
         seen = set()
         for cv in ct.variants:
