@@ -21,7 +21,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from engine.common.errors import UsageError
-from engine.common.fmt import percent
 from engine.common.io import atomic_write_text
 
 from .model import CorpusDefinition
@@ -98,6 +97,8 @@ class ReviewRecord:
 
     def interval_text(self) -> str:
         """'0.025–5.4 %': the 95 % Clopper–Pearson interval of the error rate."""
+        from engine.common.fmt import percent  # fmt loads numpy: `import engine.corpus` must not (GUI start)
+
         lo, hi = self.interval
         return f"{percent(lo)}–{percent(hi)} %"
 
