@@ -359,3 +359,18 @@ def test_review_line_in_the_interface_language(qtbot, win, tmp_path, english_aft
     assert page.settings_tab.labels["speaker_gender"].text() == "Genus der sprechenden Person:"
     page.jump_to("templates", "T02")
     assert page.form_editor.experiencer_box.itemText(0) == "erschlossen: sprechende Person"
+
+
+def test_review_line_names_a_mixed_sample_as_the_engine_does():
+    """A sample of pairs and the single sentences no pair covers (the Câmara corpora) reads
+    "100 items (17 pairs, 83 sentences)" — once it read "100 sentences"."""
+    from engine.corpus import load_corpus
+    from engine.corpus.review_record import review_status
+    from gui import i18n
+    from gui.workbench.native_review import review_text
+
+    i18n.set_language("en")
+    for name in ("es-camara2022", "zh-goldfarb2023"):  # items, pairs
+        status = review_status(load_corpus(name), check_stale=False)
+        assert review_text(status) == status.text()
+    assert "items (" in review_text(review_status(load_corpus("es-camara2022"), check_stale=False))

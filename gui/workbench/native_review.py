@@ -44,8 +44,14 @@ def review_text(status: ReviewStatus | None) -> str:
     lo, hi = rec.interval
     if rec.unit == "pairs":
         sample = ngettext("{n} pair", "{n} pairs", rec.n).format(n=rec.n)
-    else:
+    elif rec.unit == "sentences":
         sample = ngettext("{n} sentence", "{n} sentences", rec.n).format(n=rec.n)
+    else:  # "items": pairs and the single sentences no pair covers, as the engine's summary says
+        pairs, singles = rec.pairs_reviewed, rec.n - rec.pairs_reviewed
+        # TRANSLATORS: a review sample of pairs and single sentences, e.g. "100 items (17 pairs, 83 sentences)"
+        sample = ngettext("{n} item ({pairs}, {sentences})", "{n} items ({pairs}, {sentences})", rec.n).format(
+            n=rec.n, pairs=ngettext("{n} pair", "{n} pairs", pairs).format(n=pairs),
+            sentences=ngettext("{n} sentence", "{n} sentences", singles).format(n=singles))
     errors = ngettext("{n} error", "{n} errors", rec.errors).format(n=rec.errors)
     # TRANSLATORS: the error rate of a blind native-speaker review: its sample ("100 pairs"), the errors
     # found ("1 error") and the 95 % confidence interval of the rate, e.g. "0.025–5.4 %"
