@@ -122,7 +122,9 @@ def test_degenerate_pairs():
     assert "at least 2" in r["note"] and "no bootstrap interval" in r["note"]
     shift = same.assign(y=same["x"] - 0.1)
     r = counterfactual_analysis(shift, "x", "y", score_range=(0, 1)).to_frame().iloc[0]
-    assert r["status"] == "constant_difference" and r["t_p_value"] == 0.0
+    # no variation between the pairs: no t-test (p = 0 before issue 26); the rank test is defined
+    assert r["status"] == "constant_difference" and np.isnan(r["t_p_value"]) and np.isnan(r["t_statistic"])
+    assert 0 < r["wilcoxon_p_value"] < 0.5
     bad = same.assign(y=[0.2, np.nan, 0.9])
     with pytest.raises(ValueError, match="missing"):
         counterfactual_analysis(bad, "x", "y")

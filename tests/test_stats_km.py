@@ -176,11 +176,20 @@ def test_constant_and_lexicon_like_scores(eec):
 
 
 def test_constant_nonzero_difference(eec):
+    """Every woman 0.1 above every man and no person varies: no test exists (issue 26). The
+    person-robust row says "no person-level test" with no p-value and keeps the permutation
+    p-value at its stated floor; the papers' paired t-test has no variation between its pairs
+    either, so it too gives no p-value (it printed p = 0, "significant", before)."""
     df = eec.assign(s=0.4 + 0.1 * (eec["Gender"] == "female"))
     t = km_paired_analysis(df, "s", np_pairs=NP, subsets=("all",), n_resamples=0).tests[0]
-    assert t.status == "constant_difference" and t.p_value == 0.0
-    assert t.verdict == "F↑–M↓ significant"
-    assert any("same amount" in n for n in t.notes)
+    assert t.status == "no_person_variation" and np.isnan(t.p_value) and not t.significant
+    assert t.verdict == "no person-level test"
+    assert t.mean_delta == pytest.approx(0.1)
+    assert np.isnan(t.inference_columns["paper_p_value"])
+    assert 0 < t.inference_columns["perm_p_value"] <= 1 / 1000
+    assert any("floor" in n for n in t.notes) and any("same amount" in n for n in t.notes)
+    paper = km_paired_analysis(df, "s", np_pairs=NP, subsets=("all",), n_resamples=0, inference="paper").tests[0]
+    assert paper.status == "constant_difference" and np.isnan(paper.p_value) and paper.verdict == "not tested"
 
 
 def test_one_pair_and_no_pairs():

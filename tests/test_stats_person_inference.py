@@ -305,3 +305,48 @@ def test_the_no_test_rule_is_per_term():
     assert terms_without_person_variation(pm2, px, 1e-6) == [False, False, False, False]
     pm2[0] = 0.5 + 0.5e-6  # ... by less: as if none did
     assert terms_without_person_variation(pm2, px, 1e-6) == [True, False, True, False]
+
+
+def test_one_no_test_rule_for_every_statistic():
+    """Issue 26, one rule: the SVM-like scores (no person varies) give no person-level test in the
+    Beta regression, the K&M paired test and the counterfactual pairs alike — status, note, no
+    p-value, no stars, and the verdict "no person-level test" in the key results. Either side of the
+    tolerance (1e-6 of the score scale) the rule flips the same way for all three."""
+    from engine.stats import counterfactual_analysis, km_paired_analysis
+    from engine.stats.entries import beta as beta_entry, counterfactual as cf_entry, paired as paired_entry
+    from engine.stats.synthetic import synthetic_np_pairs, synthetic_pairs
+
+    df = synthetic_eec(words_per_emotion=2, names_per_cell=10)
+
+    def run(jitter):
+        d = df.assign(s=_svm_like(df, jitter))
+        b = beta_regression(d, "s").to_frame()
+        k = km_paired_analysis(d, "s", axis="gender", np_pairs=synthetic_np_pairs(), subsets=("all",),
+                               n_resamples=0).to_frame()
+        c = counterfactual_analysis(synthetic_pairs(d, "s", variable="gender"), "score_privileged",
+                                    "score_minoritised", score_range=(0, 1), n_resamples=0).to_frame()
+        return b, k, c
+
+    b, k, c = run(0.0)
+    g = b.set_index("term").loc["gender"]
+    assert g["status"] == "no_person_variation" and np.isnan(g["p_value"]) and g["stars"] == ""
+    assert b.set_index("term").loc["race", "status"] == "ok"  # the rule is per term
+    kr = k.iloc[0]
+    assert kr["status"] == "no_person_variation" and np.isnan(kr["p_value"]) and not kr["significant"]
+    assert kr["verdict"] == "no person-level test" and kr["perm_p_value"] < 0.01
+    cr = c.iloc[0]
+    assert cr["status"] == "no_person_variation" and np.isnan(cr["t_p_value"])
+    verdicts = {r.statistic: r.verdict for r in beta_entry.key_rows(b) if r.effect.startswith("Gender")}
+    assert verdicts == {"beta": "no person-level test"}
+    assert [r.verdict for r in paired_entry.key_rows(k)] == ["no person-level test"]
+    assert [r.verdict for r in cf_entry.key_rows(c)] == ["no person-level test"]
+    for frame, col in ((b, "p_value"), (k, "p_value"), (c, "t_p_value")):
+        p = pd.to_numeric(frame[col], errors="coerce")
+        assert not (p < 1e-15).any()
+    b, k, c = run(0.3e-6)  # below the tolerance: as if nobody varied
+    assert b.set_index("term").loc["gender", "status"] == k.iloc[0]["status"] == c.iloc[0]["status"] \
+        == "no_person_variation"
+    b, k, c = run(0.02)  # above: every statistic tests, with a finite p-value
+    assert np.isfinite(b.set_index("term").loc["gender", "p_value"])
+    assert np.isfinite(k.iloc[0]["p_value"]) and np.isfinite(c.iloc[0]["t_p_value"])
+    assert k.iloc[0]["status"] == c.iloc[0]["status"] == "ok"

@@ -36,6 +36,7 @@ from .results import ID_COLUMNS, ResultsMixin, fmt_num, order_columns, rule, tex
 from .inference import InferenceOptions
 from .squeeze import to_unit_interval
 from .person_tests import terms_without_person_variation
+from .no_test import NO_PERSON_VARIATION, no_person_test_note, tolerance
 
 TEST = "beta_regression"
 TERM_LABELS = {"intercept": "Intercept", "race": "Race/Ethnicity", "gender": "Gender",
@@ -50,9 +51,6 @@ STATUS_OK = "ok"
 #: OLS differences and their standard errors below this (scores mapped to [0, 1] by score_range) are
 #: rounding noise: sums of identical floats in a different order differ in the last bits.
 ROUNDING = 1e-12
-#: Person means of one group closer than this share of the score range count as equal: scorers
-#: compute in float32 (relative rounding ~1.2e-7), so batch order alone moves a score by ~1e-7.
-PERSON_TOLERANCE = 1e-6
 SQUEEZE_NOTE = ("scores squeezed (Smithson & Verkuilen): some equal a bound of the score range, so the Beta fit "
                 "used (y·(n−1)+0.5)/n; AMEs are back on the score scale, OLS uses the raw scores")
 #: Accepted spellings of ``noun_phrases`` -> canonical value ("gender" is the audit CLI's choice).
@@ -372,7 +370,7 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
     # person-level test, whatever standard error the Beta sandwich reports
     flat = ([False] * len(terms) if person is None else
             terms_without_person_variation(person.pop("person_means"), person.pop("person_groups"),
-                                           PERSON_TOLERANCE * (hi - lo)))
+                                           tolerance(hi - lo)))
     for j, term in enumerate(terms):
         sel = t["term"] == term
         est, ols_est = params[j], float(ols_res.params[j])
@@ -412,9 +410,12 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
                 if use is person:
                     vals.update({f"{part}statistic": nan, f"{part}p_value": nan, f"{part}ci_low": nan,
                                  f"{part}ci_high": nan})
-            note = ("the persons of the groups this term compares all have the same mean score: no variation "
-                    "between persons, so there is no person-level test of this term (the papers' sentence-level "
-                    "p-value is paper_p_value; the permutation p-value, where given, is the one test that exists)")
+            note = no_person_test_note() + " (the papers' sentence-level p-value is paper_p_value)"
+            perm = (person or {}).get("perm", {}).get(term)
+            if perm is not None and perm.note:
+                note += f"; permutation p-value {perm.note}"
+            if use is person and "" in no_person_test:
+                t.loc[sel, "_status"] = NO_PERSON_VARIATION
             old_note = t.loc[sel, "note"].iloc[0]
             t.loc[sel, "note"] = f"{old_note}; {note}" if isinstance(old_note, str) and old_note else note
         if term in rounding:
@@ -555,7 +556,9 @@ def _to_frame(fits: list[BetaFit]) -> pd.DataFrame:
         t.insert(3, "test", TEST)
         t.insert(4, "subset", f.subset)
         t.insert(7, "n", f.n)
-        t["status"] = f.status
+        # a term without a person-level test says so in its own row (engine.stats.no_test)
+        own = t.pop("_status") if "_status" in t else pd.Series([None] * len(t), index=t.index)
+        t["status"] = [x if isinstance(x, str) and x else f.status for x in own]
         t["squeezed"] = f.squeezed
         t["inference"] = (f.settings.get("inference") or {}).get("inference", "")
         t["settings"] = C.settings_json(f.settings)

@@ -136,7 +136,7 @@ def counterfactual_analysis(pairs: pd.DataFrame, priv_col: str, min_col: str, *,
         row.update(dict(zip(by, key)))
         stats, gnotes = pair_statistics(a, b, band_value, change_tol, n_resamples, seed, conf_level,
                                         clusters=None if clusters_all[0] is None else clusters_all[0].loc[g.index],
-                                        opts=opts)
+                                        opts=opts, scale=width)
         row.update(stats)
         row["note"] = "; ".join(gnotes)
         row["settings"] = C.settings_json(settings)
@@ -172,8 +172,10 @@ def _clusters(data: pd.DataFrame, cluster_col) -> tuple[pd.Series | None, str]:
 def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float = 0.0,
                     n_resamples: int = 1000, seed: int | None = 0,
                     conf_level: float = 0.95, clusters=None,
-                    opts: InferenceOptions | None = None) -> tuple[dict[str, Any], list[str]]:
-    """The statistics of one group of pairs (see module docstring) and notes on degenerate cases."""
+                    opts: InferenceOptions | None = None,
+                    scale: float | None = None) -> tuple[dict[str, Any], list[str]]:
+    """The statistics of one group of pairs (see module docstring) and notes on degenerate cases.
+    ``scale``: width of the score range, for the "no variation" rule (engine.stats.no_test)."""
     d = a - b
     n = len(d)
     nan = float("nan")
@@ -202,13 +204,15 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
         n_units = len(dj)
         dj = C.normalise_zero(dj, float(np.max(np.abs(d))) if n else 1.0)
         contrast = PersonContrast([], dj, 1.0, 0.0)
-        pt = person_t(contrast)
+        pt = person_t(contrast, scale)
         pw = wilcoxon_signed_rank(dj, np.zeros_like(dj))
         perm = permutation_test(contrast, opts.n_permutations, seed)
     use_t, use_w = (pt, pw) if (opts.person and pt is not None) else (t, w)
     for r in (use_t, use_w):
         if r.note:
             notes.append(("person pairs: " if use_t is pt else "") + r.note)
+    if perm is not None and perm.note and use_t is pt:
+        notes.append("permutation p-value " + perm.note)
     ci = (nan, nan)
     if opts.person and pt is not None:
         ci = pt.ci(conf_level)

@@ -25,7 +25,9 @@ from .bootstrap import bootstrap_ci
 from .km_pairing import km_pairs
 from .inference import InferenceOptions, race_by_gender_from
 from .km_person import km_person_contrast
+from .no_test import NO_PERSON_VARIATION, NO_TEST_STATUSES
 from .paired_tests import paired_t
+from .verdicts import NO_PERSON_TEST
 from .person_tests import PersonContrast, permutation_test, person_t
 from .results import ID_COLUMNS, ResultsMixin, order_columns, rule, text_table
 
@@ -33,8 +35,12 @@ TEST = "km_paired_t"
 SUBSETS = ("all", "neutral", "emotional", "matching")
 
 
-def verdict_text(a: str, b: str, significant: bool, mean_delta: float, tested: bool = True) -> str:
-    """The paper's bias-group label, e.g. 'F↑–M↓ significant'."""
+def verdict_text(a: str, b: str, significant: bool, mean_delta: float, tested: bool = True,
+                 status: str = "") -> str:
+    """The paper's bias-group label, e.g. 'F↑–M↓ significant'; "no person-level test" where the
+    persons compared do not vary (:mod:`engine.stats.no_test`)."""
+    if status == NO_PERSON_VARIATION:
+        return NO_PERSON_TEST
     if not tested:
         return "not tested"
     if not significant:
@@ -196,7 +202,7 @@ def km_paired_analysis(df: pd.DataFrame, score_col: str | Sequence[str] | Mappin
                                                   race_by_gender, female, male, person_col)
                     tests.append(_test(p, corp, spec, ax, sub, lab, la, lb, alpha, n_resamples, seed,
                                        conf_level, drop_notes + notes + extra, dict(settings, subset=sub),
-                                       contrast, opts))
+                                       contrast, opts, scale))
                 pairs = pairs.assign(corpus=corp, model=spec.model, emotion=spec.emotion, axis=ax,
                                      neutral=pairs["Emotion"] == "")
                 all_pairs.append(pairs)
@@ -206,10 +212,10 @@ def km_paired_analysis(df: pd.DataFrame, score_col: str | Sequence[str] | Mappin
         frame = correct_pvalues(frame, correction)
         col = adjusted_column(correction)
         for t, padj in zip(tests, frame[col].to_numpy(dtype=float)):
-            tested = t.status not in ("too_few", "no_pairs")
+            tested = t.status not in ("too_few", "no_pairs", *NO_TEST_STATUSES)
             t.significant = bool(tested and padj < alpha)
             t.direction = int(np.sign(t.mean_delta)) if t.significant else 0
-            t.verdict = verdict_text(t.label_a, t.label_b, t.significant, t.mean_delta, tested)
+            t.verdict = verdict_text(t.label_a, t.label_b, t.significant, t.mean_delta, tested, t.status)
             t.settings["verdict"] = f"{col} < alpha"
         frame["significant"] = [t.significant for t in tests]
         frame["direction"] = [t.direction for t in tests]
@@ -238,7 +244,8 @@ def _subset(pairs: pd.DataFrame, sub: str, emotion: str) -> np.ndarray:
 
 def _test(p: pd.DataFrame, corp: str, spec: C.ScoreSpec, ax: str, sub: str, lab: dict, la: str, lb: str,
           alpha: float, n_resamples: int, seed, conf_level: float, notes: list[str], settings: dict,
-          contrast: PersonContrast | None = None, opts: InferenceOptions | None = None) -> KMTest:
+          contrast: PersonContrast | None = None, opts: InferenceOptions | None = None,
+          scale: float | None = None) -> KMTest:
     d = p["delta"].to_numpy(dtype=float)
     n = len(d)
     nan = float("nan")
@@ -252,19 +259,21 @@ def _test(p: pd.DataFrame, corp: str, spec: C.ScoreSpec, ax: str, sub: str, lab:
     r = paired_t(p["score_a"].to_numpy(dtype=float), p["score_b"].to_numpy(dtype=float))
     if r.note:
         notes.append(f"{ax}/{sub}: {r.note}")
-    pt = person_t(contrast) if contrast is not None else None
+    pt = person_t(contrast, scale) if contrast is not None else None
     perm = permutation_test(contrast, opts.n_permutations, seed) if contrast is not None else None
     if pt is not None and pt.note and (opts.person or pt.status == "too_few"):
         notes.append(f"{ax}/{sub}: person-level test: {pt.note}")
+    if perm is not None and perm.note and opts.person:
+        notes.append(f"{ax}/{sub}: permutation p-value {perm.note}")
     mean = float(d.mean())
     ci = (nan, nan)
     if opts.person and pt is not None:
         stat, df_, pv, status = pt.statistic, pt.df, pt.p_value, pt.status
-        tested = pt.status != "too_few"
+        tested = pt.status not in ("too_few", *NO_TEST_STATUSES)
         ci = pt.ci(conf_level)
     else:
         stat, df_, pv, status = r.statistic, r.df, r.p_value, r.status
-        tested = r.status != "too_few"
+        tested = r.status not in ("too_few", *NO_TEST_STATUSES)
         if n_resamples:
             b = bootstrap_ci(d, n_resamples=n_resamples, conf_level=conf_level, seed=seed)
             ci = (b.low, b.high)
@@ -280,7 +289,7 @@ def _test(p: pd.DataFrame, corp: str, spec: C.ScoreSpec, ax: str, sub: str, lab:
         corp, spec.model, spec.emotion, ax, sub, lab["a"], lab["b"], la, lb, n,
         int((p["kind"] == "noun_phrase").sum()), int((p["kind"] == "name_average").sum()),
         mean, float(d.std(ddof=1)) if n > 1 else nan, stat, df_, pv, sig,
-        int(np.sign(mean)) if sig else 0, verdict_text(la, lb, sig, mean, tested),
+        int(np.sign(mean)) if sig else 0, verdict_text(la, lb, sig, mean, tested, status),
         float(pos.mean()) if len(pos) else nan, float(neg.mean()) if len(neg) else nan,
         int(len(pos)), int(len(neg)), int(n - len(pos) - len(neg)),
         float(d.max() - d.min()), float(d.min()), float(d.max()), ci[0], ci[1],

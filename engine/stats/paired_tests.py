@@ -4,8 +4,10 @@ Why: scipy returns NaN (and a warning) when every difference is zero, and an inf
 statistic when every difference is the same non-zero number. Lexicon systems produce
 exactly these cases. Here the degenerate cases get a defined answer and a note:
 all differences 0 → statistic 0, p = 1 (no evidence of a difference); all differences
-equal and non-zero → the difference is systematic, p = 0; fewer than two pairs → no test.
-Otherwise the result is exactly scipy's ``ttest_rel`` / ``wilcoxon`` (two-sided).
+equal and non-zero → no variation to test against, so no t-test: status ``constant_difference``,
+no statistic, no p-value (the rule of :mod:`engine.stats.no_test`; the Wilcoxon rank test is
+defined there and stays); fewer than two pairs → no test. "Equal" means within
+:data:`engine.stats.no_test.VARIATION_TOLERANCE` of the scale. Otherwise the result is exactly scipy's ``ttest_rel`` / ``wilcoxon`` (two-sided).
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._common import ZERO_TOL
+from .no_test import CONSTANT_DIFFERENCE, tolerance, varies
 
 
 @dataclass(frozen=True)
@@ -22,7 +24,7 @@ class TestResult:
     statistic: float
     p_value: float
     df: float
-    status: str  # ok | all_zero | constant_difference | too_few
+    status: str  # ok | all_zero | constant_difference (no test) | too_few
     note: str = ""
 
 
@@ -31,14 +33,14 @@ def _degenerate(d: np.ndarray, what: str) -> TestResult | None:
     if n < 2:
         return TestResult(float("nan"), float("nan"), float("nan"), "too_few",
                           f"{what}: {n} pair(s); at least 2 are needed for a test")
-    scale = max(float(np.max(np.abs(d))), 1.0)
-    if np.all(np.abs(d) <= ZERO_TOL * scale):
+    tol = tolerance(float(np.max(np.abs(d))))
+    if np.all(np.abs(d) <= tol):
         return TestResult(0.0, 1.0, float(n - 1), "all_zero",
                           f"{what}: every difference is exactly 0 (no evidence of a difference)")
-    if np.ptp(d) <= ZERO_TOL * scale:
-        sign = 1.0 if d[0] > 0 else -1.0
-        return TestResult(sign * float("inf"), 0.0, float(n - 1), "constant_difference",
-                          f"{what}: every pair differs by the same amount ({d[0]:.6g}): a systematic difference")
+    if not varies(d, tol):
+        return TestResult(float("nan"), float("nan"), float("nan"), CONSTANT_DIFFERENCE,
+                          f"{what}: every pair differs by the same amount ({d[0]:.6g}): no variation to test "
+                          "the difference against, so no p-value")
     return None
 
 

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .no_test import NO_PERSON_VARIATION, no_person_test_note, tolerance, varies
+
 #: Ties in the permutation distribution: |t*| ≥ |t| − this (relative) counts as "at least as extreme".
 _TIE = 1e-9
 
@@ -65,7 +67,7 @@ class PersonTest:
     df: float
     p_value: float
     n_units: int
-    status: str = "ok"  # ok | too_few | all_zero | constant_difference
+    status: str = "ok"  # ok | too_few | all_zero | no_person_variation (see engine.stats.no_test)
     note: str = ""
 
     def ci(self, conf_level: float = 0.95) -> tuple[float, float]:
@@ -151,8 +153,21 @@ def _too_small(c: PersonContrast) -> str:
     return ""
 
 
-def person_t(c: PersonContrast) -> PersonTest:
-    """Welch t-test of the contrast with Welch–Satterthwaite df (see module docstring)."""
+def _varies(c: PersonContrast, tol: float) -> bool:
+    """Whether any group of persons (or the person-pair differences) the contrast uses varies."""
+    if c.pair_diffs is not None and c.w_pairs and varies(c.pair_diffs, tol):
+        return True
+    return bool(c.w_strata) and any(varies(s.values[side], tol) for s in c.strata for side in (s.is_a, ~s.is_a))
+
+
+def person_t(c: PersonContrast, scale: float | None = None) -> PersonTest:
+    """Welch t-test of the contrast with Welch–Satterthwaite df (see module docstring).
+
+    ``scale``: the score scale (range width) for the "no variation" rule of
+    :mod:`engine.stats.no_test` (default: the largest |value|). Where no person the contrast
+    uses differs from the others of its group, there is no test: status ``no_person_variation``,
+    no statistic and no p-value (or ``all_zero``, p = 1, when the contrast itself is 0).
+    """
     from scipy.stats import t as tdist
 
     nan = float("nan")
@@ -163,16 +178,14 @@ def person_t(c: PersonContrast) -> PersonTest:
     signs = None if c.pair_diffs is None else np.ones((1, len(c.pair_diffs)))
     est, var, comps = _stat(c, labels, signs)
     est, var = float(est[0]), float(var[0])
-    scale = _scale(c)
-    tiny = 1e-12 * max(scale, 1.0)
-    if abs(est) <= tiny:
-        est = 0.0
-    if var <= tiny ** 2:
-        if est == 0.0:
+    tol = tolerance(_scale(c) if scale is None else scale)
+    if not _varies(c, tol):
+        if abs(est) <= tol:
             return PersonTest(0.0, 0.0, 0.0, nan, 1.0, c.n_units, "all_zero",
                               "every person-level difference is exactly 0 (no evidence of a difference)")
-        return PersonTest(est, 0.0, math.copysign(math.inf, est), nan, 0.0, c.n_units, "constant_difference",
-                          "no variation between persons: a systematic difference")
+        return PersonTest(est, 0.0, nan, nan, nan, c.n_units, NO_PERSON_VARIATION, no_person_test_note())
+    if var <= 0:  # cannot happen when a group varies; kept so a rounding corner never divides by 0
+        return PersonTest(est, 0.0, nan, nan, nan, c.n_units, NO_PERSON_VARIATION, no_person_test_note())
     num = sum(v[0] for v, _ in comps) ** 2
     den = sum((v[0] ** 2) / dfc for v, dfc in comps if dfc > 0 and np.isfinite(v[0]))
     df = num / den if den > 0 else nan
@@ -229,9 +242,13 @@ def permutation_test(c: PersonContrast, n_permutations: int = 2000, seed: int | 
     t = _tstat(est, var, scale)
     hits = int(np.sum(np.abs(t) >= abs(t0) * (1 - _TIE) - 1e-300)) if np.isfinite(t0) else int(np.sum(np.isinf(t)))
     if method == "exact":
-        return PermutationResult(hits / len(t), 0.0, len(t), method)
+        note = (f"exact over {len(t)} relabellings: the smallest p these groups allow is {1 / len(t):.2g}"
+                if hits <= 2 else "")
+        return PermutationResult(hits / len(t), 0.0, len(t), method, note)
     p = (1 + hits) / (len(t) + 1)
-    return PermutationResult(p, math.sqrt(p * (1 - p) / len(t)), len(t), method)
+    note = (f"at its floor 1/({len(t)} + 1): no relabelling was as extreme; more permutations lower the floor"
+            if hits == 0 else "")
+    return PermutationResult(p, math.sqrt(p * (1 - p) / len(t)), len(t), method, note)
 
 
 def interaction_permutation(values: np.ndarray, a: np.ndarray, f: np.ndarray, n_permutations: int = 2000,

@@ -25,18 +25,25 @@ SIGNIFICANT_WITHIN = N_("significant but within the negligible band")
 NOT_SIGNIFICANT_BEYOND = N_("not significant, though beyond the negligible band")
 NOT_SIGNIFICANT_WITHIN = N_("not significant, within the negligible band")
 NOT_TESTED = N_("not tested")
+# TRANSLATORS: verdict of a bias test whose persons (names) all score alike, so no test exists
+NO_PERSON_TEST = N_("no person-level test")
 SIGNIFICANT, NOT_SIGNIFICANT = N_("significant"), N_("not significant")
 #: Every verdict this module can return (marked for the GUI's catalogs; babel.cfg lists this file).
 VERDICTS = (SIGNIFICANT_BEYOND, SIGNIFICANT_WITHIN, NOT_SIGNIFICANT_BEYOND, NOT_SIGNIFICANT_WITHIN, NOT_TESTED,
-            SIGNIFICANT, NOT_SIGNIFICANT)
+            NO_PERSON_TEST, SIGNIFICANT, NOT_SIGNIFICANT)
 
 
-def band_verdict(estimate: Any, p: Any, band: Any, alpha: float = ALPHA) -> str:
+def band_verdict(estimate: Any, p: Any, band: Any, alpha: float = ALPHA, status: Any = "") -> str:
     """The verdict for an effect ``estimate`` with p-value ``p`` and negligible band ``band``.
 
-    A missing p-value or estimate gives "not tested"; a missing band gives only the
-    significance ("significant" / "not significant").
+    A missing p-value or estimate gives "not tested" ("no person-level test" when ``status`` says
+    the persons compared do not vary); a missing band gives only the significance
+    ("significant" / "not significant").
     """
+    from .no_test import NO_PERSON_VARIATION
+
+    if status == NO_PERSON_VARIATION:
+        return NO_PERSON_TEST
     est, pv, b = as_float(estimate), as_float(p), as_float(band)
     if est is None or pv is None:
         return NOT_TESTED
@@ -55,4 +62,5 @@ def frame_verdicts(frame: pd.DataFrame) -> list[str]:
     from .entries._shared import p_column
 
     pc = p_column(frame, "t_p_value")
-    return [band_verdict(r.get("mean_diff"), r.get(pc), r.get("band")) for r in frame.to_dict("records")]
+    return [band_verdict(r.get("mean_diff"), r.get(pc), r.get("band"), status=r.get("status", ""))
+            for r in frame.to_dict("records")]

@@ -27,14 +27,16 @@ from .plots import GREY, PlotPanel, new_plot, colour, connect, is_number, legend
 from .widgets import fill_combo, relabel_combo
 
 AXES = {"gender": N_("gender"), "race": N_("race/ethnicity")}
-VERDICT_WORDS = [N_("not significant"), N_("significant"), N_("not tested")]  # the engine's verdict endings
+VERDICT_WORDS = [N_("not significant"), N_("significant"), N_("not tested"), N_("no person-level test")]  # the engine's verdict endings
 SUBSETS = {"all": N_("all templates"), "emotional": N_("emotional templates"), "neutral": N_("neutral templates")}
 
 
 def verdict_text(v: Any) -> str:
     """The paper's verdict ('F↑–M↓ significant') with its words translated."""
     text = str(v) if isinstance(v, str) else ""
-    for word in ("not significant", "significant", "not tested"):
+    for word in ("not significant", "significant", "not tested", "no person-level test"):
+        if text == word:  # a verdict without group labels ("not tested", "no person-level test")
+            return _(word)
         if text.endswith(" " + word):
             return text[: -len(word)] + _(word)
     return text

@@ -44,6 +44,16 @@ def plot(df: pd.DataFrame) -> PlotSpec:
     return PlotSpec(f"Beta regression: average marginal effects (Câmara et al.){inference_suffix(df)}", "AME on the score scale (95% CI)", out)
 
 
+def _verdict(status) -> str:
+    """The key-results verdict of a Beta row: empty when tested, else why not."""
+    from ..no_test import NO_PERSON_VARIATION
+    from ..verdicts import NO_PERSON_TEST
+
+    if status == NO_PERSON_VARIATION:
+        return NO_PERSON_TEST
+    return str(status) if status not in ("ok", None) else ""
+
+
 def key_rows(beta: pd.DataFrame) -> list[KeyRow]:
     out = []
     pc = p_column(beta, "p_value")
@@ -56,7 +66,7 @@ def key_rows(beta: pd.DataFrame) -> list[KeyRow]:
                           to_float(r["ame"] if use_ame else r.get("estimate")),
                           to_float(r.get("ame_ci_low") if use_ame else r.get("ci_low")),
                           to_float(r.get("ame_ci_high") if use_ame else r.get("ci_high")), to_float(r.get(pc)),
-                          str(r.get("status", "")) if r.get("status") not in ("ok", None) else ""))
+                          _verdict(r.get("status"))))
     return out
 
 

@@ -81,7 +81,7 @@ def key_rows(cf: pd.DataFrame) -> list[KeyRow]:
     by = [c for c in cf.columns if c not in std and cf[c].dtype == object and not c.startswith(("t_p_", "wilcoxon_p_"))]
     for r in cf.to_dict("records"):
         group = ", ".join(str(r[c]) for c in by if isinstance(r.get(c), str))
-        verdict = band_verdict(r.get("mean_diff"), r.get(pc), r.get("band"))
+        verdict = band_verdict(r.get("mean_diff"), r.get(pc), r.get("band"), status=r.get("status", ""))
         out.append(KeyRow("counterfactual", str(r["corpus"]), str(r["model"]), str(r["emotion"]),
                           "privileged − minoritised" + (f" ({group})" if group else ""),
                           to_float(r["mean_diff"]), to_float(r.get("ci_low")), to_float(r.get("ci_high")), to_float(r.get(pc)), verdict))
