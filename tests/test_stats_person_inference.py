@@ -112,13 +112,41 @@ def test_cr2_is_welch_on_person_means_in_a_balanced_group_design():
     pm = np.array([y[persons == p].mean() for p in range(16)])
     a, b = pm[:8], pm[8:]
     assert cc.bse[1] == pytest.approx(np.sqrt(a.var(ddof=1) / 8 + b.var(ddof=1) / 8), rel=1e-10)
-    assert cc.df[1] == pytest.approx(14.0, rel=1e-8)  # Bell–McCaffrey: 8 + 8 − 2 under equal variances
     # the same comparison through the person-level Welch test equals scipy's Welch t-test
     pt = person_t(PersonContrast([Stratum(np.r_[b, a], np.r_[np.ones(8, bool), np.zeros(8, bool)])]))
     ref = stats.ttest_ind(b, a, equal_var=False)
     assert pt.statistic == pytest.approx(ref.statistic, rel=1e-10)
     assert pt.p_value == pytest.approx(ref.pvalue, rel=1e-9)
     assert pt.df == pytest.approx(ref.df, rel=1e-10)
+    # issue 26: one df rule — the regression's CR2 t uses the Welch–Satterthwaite df too (it used
+    # Bell–McCaffrey's 8 + 8 − 2 = 14), so the regression and the paired test give one p-value
+    assert cc.df_kind == "welch-satterthwaite"
+    assert cc.df[1] == pytest.approx(ref.df, rel=1e-10)
+    p_reg = 2 * stats.t.sf(abs(-1 * (b.mean() - a.mean()) / cc.bse[1]), cc.df[1])
+    assert p_reg == pytest.approx(ref.pvalue, rel=1e-9)
+
+
+def test_regression_and_paired_test_agree_when_one_group_barely_varies():
+    """The Spanish joy case of issue 26: the men all score alike, the women differ. Welch–Satterthwaite
+    rests the variance on the women alone (df ≈ 9 for 10 women); Bell–McCaffrey said 18 and gave
+    p = 1e-13 where Welch gives 1e-8. The Beta and OLS regressions and the K&M test now agree."""
+    df = synthetic_eec(words_per_emotion=2, names_per_cell=10)
+    women = df["Gender"] == "female"
+    rng = np.random.default_rng(5)
+    quirk = {p: rng.normal(0, 0.01) for p in df.loc[women, "person_id"].unique()}
+    df["s"] = (0.4 + 0.05 * (df["emotion_word_id"].factorize()[0] % 3) + 0.03 * women
+               + df["person_id"].map(quirk).fillna(0.0))
+    f = beta_regression(df, "s", noun_phrases="exclude").to_frame().set_index("term")
+    g = f.loc["gender"]
+    names = df[(df["person_kind"] == "name") & (df["Race"] == "European")]
+    pm = names.groupby("person_id").agg(s=("s", "mean"), g=("Gender", "first"))
+    w, m = pm.loc[pm["g"] == "female", "s"], pm.loc[pm["g"] == "male", "s"]
+    ref = stats.ttest_ind(w, m, equal_var=False)
+    assert ref.df == pytest.approx(9.0, rel=1e-6)
+    assert g["ols_df"] == pytest.approx(ref.df, rel=1e-6)
+    assert g["ols_statistic"] == pytest.approx(ref.statistic, rel=1e-6)
+    assert g["ols_p_value"] == pytest.approx(ref.pvalue, rel=1e-5)
+    assert g["df"] == pytest.approx(ref.df, rel=0.05)  # the Beta working model's cells: the same rule
 
 
 def _welch_t(v, is_a):

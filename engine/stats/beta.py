@@ -110,7 +110,7 @@ def _inference_line(settings: dict) -> str:
     if inf == "person":
         kind = (settings.get("inference") or {}).get("small_sample", "CR2")
         return (f"person-robust ({kind} cluster-robust by person, t with "
-                + ("Bell–McCaffrey df" if kind == "CR2" else "G − 1 df") + "); p (perm.): person-level permutation")
+                + ("Welch–Satterthwaite df over the design's cells" if kind == "CR2" else "G − 1 df") + "); p (perm.): person-level permutation")
     return "paper (Beta: observed-information Wald z; OLS: HC3; sentences treated as independent)"
 
 
@@ -167,7 +167,7 @@ def beta_regression(df: pd.DataFrame, score_col: str | Sequence[str] | Mapping[s
     inference : "person" (default): ``std_err``, ``df``, ``p_value``, CIs (coefficients, AMEs, OLS)
         are cluster-robust by person; "paper": the Beta model's Wald z (and HC3 for OLS) as in
         Câmara et al. Both are always in ``person_*`` / ``paper_*`` columns.
-    small_sample : "CR2" (default; Bell–McCaffrey df) or "CR1" (statsmodels' factor, t with G − 1 df).
+    small_sample : "CR2" (default; Welch–Satterthwaite df over the design's cells, as the paired tests) or "CR1" (statsmodels' factor, t with G − 1 df).
     n_permutations, seed : person-level permutation test (``perm_*`` columns; 0 = none).
     person_col : the column naming the person of each sentence (clusters).
     """

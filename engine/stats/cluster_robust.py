@@ -12,12 +12,20 @@ Pustejovsky & Tipton (2018). For a (weighted) linear model ``ỹ = X̃β + e`` w
 
     V = M [Σ_g X̃_g' A_g e_g e_g' A_g X̃_g] M,   M = (X̃'X̃)⁻¹,   A_g = (I − H_gg)^(−1/2)
 
-and for each coefficient the degrees of freedom are those of the Satterthwaite approximation
-to V_jj under a working model of independent, equal-variance errors: (Σλ)²/Σλ² with λ the
-eigenvalues of ``D − Z'MZ`` (D = diag(p_g'p_g), Z = [X̃_g' p_g], p_g = A_g X̃_g M e_j).
 In the saturated group-means designs of this package CR2 gives exactly the Welch variance
 of the person means (Σ s²_c / G_c), which is why it is unbiased where the classical CR1
 (``G/(G−1)``, statsmodels' default) is not.
+
+Degrees of freedom (issue 26: one small-sample rule for regressions and paired tests). Where every
+cluster lies in one cell of the design (a person is one race × gender group — always so in an
+EEC), V_jj is a sum of per-cell parts v_c = Σ_{g∈c} (B·score_g)_j², and the df are Welch–
+Satterthwaite's, (Σ_c v_c)² / Σ_c v_c²/(G_c − 1): for a difference of two groups this *is* Welch's
+t on person means, the test the K&M and counterfactual statistics use, so one contrast gets one
+p-value whichever statistic computes it. Bell & McCaffrey's df (the Satterthwaite approximation
+under a working model of independent, *equal-variance* errors: (Σλ)²/Σλ², λ the eigenvalues of
+``D − Z'MZ``) are kept where clusters span cells (``df_kind = "bell-mccaffrey"``). They assume
+what the degenerate audits break: when one group's persons barely vary (Spanish joy: one Anglo
+woman differs), BM gives 18 df where the variance rests on the 10 women alone (Welch: 9).
 
 For the Beta regression the same construction is applied to the working (Fisher-scoring)
 linear model: ``X̃ = W^½X`` with W the expected information weights of the mean model and
@@ -44,6 +52,7 @@ class ClusterCov:
     df: np.ndarray
     n_clusters: int
     kind: str  # CR2 | CR1 | CR0
+    df_kind: str = "G-1"  # welch-satterthwaite | bell-mccaffrey | G-1
 
     @property
     def bse(self) -> np.ndarray:
@@ -72,7 +81,7 @@ def _adjust(Xg: np.ndarray, M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def cr_cov(Xt: np.ndarray, et: np.ndarray, clusters, *, kind: str = "CR2", bread: np.ndarray | None = None,
-           extra_scores: np.ndarray | None = None) -> ClusterCov:
+           extra_scores: np.ndarray | None = None, cells=None) -> ClusterCov:
     """Cluster-robust covariance of a (working) linear model ``ỹ = X̃β + e``.
 
     Xt, et : working design X̃ (n × k) and residuals e (n), so that X̃'e is the score.
@@ -81,6 +90,8 @@ def cr_cov(Xt: np.ndarray, et: np.ndarray, clusters, *, kind: str = "CR2", bread
     bread : covariance bread for all parameters (default ``(X̃'X̃)⁻¹``). With ``extra_scores``
         (n × q: per-observation scores of further parameters such as the Beta precision), the
         meat has k + q rows and ``bread`` must be (k + q) square.
+    cells : per-observation design cell (default: the distinct rows of X̃); CR2 df are Welch–
+        Satterthwaite's over the cells when every cluster lies in one cell (see module docstring).
     """
     Xt = np.asarray(Xt, dtype=float)
     et = np.asarray(et, dtype=float)
@@ -115,11 +126,17 @@ def cr_cov(Xt: np.ndarray, et: np.ndarray, clusters, *, kind: str = "CR2", bread
         Z[:, :, g] = Xg.T @ Pg
     meat = scores.T @ scores
     cov = B @ meat @ B.T
+    cell_of_cluster = _cluster_cells(Xt if cells is None else cells, order, bounds, G)
     if kind == "CR1":
         cov = cov * (G / max(G - 1, 1)) * ((n - 1) / max(n - (k + q), 1))
     elif kind not in ("CR2", "CR0"):
         raise ValueError(f"kind must be 'CR2', 'CR1' or 'CR0', got {kind!r}")
-    if kind == "CR2":
+    df_kind = "G-1"
+    if kind == "CR2" and cell_of_cluster is not None:
+        df = _welch_df((scores @ B.T)[:, :k], cell_of_cluster)
+        df_kind = "welch-satterthwaite"
+    elif kind == "CR2":
+        df_kind = "bell-mccaffrey"
         df = np.empty(k)
         for j in range(k):
             Zj = Z[:, j, :]
@@ -129,7 +146,35 @@ def cr_cov(Xt: np.ndarray, et: np.ndarray, clusters, *, kind: str = "CR2", bread
             df[j] = s1 * s1 / s2 if s2 > 0 else np.nan
     else:
         df = np.full(k, float(G - 1))
-    return ClusterCov(cov=cov, df=df, n_clusters=G, kind=kind)
+    return ClusterCov(cov=cov, df=df, n_clusters=G, kind=kind, df_kind=df_kind)
+
+
+def _cluster_cells(cells, order: np.ndarray, bounds: np.ndarray, G: int) -> np.ndarray | None:
+    """The design cell of each cluster, or None when a cluster spans cells (or a cell has one cluster)."""
+    c = np.asarray(cells)
+    c = c.reshape(len(c), -1) if c.ndim > 1 else c.reshape(-1, 1)
+    _, code = np.unique(c, axis=0, return_inverse=True)
+    code = np.asarray(code).ravel()
+    out = np.empty(G, dtype=int)
+    for g in range(G):
+        cg = code[order[bounds[g]:bounds[g + 1]]]
+        if cg.size == 0 or np.any(cg != cg[0]):
+            return None
+        out[g] = cg[0]
+    if np.min(np.bincount(out)[np.unique(out)]) < 2:
+        return None
+    return out
+
+
+def _welch_df(contrib: np.ndarray, cell: np.ndarray) -> np.ndarray:
+    """Welch–Satterthwaite df per coefficient from per-cluster contributions (G × k) and cells."""
+    cells = np.unique(cell)
+    v = np.array([(contrib[cell == c] ** 2).sum(axis=0) for c in cells])  # cells × k
+    gc = np.array([int((cell == c).sum()) for c in cells], dtype=float)
+    num = v.sum(axis=0) ** 2
+    den = (v ** 2 / (gc - 1)[:, None]).sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den > 0, num / den, np.nan)
 
 
 def ols_cluster(y: np.ndarray, X: np.ndarray, clusters, kind: str = "CR2") -> tuple[np.ndarray, ClusterCov]:
@@ -137,7 +182,7 @@ def ols_cluster(y: np.ndarray, X: np.ndarray, clusters, kind: str = "CR2") -> tu
     y = np.asarray(y, dtype=float)
     X = np.asarray(X, dtype=float)
     beta, *_ = np.linalg.lstsq(X, y, rcond=None)
-    return beta, cr_cov(X, y - X @ beta, clusters, kind=kind)
+    return beta, cr_cov(X, y - X @ beta, clusters, kind=kind, cells=X)
 
 
 def beta_cluster_cov(model, params: np.ndarray, clusters, kind: str = "CR2") -> ClusterCov:
@@ -161,6 +206,6 @@ def beta_cluster_cov(model, params: np.ndarray, clusters, kind: str = "CR2") -> 
     H = np.asarray(model.hessian(params), dtype=float)
     bread = np.linalg.pinv(-H)
     extra = np.asarray(sf2, dtype=float)[:, None] * Z
-    cc = cr_cov(Xt, et, clusters, kind=kind, bread=bread, extra_scores=extra)
+    cc = cr_cov(Xt, et, clusters, kind=kind, bread=bread, extra_scores=extra, cells=X)
     df = np.concatenate([cc.df, np.full(Z.shape[1], np.nan)])
-    return ClusterCov(cov=cc.cov, df=df[:k + Z.shape[1]], n_clusters=cc.n_clusters, kind=kind)
+    return ClusterCov(cov=cc.cov, df=df[:k + Z.shape[1]], n_clusters=cc.n_clusters, kind=kind, df_kind=cc.df_kind)

@@ -5,7 +5,7 @@ over sentence pairs) treat sentences as independent although every person repeat
 of them; under realistic per-person quirks they flag bias in up to half of the runs of a
 scorer that has none (docs/stats.md, "Calibration"). ``inference="person"`` (default) makes
 ``std_err``/``p_value``/CI the person-robust ones (CR2 cluster-robust errors with
-Bell–McCaffrey df for regressions, Welch t on person means for paired tests) and adds a
+Welch–Satterthwaite df for regressions and Welch t on person means for paired tests — one df rule) and adds a
 person-level permutation test; ``inference="paper"`` reports the papers' tests in those
 columns, so published numbers can be reproduced. Both are always in the table under fixed
 names (``person_p_value``, ``paper_p_value``), and an ``inference`` column says which one
@@ -23,7 +23,7 @@ RACE_POOLING_CHOICES = ("paper", "within_gender")
 @dataclass(frozen=True)
 class InferenceOptions:
     inference: str = "person"
-    small_sample: str = "CR2"  # CR2 + Bell–McCaffrey df (default) | CR1 + t(G − 1)
+    small_sample: str = "CR2"  # CR2 + Welch–Satterthwaite df (default) | CR1 + t(G − 1)
     n_permutations: int = 2000
     seed: int | None = 0
     person_col: str = "person_id"
@@ -42,7 +42,7 @@ class InferenceOptions:
 
     def describe(self) -> dict:
         d = asdict(self)
-        d["person_test"] = ("cluster-robust by person, " + ("CR2 with Bell-McCaffrey df" if self.small_sample == "CR2"
+        d["person_test"] = ("cluster-robust by person, " + ("CR2 with Welch-Satterthwaite df over the design cells (Bell-McCaffrey where persons span cells)" if self.small_sample == "CR2"
                                                             else "CR1 with t(G-1)") + "; Welch t on person means for "
                             "paired tests; person-level permutation test as reference")
         return d

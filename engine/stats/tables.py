@@ -188,7 +188,7 @@ def km_tables(frame: pd.DataFrame, *, digits: int = 3) -> list[Table]:
 
 
 INFERENCE_WORDS = {
-    "beta": {"person": "p-values cluster-robust by person (CR2, t with Bell–McCaffrey df)",
+    "beta": {"person": "p-values cluster-robust by person (CR2, t with Welch–Satterthwaite df)",
              "paper": "p-values from the Beta model's Wald z test (as in the paper; sentences treated as independent)"},
     "km": {"person": "a two-sided Welch t-test on person means (each name and noun-phrase pair one unit)",
            "paper": "a two-sided paired t-test over sentence pairs (as in the paper)"},
