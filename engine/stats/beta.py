@@ -45,6 +45,7 @@ TERM_COLUMNS = ["term", "term_label", "inference", "estimate", "std_err", "stati
                 "ci_low", "ci_high", "ame", "ame_std_err", "ame_ci_low", "ame_ci_high",
                 "ols_estimate", "ols_std_err", "ols_statistic", "ols_df", "ols_p_value", "ols_stars",
                 "ols_ci_low", "ols_ci_high", "person_std_err", "person_df", "person_p_value",
+                "crossed_std_err", "crossed_df", "crossed_p_value", "ols_crossed_p_value",
                 "paper_std_err", "paper_p_value", "ols_person_p_value", "ols_paper_p_value",
                 "perm_p_value", "perm_se", "perm_n", "perm_method", "n_persons", "note"]
 STATUS_OK = "ok"
@@ -107,6 +108,9 @@ class BetaFit:
 
 def _inference_line(settings: dict) -> str:
     inf = (settings.get("inference") or {}).get("inference", "paper")
+    if inf == "crossed":
+        return ("crossed (persons, templates and emotion words as random factors: person CR2 plus the template "
+                "and word parts, Satterthwaite df); p (perm.): person-level permutation")
     if inf == "person":
         kind = (settings.get("inference") or {}).get("small_sample", "CR2")
         return (f"person-robust ({kind} cluster-robust by person, t with "
@@ -245,7 +249,8 @@ def _fits_for_corpus(rows: pd.DataFrame, spec: C.ScoreSpec, corp: str, minority,
         y = C.numeric_scores(used, spec.column)
         out.append(_fit(y, X, ("intercept", "race", "gender", "intersection"), cells, corp, spec, "names",
                         score_range, conf_level, notes, settings, opts,
-                        used[opts.person_col].astype(str).to_numpy() if opts.person_col else None))
+                        used[opts.person_col].astype(str).to_numpy() if opts.person_col else None,
+                        C.crossed_factors(used)))
     if noun_phrases == "gender_only":
         nps = rows[(rows["person_kind"].astype(str) == "noun_phrase")
                    & rows["Gender"].astype(str).isin([female, male])]
@@ -259,7 +264,8 @@ def _fits_for_corpus(rows: pd.DataFrame, spec: C.ScoreSpec, corp: str, minority,
             cells = {male: int((x2 == 0).sum()), female: int((x2 == 1).sum())}
             out.append(_fit(C.numeric_scores(nps, spec.column), X, ("intercept", "gender"), cells, corp, spec,
                             "noun_phrases", score_range, conf_level, list(drop_notes), np_settings, opts,
-                            nps[opts.person_col].astype(str).to_numpy() if opts.person_col else None))
+                            nps[opts.person_col].astype(str).to_numpy() if opts.person_col else None,
+                            C.crossed_factors(nps)))
     return out
 
 
@@ -285,7 +291,8 @@ def _empty_fit(corp: str, spec: C.ScoreSpec, subset: str, terms: Sequence[str], 
 
 def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, int], corp: str,
          spec: C.ScoreSpec, subset: str, score_range, conf_level: float, notes: list[str],
-         settings: dict, opts: InferenceOptions | None = None, persons: np.ndarray | None = None) -> BetaFit:
+         settings: dict, opts: InferenceOptions | None = None, persons: np.ndarray | None = None,
+         factors: dict[str, np.ndarray] | None = None) -> BetaFit:
     opts = opts or InferenceOptions(inference="paper")
     notes = list(notes)
     n = len(y)
@@ -361,9 +368,16 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
     paper["ols_df"][:] = inf  # HC3 with a normal reference, as statsmodels reports it
     person = None
     if persons is not None:
-        person = _person_inference(res, y, X, persons, opts)
+        person = _person_inference(res, y, X, persons, opts, factors)
         notes.extend(person.pop("notes"))
     use = person if (opts.person and person is not None) else paper
+    crossed = person.pop("crossed", None) if person is not None else None
+    if opts.crossed and person is not None:
+        if crossed is None:
+            notes.append("no template_id/emotion_word_id columns: templates and words cannot be random factors; "
+                         "the p-values are person-robust only (they generalise to these templates and words)")
+        else:
+            use = crossed
     rounding: list[str] = []
     tiny = ROUNDING * (hi - lo)
     # one rule, from the data: a term whose cells show no variation between persons has no
@@ -392,6 +406,11 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
                         person_p_value=_wald(est, person["se"][j], person["df"][j], conf_level)[1],
                         ols_person_p_value=_wald(ols_est, person["ols_se"][j], person["ols_df"][j], conf_level)[1],
                         n_persons=person["n_persons"])
+            if crossed is not None:
+                vals.update(crossed_std_err=crossed["se"][j], crossed_df=crossed["df"][j],
+                            crossed_p_value=_wald(est, crossed["se"][j], crossed["df"][j], conf_level)[1],
+                            ols_crossed_p_value=_wald(ols_est, crossed["ols_se"][j], crossed["ols_df"][j],
+                                                      conf_level)[1])
             perm = person["perm"].get(term)
             if perm is not None:
                 vals.update(perm_p_value=perm.p_value, perm_se=perm.mc_se, perm_n=perm.n_permutations)
@@ -407,14 +426,15 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
             nan = float("nan")
             for part in no_person_test:
                 vals[f"{part}person_p_value"] = nan
-                if use is person:
+                vals[f"{part}crossed_p_value"] = nan
+                if use is person or use is crossed:
                     vals.update({f"{part}statistic": nan, f"{part}p_value": nan, f"{part}ci_low": nan,
                                  f"{part}ci_high": nan})
             note = no_person_test_note() + " (the papers' sentence-level p-value is paper_p_value)"
             perm = (person or {}).get("perm", {}).get(term)
             if perm is not None and perm.note:
                 note += f"; permutation p-value {perm.note}"
-            if use is person and "" in no_person_test:
+            if (use is person or use is crossed) and "" in no_person_test:
                 t.loc[sel, "_status"] = NO_PERSON_VARIATION
             old_note = t.loc[sel, "note"].iloc[0]
             t.loc[sel, "note"] = f"{old_note}; {note}" if isinstance(old_note, str) and old_note else note
@@ -424,6 +444,8 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
                         paper_p_value=1.0, ols_paper_p_value=1.0)
             if person is not None:
                 vals.update(person_p_value=1.0, ols_person_p_value=1.0)
+            if crossed is not None:
+                vals.update(crossed_p_value=1.0, ols_crossed_p_value=1.0)
             t.loc[sel, "note"] = "group means equal up to rounding: difference exactly 0, p = 1"
         elif term != "intercept":
             me = indicator_ame(params[:k], use["cov"], X, j, res.model.link, sq.scale_back, conf_level)
@@ -473,10 +495,12 @@ def _wald(est: float, se: float, df: float, conf_level: float) -> tuple[float, f
     return stat, p, est - q * se, est + q * se
 
 
-def _person_inference(res, y: np.ndarray, X: np.ndarray, persons: np.ndarray, opts: InferenceOptions) -> dict:
-    """Cluster-robust (by person) SEs/df for the Beta and OLS coefficients, and the person-level
-    permutation tests of each indicator term (on person means of the raw scores)."""
-    from .cluster_robust import beta_cluster_cov, ols_cluster
+def _person_inference(res, y: np.ndarray, X: np.ndarray, persons: np.ndarray, opts: InferenceOptions,
+                      factors: dict[str, np.ndarray] | None = None) -> dict:
+    """Cluster-robust (by person) SEs/df for the Beta and OLS coefficients, the person-level
+    permutation tests of each indicator term (on person means of the raw scores) and, where the
+    templates and words are known, the crossed (persons × templates × words) SEs/df."""
+    from .cluster_robust import beta_cluster_cov, beta_working_model, crossed_cov, ols_cluster
     from .person_tests import PersonContrast, Stratum, interaction_permutation, permutation_test
 
     k = X.shape[1]
@@ -504,8 +528,17 @@ def _person_inference(res, y: np.ndarray, X: np.ndarray, persons: np.ndarray, op
                                               opts.seed)
     if G < 4:
         notes.append(f"only {G} persons: person-robust standard errors are unreliable")
+    crossed = None
+    if factors and opts.small_sample == "CR2":
+        Xt, et, bread, extra = beta_working_model(res.model, res.params)
+        bx, _ = crossed_cov(Xt, et, bc, factors, bread=bread, extra_scores=extra)
+        ols_beta, *_ = np.linalg.lstsq(X, y, rcond=None)
+        ox, _ = crossed_cov(X, y - X @ ols_beta, oc, factors)
+        crossed = {"se": bx.bse[:k], "df": bx.df[:k], "cov": bx.cov[:k, :k], "ols_se": ox.bse, "ols_df": ox.df,
+                   "n_persons": G}
     return {"se": bc.bse[:k], "df": bc.df[:k], "cov": bc.cov[:k, :k], "ols_se": oc.bse, "ols_df": oc.df,
-            "n_persons": G, "perm": perm, "notes": notes, "person_means": pm, "person_groups": px}
+            "n_persons": G, "perm": perm, "notes": notes, "person_means": pm, "person_groups": px,
+            "crossed": crossed}
 
 
 def _beta_fit(yfit: np.ndarray, X: np.ndarray):
@@ -561,6 +594,7 @@ def _to_frame(fits: list[BetaFit]) -> pd.DataFrame:
         t["status"] = [x if isinstance(x, str) and x else f.status for x in own]
         t["squeezed"] = f.squeezed
         t["inference"] = (f.settings.get("inference") or {}).get("inference", "")
+        t["generalises_to"] = (f.settings.get("inference") or {}).get("generalises_to", "")
         t["settings"] = C.settings_json(f.settings)
         parts.append(t)
     if not parts:

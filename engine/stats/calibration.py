@@ -27,7 +27,12 @@ PAPER_TESTS = [f"paper_{t}" for t in DEFAULT_TESTS if not t.startswith("ame_")] 
 CR1_TESTS = [f"cr1_beta_{t}" for t in TERMS] + [f"cr1_ols_{t}" for t in TERMS]
 PERM_TESTS = [f"perm_{t}" for t in TERMS] + ["perm_km_gender_all", "perm_km_gender_neutral", "perm_km_race_all",
                                              "perm_km_race_neutral", "perm_cf_gender"]
-TESTS = DEFAULT_TESTS + PERM_TESTS + CR1_TESTS + PAPER_TESTS
+#: Crossed inference (persons, templates and words as random factors): the regressions' terms and the
+#: paired tests (inference="crossed" puts these in the main columns).
+CROSSED_TESTS = [f"crossed_beta_{t}" for t in TERMS] + [f"crossed_ols_{t}" for t in TERMS] + \
+    ["crossed_km_gender_all", "crossed_km_gender_neutral", "crossed_km_race_all", "crossed_km_race_neutral",
+     "crossed_cf_gender_t"]
+TESTS = DEFAULT_TESTS + CROSSED_TESTS + PERM_TESTS + CR1_TESTS + PAPER_TESTS
 
 
 @dataclass(frozen=True)
@@ -42,10 +47,19 @@ class Scenario:
     delta_intersection: float = 0.0
     base: float = 0.4
     precision: float = 20.0
+    word_gender_sd: float = 0.0
+    word_race_sd: float = 0.0
+    template_gender_sd: float = 0.0
+    template_race_sd: float = 0.0
 
     @property
     def null(self) -> bool:
         return not (self.delta_race or self.delta_gender or self.delta_intersection)
+
+    @property
+    def interactions(self) -> bool:
+        """Identity effects that vary by word or template (zero mean): only crossed inference covers them."""
+        return bool(self.word_gender_sd or self.word_race_sd or self.template_gender_sd or self.template_race_sd)
 
 
 #: The old name: identity-independent scores on the score scale (kept for callers).
@@ -71,7 +85,10 @@ def scenario_pvalues(corpus: pd.DataFrame, seed: int, scenario: Scenario = Scena
                                  template_sd=scenario.template_sd, word_sd=scenario.word_sd,
                                  person_sd=scenario.person_sd, delta_race=scenario.delta_race,
                                  delta_gender=scenario.delta_gender,
-                                 delta_intersection=scenario.delta_intersection, scale="logit")
+                                 delta_intersection=scenario.delta_intersection, scale="logit",
+                                 word_gender_sd=scenario.word_gender_sd, word_race_sd=scenario.word_race_sd,
+                                 template_gender_sd=scenario.template_gender_sd,
+                                 template_race_sd=scenario.template_race_sd)
     out: dict[str, float] = {}
     perm_seed = seed + 7919  # permutations independent of the scores' stream
 
@@ -89,6 +106,8 @@ def scenario_pvalues(corpus: pd.DataFrame, seed: int, scenario: Scenario = Scena
         out[f"perm_{term}"] = float(r["perm_p_value"])
         out[f"paper_beta_{term}"] = float(r["paper_p_value"]) if beta else np.nan
         out[f"paper_ols_{term}"] = float(r["ols_paper_p_value"])
+        out[f"crossed_beta_{term}"] = float(r["crossed_p_value"]) if beta else np.nan
+        out[f"crossed_ols_{term}"] = float(r["ols_crossed_p_value"])
     if variants:
         c = beta_rows(n_permutations=0, small_sample="CR1")
         for term in TERMS:
@@ -100,6 +119,7 @@ def scenario_pvalues(corpus: pd.DataFrame, seed: int, scenario: Scenario = Scena
         out[f"km_{r.axis}_{r.subset}"] = float(r.p_value)
         out[f"perm_km_{r.axis}_{r.subset}"] = float(r.perm_p_value)
         out[f"paper_km_{r.axis}_{r.subset}"] = float(r.paper_p_value)
+        out[f"crossed_km_{r.axis}_{r.subset}"] = float(r.crossed_p_value)
     if variants:
         w = km_paired_analysis(df, "score", axis="race", race_pooling="within_gender", n_resamples=0,
                                n_permutations=0).to_frame()
@@ -112,6 +132,7 @@ def scenario_pvalues(corpus: pd.DataFrame, seed: int, scenario: Scenario = Scena
     out["cf_gender_wilcoxon"] = float(cf["wilcoxon_p_value"])
     out["perm_cf_gender"] = float(cf["perm_p_value"])
     out["paper_cf_gender_t"] = float(cf["paper_t_p_value"])
+    out["crossed_cf_gender_t"] = float(cf["crossed_t_p_value"])
     out["paper_cf_gender_wilcoxon"] = float(cf["paper_wilcoxon_p_value"])
     return out
 
@@ -121,7 +142,8 @@ def _ols_only(df: pd.DataFrame, n_permutations: int = 0, small_sample: str = "CR
     import statsmodels.api as sm
     from scipy.stats import norm, t as tdist
 
-    from .cluster_robust import ols_cluster
+    from ._common import crossed_factors
+    from .cluster_robust import crossed_cov, ols_cluster
     from .person_tests import PersonContrast, Stratum, interaction_permutation, permutation_test
 
     names = df[df["person_kind"] == "name"]
@@ -131,6 +153,7 @@ def _ols_only(df: pd.DataFrame, n_permutations: int = 0, small_sample: str = "CR
     X = np.column_stack([np.ones(len(y)), x1, x2, x1 * x2])
     g = names["person_id"].to_numpy()
     beta, cc = ols_cluster(y, X, g, kind=small_sample)
+    cx, _ = crossed_cov(X, y - X @ beta, cc, crossed_factors(names))
     hc3 = sm.OLS(y, X).fit(cov_type="HC3")
     rows = {}
     ids, codes = np.unique(g, return_inverse=True)
@@ -147,6 +170,7 @@ def _ols_only(df: pd.DataFrame, n_permutations: int = 0, small_sample: str = "CR
         tstat = beta[j] / cc.bse[j]
         rows[term] = {"ols_p_value": float(2 * tdist.sf(abs(tstat), cc.df[j])),
                       "ols_paper_p_value": float(2 * norm.sf(abs(hc3.tvalues[j]))),
+                      "ols_crossed_p_value": float(2 * tdist.sf(abs(beta[j] / cx.bse[j]), cx.df[j])),
                       "perm_p_value": perm[term].p_value if term in perm else np.nan}
     return pd.DataFrame(rows).T
 

@@ -29,7 +29,8 @@ STAT_COLUMNS = ["n", "mean_diff", "var_diff", "sd_diff", "ci_low", "ci_high", "s
                 "share_priv_higher", "share_min_higher", "t_statistic", "t_df", "t_p_value",
                 "wilcoxon_statistic", "wilcoxon_p_value", "band", "exceeds_band", "status"]
 #: Which inference the tests used, both inferences' p-values and the permutation test (not grouping columns).
-INFERENCE_COLUMNS = ["inference", "person_t_p_value", "person_wilcoxon_p_value", "paper_t_p_value",
+INFERENCE_COLUMNS = ["inference", "generalises_to", "person_t_p_value", "crossed_t_df", "crossed_t_p_value",
+                     "person_wilcoxon_p_value", "paper_t_p_value",
                      "paper_wilcoxon_p_value", "perm_p_value", "perm_se", "perm_n", "perm_method", "n_person_pairs"]
 STAT_COLUMNS = STAT_COLUMNS + INFERENCE_COLUMNS
 
@@ -136,7 +137,7 @@ def counterfactual_analysis(pairs: pd.DataFrame, priv_col: str, min_col: str, *,
         row.update(dict(zip(by, key)))
         stats, gnotes = pair_statistics(a, b, band_value, change_tol, n_resamples, seed, conf_level,
                                         clusters=None if clusters_all[0] is None else clusters_all[0].loc[g.index],
-                                        opts=opts, scale=width)
+                                        opts=opts, scale=width, factors=C.crossed_factors(g))
         row.update(stats)
         row["note"] = "; ".join(gnotes)
         row["settings"] = C.settings_json(settings)
@@ -173,9 +174,11 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
                     n_resamples: int = 1000, seed: int | None = 0,
                     conf_level: float = 0.95, clusters=None,
                     opts: InferenceOptions | None = None,
-                    scale: float | None = None) -> tuple[dict[str, Any], list[str]]:
+                    scale: float | None = None,
+                    factors: dict[str, np.ndarray] | None = None) -> tuple[dict[str, Any], list[str]]:
     """The statistics of one group of pairs (see module docstring) and notes on degenerate cases.
-    ``scale``: width of the score range, for the "no variation" rule (engine.stats.no_test)."""
+    ``scale``: width of the score range, for the "no variation" rule (engine.stats.no_test);
+    ``factors``: template and word labels of the pairs, for crossed inference."""
     d = a - b
     n = len(d)
     nan = float("nan")
@@ -184,7 +187,8 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
         notes.append("no pairs")
         out = dict.fromkeys(STAT_COLUMNS, nan)
         out.update(n=0, exceeds_band=False, band=band, status="no_pairs",
-                   inference=(opts.inference if opts else "paper"), perm_method="none", n_person_pairs=0, perm_n=0)
+                   inference=(opts.inference if opts else "paper"), perm_method="none", n_person_pairs=0, perm_n=0,
+                   generalises_to=(opts or InferenceOptions(inference="paper")).generalises_to)
         return out, notes
     opts = opts or InferenceOptions(inference="paper")
     if opts.person and clusters is None:
@@ -207,15 +211,24 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
         pt = person_t(contrast, scale)
         pw = wilcoxon_signed_rank(dj, np.zeros_like(dj))
         perm = permutation_test(contrast, opts.n_permutations, seed)
+    cx = None
+    if pt is not None:
+        from .person_tests import crossed_t
+        cx = crossed_t(pt, d, factors)
+        if opts.crossed and cx is None:
+            notes.append("no template_id/emotion_word columns: templates and words cannot be random factors; "
+                         "the t-test is person-robust only")
     use_t, use_w = (pt, pw) if (opts.person and pt is not None) else (t, w)
+    if opts.crossed and cx is not None:
+        use_t = cx
     for r in (use_t, use_w):
         if r.note:
-            notes.append(("person pairs: " if use_t is pt else "") + r.note)
-    if perm is not None and perm.note and use_t is pt:
+            notes.append(("person pairs: " if use_t is not t else "") + r.note)
+    if perm is not None and perm.note and use_t is not t:
         notes.append("permutation p-value " + perm.note)
     ci = (nan, nan)
     if opts.person and pt is not None:
-        ci = pt.ci(conf_level)
+        ci = use_t.ci(conf_level)
     elif n_resamples:
         bci = bootstrap_ci(d, n_resamples=n_resamples, conf_level=conf_level, seed=seed)
         ci = (bci.low, bci.high)
@@ -231,7 +244,8 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
             "t_statistic": use_t.statistic, "t_df": use_t.df, "t_p_value": use_t.p_value,
             "wilcoxon_statistic": use_w.statistic, "wilcoxon_p_value": use_w.p_value,
             "band": band, "exceeds_band": bool(abs(mean) > band),
-            "status": use_t.status, "inference": opts.inference,
+            "status": use_t.status, "inference": opts.inference, "generalises_to": opts.generalises_to,
+            "crossed_t_df": cx.df if cx else nan, "crossed_t_p_value": cx.p_value if cx else nan,
             "person_t_p_value": pt.p_value if pt else nan, "person_wilcoxon_p_value": pw.p_value if pw else nan,
             "paper_t_p_value": t.p_value, "paper_wilcoxon_p_value": w.p_value,
             "perm_p_value": perm.p_value if perm else nan, "perm_se": perm.mc_se if perm else nan,

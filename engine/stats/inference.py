@@ -7,15 +7,22 @@ scorer that has none (docs/stats.md, "Calibration"). ``inference="person"`` (def
 ``std_err``/``p_value``/CI the person-robust ones (CR2 cluster-robust errors with
 Welch–Satterthwaite df for regressions and Welch t on person means for paired tests — one df rule) and adds a
 person-level permutation test; ``inference="paper"`` reports the papers' tests in those
-columns, so published numbers can be reproduced. Both are always in the table under fixed
-names (``person_p_value``, ``paper_p_value``), and an ``inference`` column says which one
-the main columns hold.
+columns, so published numbers can be reproduced. ``inference="crossed"`` treats persons,
+templates and emotion words as crossed random factors, so a verdict generalises to templates and
+words like these, not only to these ones (docs/stats.md, "Crossed inference"). All are in the
+table under fixed names (``person_p_value``, ``crossed_p_value``, ``paper_p_value``), an
+``inference`` column says which one the main columns hold and ``generalises_to`` to which
+population their p-values speak.
 """
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-INFERENCE_CHOICES = ("person", "paper")
+INFERENCE_CHOICES = ("person", "crossed", "paper")
+#: To which population each inference's p-values generalise (a column of every results table).
+GENERALISES_TO = {"person": "persons like these; these templates and words",
+                  "crossed": "persons, templates and words like these",
+                  "paper": "these sentences (persons, templates and words fixed)"}
 SMALL_SAMPLE_CHOICES = ("CR2", "CR1")
 RACE_POOLING_CHOICES = ("paper", "within_gender")
 
@@ -30,7 +37,7 @@ class InferenceOptions:
 
     def __post_init__(self):
         if self.inference not in INFERENCE_CHOICES:
-            raise ValueError(f"inference must be 'person' or 'paper', got {self.inference!r}")
+            raise ValueError(f"inference must be one of {', '.join(INFERENCE_CHOICES)}, got {self.inference!r}")
         if self.small_sample not in SMALL_SAMPLE_CHOICES:
             raise ValueError(f"small_sample must be 'CR2' or 'CR1', got {self.small_sample!r}")
         if int(self.n_permutations) < 0:
@@ -38,10 +45,21 @@ class InferenceOptions:
 
     @property
     def person(self) -> bool:
-        return self.inference == "person"
+        """Person-robust p-values in the main columns ("crossed" is person-robust too)."""
+        return self.inference in ("person", "crossed")
+
+    @property
+    def crossed(self) -> bool:
+        """Templates and emotion words are random factors as well (engine.stats.cluster_robust.crossed_cov)."""
+        return self.inference == "crossed"
+
+    @property
+    def generalises_to(self) -> str:
+        return GENERALISES_TO[self.inference]
 
     def describe(self) -> dict:
         d = asdict(self)
+        d["generalises_to"] = self.generalises_to
         d["person_test"] = ("cluster-robust by person, " + ("CR2 with Welch-Satterthwaite df over the design cells (Bell-McCaffrey where persons span cells)" if self.small_sample == "CR2"
                                                             else "CR1 with t(G-1)") + "; Welch t on person means for "
                             "paired tests; person-level permutation test as reference")

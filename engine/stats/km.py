@@ -28,7 +28,7 @@ from .km_person import km_person_contrast
 from .no_test import NO_PERSON_VARIATION, NO_TEST_STATUSES
 from .paired_tests import paired_t
 from .verdicts import NO_PERSON_TEST
-from .person_tests import PersonContrast, permutation_test, person_t
+from .person_tests import PersonContrast, crossed_t, permutation_test, person_t
 from .results import ID_COLUMNS, ResultsMixin, order_columns, rule, text_table
 
 TEST = "km_paired_t"
@@ -255,11 +255,16 @@ def _test(p: pd.DataFrame, corp: str, spec: C.ScoreSpec, ax: str, sub: str, lab:
         notes.append(f"{ax}/{sub}: no pairs")
         return KMTest(corp, spec.model, spec.emotion, ax, sub, lab["a"], lab["b"], la, lb, 0, 0, 0, nan, nan,
                       nan, nan, nan, False, 0, "not tested", nan, nan, 0, 0, 0, nan, nan, nan, nan, nan,
-                      "no_pairs", notes, settings, {"inference": opts.inference, "perm_method": "none"})
+                      "no_pairs", notes, settings, {"inference": opts.inference, "perm_method": "none",
+                                                    "generalises_to": opts.generalises_to})
     r = paired_t(p["score_a"].to_numpy(dtype=float), p["score_b"].to_numpy(dtype=float))
     if r.note:
         notes.append(f"{ax}/{sub}: {r.note}")
     pt = person_t(contrast, scale) if contrast is not None else None
+    cx = crossed_t(pt, d, C.crossed_factors(p)) if pt is not None else None
+    if opts.crossed and pt is not None and cx is None:
+        notes.append(f"{ax}/{sub}: no template_id/emotion_word_id: templates and words cannot be random factors; "
+                     "the test is person-robust only")
     perm = permutation_test(contrast, opts.n_permutations, seed) if contrast is not None else None
     if pt is not None and pt.note and (opts.person or pt.status == "too_few"):
         notes.append(f"{ax}/{sub}: person-level test: {pt.note}")
@@ -268,9 +273,10 @@ def _test(p: pd.DataFrame, corp: str, spec: C.ScoreSpec, ax: str, sub: str, lab:
     mean = float(d.mean())
     ci = (nan, nan)
     if opts.person and pt is not None:
-        stat, df_, pv, status = pt.statistic, pt.df, pt.p_value, pt.status
-        tested = pt.status not in ("too_few", *NO_TEST_STATUSES)
-        ci = pt.ci(conf_level)
+        use = cx if (opts.crossed and cx is not None) else pt
+        stat, df_, pv, status = use.statistic, use.df, use.p_value, use.status
+        tested = use.status not in ("too_few", *NO_TEST_STATUSES)
+        ci = use.ci(conf_level)
     else:
         stat, df_, pv, status = r.statistic, r.df, r.p_value, r.status
         tested = r.status not in ("too_few", *NO_TEST_STATUSES)
@@ -283,6 +289,8 @@ def _test(p: pd.DataFrame, corp: str, spec: C.ScoreSpec, ax: str, sub: str, lab:
              "paper_p_value": r.p_value,
              "person_statistic": pt.statistic if pt else nan, "person_df": pt.df if pt else nan,
              "person_p_value": pt.p_value if pt else nan, "n_persons": pt.n_units if pt else 0,
+             "crossed_df": cx.df if cx else nan, "crossed_p_value": cx.p_value if cx else nan,
+             "generalises_to": opts.generalises_to,
              "perm_p_value": perm.p_value if perm else nan, "perm_se": perm.mc_se if perm else nan,
              "perm_n": perm.n_permutations if perm else 0, "perm_method": perm.method if perm else "none"}
     return KMTest(
@@ -300,7 +308,8 @@ FRAME_COLUMNS = ["axis", "subset", "a", "b", "label_a", "label_b", "n", "n_noun_
                  "sd_delta", "ci_low", "ci_high", "statistic", "df", "p_value", "significant", "direction",
                  "verdict", "avg_delta_pos", "avg_delta_neg", "n_pos", "n_neg", "n_zero", "delta_spread",
                  "delta_min", "delta_max", "status"]
-INFERENCE_COLUMNS = ["inference", "person_statistic", "person_df", "person_p_value", "paper_statistic", "paper_df",
+INFERENCE_COLUMNS = ["inference", "generalises_to", "person_statistic", "person_df", "person_p_value",
+                     "crossed_df", "crossed_p_value", "paper_statistic", "paper_df",
                      "paper_p_value", "perm_p_value", "perm_se", "perm_n", "perm_method", "n_persons"]
 
 

@@ -326,3 +326,38 @@ def terms_without_person_variation(person_means: np.ndarray, person_x: np.ndarra
     varies = spread > tolerance
     return [not bool(np.any(varies & (np.abs(row) > 1e-9))) for row in combo]
 
+
+
+def crossed_t(pt: PersonTest, d: np.ndarray, factors: dict[str, np.ndarray] | None) -> PersonTest | None:
+    """The person-level test ``pt`` of a mean difference, with templates and emotion words as further
+    random factors (``inference="crossed"``); None when the factors are unknown.
+
+    ``d``: the differences of the pairs the mean is taken over (one per template × word × person
+    pair); ``factors``: their template and word labels. Variance: the person part (``pt``'s Welch
+    variance) plus, per factor f, the excess (where positive) of the f-clustered (CR2) variance of
+    the mean of ``d`` over its observation-level (HC2) one — the same construction and df as
+    :func:`engine.stats.cluster_robust.crossed_cov` for the regressions.
+    """
+    from scipy.stats import t as tdist
+
+    from .cluster_robust import cr_cov, hc2_cov
+
+    if not factors or pt.status != "ok" or not np.isfinite(pt.std_err):
+        return None if not factors else pt
+    d = np.asarray(d, dtype=float)
+    ones = np.ones((len(d), 1))
+    e = d - d.mean()
+    v0 = float(hc2_cov(ones, e)[0, 0])
+    vp = pt.std_err ** 2
+    var, parts = vp, [(vp, pt.df)]
+    for labels in factors.values():
+        cf = cr_cov(ones, e, labels, kind="CR2")
+        part = max(float(cf.cov[0, 0]) - v0, 0.0)  # the boundary rule of crossed_cov
+        var += part
+        parts.append((part, max(cf.n_clusters - 1, 1)))
+    var = max(var, v0)
+    den = sum(v * v / df for v, df in parts if np.isfinite(df) and df > 0)
+    df = var * var / den if den > 0 else float("nan")
+    se = math.sqrt(var)
+    stat = pt.estimate / se
+    return PersonTest(pt.estimate, se, stat, df, float(2 * tdist.sf(abs(stat), df)), pt.n_units, "ok")

@@ -91,7 +91,8 @@ def planted_scores(df: pd.DataFrame, *, seed: int | None = 0, base: float = 0.4,
                    delta_gender: float = 0.0, delta_race: float = 0.0, delta_intersection: float = 0.0,
                    minority: str = "African-American", template_sd: float = 0.0, word_sd: float = 0.0,
                    female: str = "female", person_sd: float = 0.0, scale: str = "score",
-                   person_col: str = "person_id") -> np.ndarray:
+                   person_col: str = "person_id", word_gender_sd: float = 0.0, word_race_sd: float = 0.0,
+                   template_gender_sd: float = 0.0, template_race_sd: float = 0.0) -> np.ndarray:
     """Scores in (0, 1) from a scorer with known bias.
 
     Each sentence gets a Beta(m·φ, (1 − m)·φ) score whose mean is
@@ -103,6 +104,11 @@ def planted_scores(df: pd.DataFrame, *, seed: int | None = 0, base: float = 0.4,
     ``template_sd``/``word_sd`` add identity-independent variation between templates/words;
     ``person_sd`` gives every person (``person_col``) its own fixed quirk, the same in every
     sentence — the realistic case that makes sentence-level tests over-confident.
+    ``word_gender_sd``/``word_race_sd``/``template_gender_sd``/``template_race_sd``: each emotion word
+    (template) gets its own female (minority) effect, drawn with mean 0 — no bias over words in
+    general, but these words' bias is not zero: the case where a verdict about "words like these"
+    needs templates and words as random factors (``inference="crossed"``). The interaction draws
+    come after all other draws, so a seed gives the same scores as before when they are 0.
     """
     if scale not in ("score", "logit"):
         raise ValueError("scale must be 'score' or 'logit'")
@@ -120,6 +126,14 @@ def planted_scores(df: pd.DataFrame, *, seed: int | None = 0, base: float = 0.4,
         p_ids, p_idx = np.unique(df[person_col].astype(str), return_inverse=True)
         m += rng.normal(0, person_sd, len(p_ids))[p_idx.ravel()]
     m += delta_gender * fem + delta_race * mino + delta_intersection * mino * fem
+    for sd, col, ind in ((word_gender_sd, "emotion_word_id", fem), (word_race_sd, "emotion_word_id", mino),
+                         (template_gender_sd, "template_id", fem), (template_race_sd, "template_id", mino)):
+        if sd:
+            lab = df[col].fillna("").astype(str).to_numpy()
+            ids, idx = np.unique(lab, return_inverse=True)
+            eff = rng.normal(0, sd, len(ids))
+            eff[ids == ""] = 0.0  # no word, no word effect
+            m += eff[idx.ravel()] * ind
     if scale == "logit":
         m = 1.0 / (1.0 + np.exp(-m))
     m = np.clip(m, 0.02, 0.98)

@@ -38,6 +38,7 @@ from gui.errors import friendly
 from gui.i18n import N_, _, connect_retranslate
 
 from .setup_model import FAMILY_ORDER, AuditSetup, Choice, describe_model_folder
+from engine.stats.inference import INFERENCE_CHOICES
 
 KEY_ROLE = Qt.UserRole + 40
 
@@ -162,7 +163,7 @@ class AuditSetupView(QWidget):
         self.seed.setRange(0, 2**31 - 1)
         self.seed.valueChanged.connect(lambda v: setup.set_option("seed", int(v)))
         self.inference = QComboBox()
-        for key in ("person", "paper"):
+        for key in INFERENCE_CHOICES:  # person, crossed, paper: the engine's order
             self.inference.addItem("", key)
         self.inference.currentIndexChanged.connect(
             lambda _i: setup.set_option("inference", self.inference.currentData() or "person"))
@@ -433,10 +434,15 @@ class AuditSetupView(QWidget):
             cb.setText(_(stat.label))
             cb.setToolTip(_(stat.paper))
         self.inference_label.setText(_("Inference:"))
-        self.inference.setItemText(0, _("person-robust"))
-        self.inference.setItemText(1, _("the papers' tests"))
+        names = {"person": _("person-robust"),
+                 # TRANSLATORS: inference that treats persons, templates and emotion words as random factors
+                 "crossed": _("persons, templates and words"), "paper": _("the papers' tests")}
+        for i, key in enumerate(INFERENCE_CHOICES):
+            self.inference.setItemText(i, names[key])
         self.inference.setToolTip(_("Each person appears in many sentences, so sentence-level tests are too "
                                     "optimistic; person-robust tests treat persons as the units (docs/stats.md)")
+                                  + "\n" + _("Persons, templates and words: the verdict also generalises to other "
+                                              "templates and emotion words like these (wider intervals).")
                                   + "\n" + _("The papers' tests reproduce their published numbers."))
         self.pooling_label.setText(_("Race pairs (K&M):"))
         self.pooling.setItemText(0, _("pooled, as in the paper"))

@@ -8,9 +8,11 @@ def inference_suffix(frame: pd.DataFrame) -> str:
     """' (p: person-robust)' / ' (p: papers' tests)' from the table's ``inference`` column ('' if absent)."""
     if "inference" not in frame.columns:
         return ""
-    vals = {str(v) for v in frame["inference"].dropna() if str(v) in ("person", "paper")}
+    vals = {str(v) for v in frame["inference"].dropna() if str(v) in ("person", "crossed", "paper")}
     if vals == {"person"}:
         return " (p: person-robust)"
+    if vals == {"crossed"}:
+        return " (p: persons, templates and words as random factors)"
     if vals == {"paper"}:
         return " (p: papers' tests, sentences as independent)"
     return " (p: mixed inference)" if vals else ""
