@@ -57,6 +57,24 @@ PEAK_TFLOPS = {
 }
 
 
+def encoder_from_config(folder: Path) -> Path:
+    """BERT-base's shape (768 wide, 12 layers, 12 heads, MLP 3,072, 30,522 rows) with random weights."""
+    import torch
+    from transformers import BertConfig, BertModel
+
+    from testkit.tiny_tokenizers import build_tokenizer
+
+    tok = build_tokenizer("wordpiece", vocab_size=4000)
+    torch.manual_seed(0)
+    model = BertModel(BertConfig(vocab_size=30522, hidden_size=768, num_hidden_layers=12, num_attention_heads=12,
+                                 intermediate_size=3072, max_position_embeddings=512))
+    model.save_pretrained(str(folder))
+    tok.save_pretrained(str(folder))
+    print(f"encoder: random BERT-base shape built from a config ({sum(p.numel() for p in model.parameters()) / 1e6:.0f} M "
+          f"parameters), WordPiece tokenizer of {len(tok)} tokens")
+    return folder
+
+
 def flops_per_sentence(config, tokens: int) -> float:
     """Forward FLOPs of a BERT-style encoder for one sentence of `tokens` tokens (no padding).
 
@@ -87,6 +105,14 @@ def main() -> int:
                     help="torch threads for every side (default: the idle usable cores, as the scorer picks)")
     ap.add_argument("--cuda-only", action="store_true", help="skip the CPU comparison")
     ap.add_argument("--peak-tflops", type=float, default=0.0, help="the GPU's peak TFLOP/s, if not in the table")
+    ap.add_argument("--encoder-from-config", choices=("", "bert-base"), default="",
+                    help="instead of the packaged MiniLM: a BERT-base-shaped encoder (110 M parameters) with random "
+                         "weights built from a config, with a WordPiece tokenizer trained on the spot (GPU speed only)")
+    ap.add_argument("--no-cudnn-attention", action="store_true",
+                    help="turn torch's cuDNN attention kernel off for the whole run (to compare GPU timings)")
+    ap.add_argument("--texts", default="", help="a file with one sentence per line instead of the built-in EEC")
+    ap.add_argument("--compare-cpu", type=int, default=0,
+                    help="CUDA: score the first N sentences on the CPU in fp32 too and print each precision's difference")
     ap.add_argument("--one-by-one-limit", type=int, default=0,
                     help="time the one-at-a-time pipeline on the first N sentences only (0: all)")
     args = ap.parse_args()
@@ -101,10 +127,18 @@ def main() -> int:
     from engine.models.training.regression_head import build_head
     from engine.audit.scoring import score_texts
 
-    texts = list(generate(load_corpus("en-kiritchenko2018")).Sentence)
+    if args.no_cudnn_attention:
+        torch.backends.cuda.enable_cudnn_sdp(False)
+    if args.texts:
+        texts = [t for t in Path(args.texts).read_text(encoding="utf-8").splitlines() if t.strip()]
+    else:
+        texts = list(generate(load_corpus("en-kiritchenko2018")).Sentence)
     if args.limit:
         texts = texts[: args.limit]
-    folder = model_dir()
+    import tempfile
+
+    scratch = tempfile.TemporaryDirectory()
+    folder = encoder_from_config(Path(scratch.name) / "bert-base") if args.encoder_from_config else model_dir()
     if args.threads:
         torch.set_num_threads(args.threads)
     cpu = select_device("cpu")  # torch threads = idle usable cores (engine.models.device.cpu_threads), every side
@@ -115,7 +149,9 @@ def main() -> int:
           f"load average {os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else "")
 
     torch.manual_seed(0)
-    head = build_head(384).eval()
+    from transformers import AutoConfig
+
+    head = build_head(AutoConfig.from_pretrained(str(folder), local_files_only=True).hidden_size).eval()
 
     def ours_on(device, precision: str) -> tuple[float, np.ndarray, np.ndarray, float, str, object]:
         t0 = time.perf_counter()
@@ -201,9 +237,15 @@ def main() -> int:
     probe = HFEncoder(folder, pooling="mean", max_length=256, device=gpu)
     tokens = [len(s) for s in probe.tokenize(texts)]
     useful = sum(flops_per_sentence(config, t) for t in tokens)
-    print(f"CUDA: {name}; {useful / n / 1e9:.2f} GFLOP per sentence (mean {sum(tokens) / n:.1f} tokens)")
+    print(f"CUDA: {name}; cuDNN attention {'off' if args.no_cudnn_attention else 'allowed'}; "
+          f"{useful / n / 1e9:.2f} GFLOP per sentence (mean {sum(tokens) / n:.1f} tokens)")
     print(f"{'precision':<12}{'used':>6}{'seconds':>9}{'sent/s':>10}{'TFLOP/s':>9}{'of peak':>9}   device")
     reference = None
+    cpu_scores = None
+    if args.compare_cpu:
+        part = texts[: args.compare_cpu]
+        enc_cpu = HFEncoder(folder, pooling="mean", max_length=256, batch_size=args.batch_size, device=cpu)
+        cpu_scores = score_texts(EncoderHeadScorer(enc_cpu, {"score": head}, precision="fp32"), part)["score"].to_numpy()
     for precision in ("fp32", "bf16", "fp16"):
         if precision == "bf16" and not gpu.bf16:
             print(f"{precision:<12} not supported on {name}")
@@ -216,6 +258,9 @@ def main() -> int:
         share = f"{rate / peak:8.1%}" if peak else "     n/a"
         print(f"{precision:<12}{used:>6}{secs:>9.3f}{n / secs:>10.0f}{rate / 1e12:>9.2f}{share:>9}   {name}"
               f"   (max |diff| vs fp32 {float(np.max(np.abs(scores - reference))):.1e})")
+        if cpu_scores is not None:
+            print(f"{'':<12}max |diff| vs CPU fp32 on the first {len(cpu_scores)} sentences: "
+                  f"{float(np.max(np.abs(scores[: len(cpu_scores)] - cpu_scores))):.1e}")
     return 0 if ok else 1
 
 

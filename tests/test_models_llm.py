@@ -85,9 +85,9 @@ def test_labels_sharing_a_first_token_use_the_sequence_probability(models, tmp_p
     pp = scorer.prepared()[0]
     tok, model = scorer._tok, scorer._model
     one, two, five = (tok.convert_tokens_to_ids(t) for t in ("1", "2", "5"))
-    assert pp.group_token == one and pp.second_ids == [None, two, None]
+    assert pp.plan.branches == ((one,),) and pp.plan.children == ((1,), (), ())
     for text, score in zip(TEXTS, got):
-        ctx = pp.prefix_ids + scorer._sentence_ids([text])[0] + pp.suffix_ids[:-1]
+        ctx = scorer.input_ids(text)
         first = _context_probs(model, ctx)
         after_one = _context_probs(model, ctx + [one])
         p = torch.stack([first[one] * (1 - after_one[two]), first[one] * after_one[two], first[five]])
@@ -100,10 +100,10 @@ def test_plain_prompt_reads_multi_token_labels_exactly(models):
     scorer = LLMScorer(models["plain"], device="cpu", prompt="sadness-en")
     got = _scores(scorer)[:, 0]
     pp = scorer.prepared()[0]
-    assert pp.mode == "plain" and pp.group_token is not None
+    assert pp.mode == "plain" and pp.plan.branches
     tok, model = scorer._tok, scorer._model
     for text, score in zip(TEXTS[:3], got[:3]):
-        ctx = pp.prefix_ids + scorer._sentence_ids([text])[0] + pp.suffix_ids[:-1]
+        ctx = scorer.input_ids(text)
         first = _context_probs(model, ctx)
         probs = []
         for label in [str(v) for v in range(11)]:
@@ -241,35 +241,45 @@ def test_a_token_every_label_starts_with_moves_into_the_prompt(models, tmp_path)
     pp = scorer.prepared()[0]
     tok, model = scorer._tok, scorer._model
     space = tok.convert_tokens_to_ids("\u0120")
-    assert pp.group_token is None and pp.suffix_ids[-1] == space
+    assert pp.plan.lead == (space,) and pp.plan.branches == ()
     digits = [tok.convert_tokens_to_ids(d) for d in "023"]
     for text, score in zip(TEXTS[:3], got):
-        ctx = pp.prefix_ids + scorer._sentence_ids([text])[0] + pp.suffix_ids
+        ctx = scorer.input_ids(text) + [space]
         p = _context_probs(model, ctx)[digits]
         assert score == pytest.approx(float((p / p.sum()) @ torch.tensor([0, 2, 3.0], dtype=torch.float64)) / 3,
                                       abs=1e-6)
 
 
 @pytest.mark.parametrize("labels", [["123", "124", "5"], ["12", "13", "45", "46"]])
-def test_labels_the_first_two_tokens_cannot_tell_apart_are_refused(models, tmp_path, labels):
-    scorer = LLMScorer(models["chat"], device="cpu", prompt_file=_custom(tmp_path, labels, list(range(len(labels)))))
-    with pytest.raises(ModelError, match="cannot be told apart") as err:
-        scorer.score(TEXTS[:1])
-    assert err.value.line == 2 and err.value.field == "labels"
+def test_labels_sharing_two_tokens_are_read_whole_and_refused_only_by_the_first_token_reading(models, tmp_path,
+                                                                                               labels):
+    """Before, these were refused ("cannot be told apart by their first two tokens"): whole labels
+    are now read; only label_reading=first_token refuses them, naming the two labels."""
+    from testkit.llm_reference import label_sequence_probs
+
+    values = list(range(len(labels)))
+    scorer = LLMScorer(models["chat"], device="cpu", prompt_file=_custom(tmp_path, labels, values))
+    got = _scores(scorer, TEXTS[:2])[:, 0]
+    for text, score in zip(TEXTS[:2], got):
+        ref = label_sequence_probs(scorer._tok, scorer._model, scorer.rendered(text), labels)
+        assert score == pytest.approx(sum(p * v for p, v in zip(ref["probs"], values)) / max(values), abs=1e-6)
+    fast = LLMScorer(models["chat"], device="cpu", label_reading="first_token",
+                     prompt_file=_custom(tmp_path, labels, values))
+    with pytest.raises(ModelError, match=f"labels '{labels[0]}' and '{labels[1]}' both start with the token '1'") as err:
+        fast.score(TEXTS[:1])
+    assert err.value.line == 2 and err.value.field == "labels" and "label_reading=sequence" in err.value.fix
 
 
 def test_segment_tokenisation_matches_the_whole_text(models):
     """The sentence starts a line, so prefix + sentence + suffix ids are the whole rendered text's ids."""
     scorer = LLMScorer(models["chat"], device="cpu", prompt="anger-en")
-    pp = scorer.prepared()[0]
     tok = scorer.load_tokenizer()
     for text in TEXTS:
         p = scorer.prompts[0]
         whole = tok.apply_chat_template([{"role": "system", "content": p.system},
                                          {"role": "user", "content": p.user.replace("{text}", text)}],
                                         tokenize=False, add_generation_prompt=True)
-        assert tok.encode(whole, add_special_tokens=False) == pp.prefix_ids + scorer._sentence_ids([text])[0] \
-            + pp.suffix_ids
+        assert tok.encode(whole, add_special_tokens=False) == scorer.input_ids(text)
 
 
 def test_suggest_spec_and_classifier_refuses_a_causal_lm(models, tmp_path):

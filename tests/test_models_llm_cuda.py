@@ -1,6 +1,7 @@
 """LLM scorer on CUDA: bf16/fp16 weights close to CPU fp32, cache = no cache, real OOM back-off.
 
-Runs only where CUDA is present (skipped on the CPU-only development machines; not yet run on a GPU).
+Runs only where CUDA is present (skipped on the CPU-only development machines); passed on an NVIDIA H100
+(torch 2.11, transformers 5.17) through bench/gpu_check.sh.
 """
 import numpy as np
 import pytest

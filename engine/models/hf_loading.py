@@ -2,8 +2,10 @@
 
 Why a helper: every transformer path must (1) never touch the network
 (`HF_HUB_OFFLINE=1`, `local_files_only=True`), (2) accept a local folder or an id already
-in the HF cache, (3) prefer safetensors and refuse pickled weights unless allowed, and
-(4) report failures as one readable line.
+in the HF cache, (3) prefer safetensors and refuse pickled weights unless allowed, (4) never run
+a folder's own Python code (`trust_remote_code=False`, and a folder that needs it is refused
+before transformers is asked, so no "[y/N]" question can reach a terminal), and (5) report
+failures as one readable line.
 """
 from __future__ import annotations
 
@@ -49,6 +51,60 @@ def resolve_model_dir(spec: str | Path) -> Path:
     return found
 
 
+def refuse_custom_code(folder: str | Path) -> None:
+    """ModelError when a folder needs its own Python code: an `auto_map` in config.json or
+    tokenizer_config.json, or a `model_type` this transformers does not know.
+
+    Why before loading: with such a folder transformers asks "Do you wish to run the custom code?
+    [y/N]" when stdin is a terminal, and a "y" runs the folder's .py files. Weights are data; code
+    from a downloaded folder is not something an audit tool should ever execute."""
+    import json
+
+    folder = Path(folder)
+    for name in ("config.json", "tokenizer_config.json"):
+        try:
+            cfg = json.loads((folder / name).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(cfg, dict):
+            continue
+        auto_map = cfg.get("auto_map")
+        if auto_map:
+            first = next(iter(auto_map.items())) if isinstance(auto_map, dict) else ("", auto_map)
+            target = first[1][0] if isinstance(first[1], list) and first[1] else first[1]
+            raise ModelError(str(folder / name), f"the folder needs its own Python code ('auto_map' names "
+                             f"{target}), and EEC Studio never runs code from a model folder",
+                             field="auto_map", fix="use a model of an architecture transformers ships "
+                                                   "(model_type llama, qwen2, mistral, gemma, phi3, …)")
+        model_type = cfg.get("model_type") if name == "config.json" else None
+        if isinstance(model_type, str) and model_type:
+            from transformers import CONFIG_MAPPING
+
+            if model_type not in CONFIG_MAPPING:
+                import transformers
+
+                raise ModelError(str(folder / name), f"model_type '{model_type}' is not an architecture transformers "
+                                 f"{transformers.__version__} ships, and EEC Studio never runs a model folder's own "
+                                 "code", field="model_type",
+                                 fix="update transformers if a newer release ships it, or use another model")
+
+
+def check_vocab(tok: Any, model: Any, where: str) -> None:
+    """ModelError when the tokenizer writes ids the model has no embedding for (mismatched files).
+
+    Why: otherwise the first such id ends in "IndexError: index out of range in self" mid-run."""
+    try:
+        rows = int(model.get_input_embeddings().num_embeddings)
+    except (AttributeError, TypeError):
+        return
+    vocab = tok.get_vocab() if hasattr(tok, "get_vocab") else {}
+    size = max(vocab.values()) + 1 if vocab else len(tok)
+    if size > rows:
+        raise ModelError(where, f"the tokenizer and the model do not match: the tokenizer has {size:,} token ids "
+                         f"but the model's embedding has {rows:,} rows", field="tokenizer",
+                         fix="use the tokenizer files saved with this model (tokenizer.json, tokenizer_config.json)")
+
+
 @contextlib.contextmanager
 def quiet_transformers():
     """Silence transformers' progress bars and info logs while loading (CLI output stays clean)."""
@@ -68,11 +124,12 @@ def quiet_transformers():
 
 def load_tokenizer(folder: Path) -> Any:
     offline()
+    refuse_custom_code(folder)
     from transformers import AutoTokenizer
 
     try:
         with quiet_transformers():
-            return AutoTokenizer.from_pretrained(str(folder), local_files_only=True)
+            return AutoTokenizer.from_pretrained(str(folder), local_files_only=True, trust_remote_code=False)
     except Exception as exc:
         raise ModelError(str(folder), f"cannot load tokenizer ({type(exc).__name__}: {str(exc).splitlines()[0][:200]})",
                          fix="the folder needs tokenizer files saved with save_pretrained()") from None
@@ -85,11 +142,13 @@ def load_model(folder: Path, auto_class: str, *, allow_pickle: bool = False, **e
     fine-tuning run puts a new head on an encoder).
     """
     offline()
+    refuse_custom_code(folder)
     use_safetensors = hf_weights_policy(folder, allow_pickle=allow_pickle)
     import transformers
 
     cls = getattr(transformers, auto_class)
-    kwargs: dict[str, Any] = {"local_files_only": True, "use_safetensors": use_safetensors, **extra}
+    kwargs: dict[str, Any] = {"local_files_only": True, "use_safetensors": use_safetensors,
+                              "trust_remote_code": False, **extra}
     if "weights_only" in inspect.signature(transformers.PreTrainedModel.from_pretrained).parameters:
         kwargs["weights_only"] = True  # pickled weights (only when allowed) go through the restricted unpickler
     try:

@@ -49,7 +49,7 @@ class ContextualEncoder:
         self.tokenizer = load_tokenizer(p)
         try:
             with quiet():
-                self.model = AutoModel.from_pretrained(str(p), local_files_only=True)
+                self.model = AutoModel.from_pretrained(str(p), local_files_only=True, trust_remote_code=False)
         except Exception as exc:  # noqa: BLE001
             raise AssocError(f"cannot load the model ({type(exc).__name__}: {str(exc).splitlines()[0][:200]})",
                              file=str(p)) from None

@@ -42,7 +42,7 @@ def load_tokenizer(p: Path) -> Any:
 
     try:
         with quiet():
-            tok = AutoTokenizer.from_pretrained(str(p), local_files_only=True)
+            tok = AutoTokenizer.from_pretrained(str(p), local_files_only=True, trust_remote_code=False)
     except Exception as exc:  # noqa: BLE001 - transformers raises many types here
         raise AssocError(f"cannot load the tokenizer ({type(exc).__name__}: {str(exc).splitlines()[0][:200]})",
                          file=str(p), fix="save the tokenizer into the model folder too") from None

@@ -31,7 +31,7 @@ class MaskedLM:
                              fix="LPBS and CrowS-Pairs need a BERT-style masked LM")
         try:
             with quiet():  # we report a missing head ourselves
-                model, info = AutoModelForMaskedLM.from_pretrained(str(p), local_files_only=True,
+                model, info = AutoModelForMaskedLM.from_pretrained(str(p), local_files_only=True, trust_remote_code=False,
                                                                    output_loading_info=True)
         except ValueError as exc:
             raise AssocError(f"not a masked language model ({str(exc).splitlines()[0][:160]})", file=str(p),

@@ -2,29 +2,30 @@
 
 How a score is made (docs/models.md, "Auditing a local LLM"): each sentence is put into a prompt
 (resources/prompts, or the user's file), rendered with the tokenizer's chat template when it has
-one (a plain "instruction … Answer:" text otherwise). One forward pass gives the next-token
-distribution at the answer position; the probabilities of the prompt's label tokens ("0".."10",
-or "negative"/"neutral"/"positive") are renormalised over the label set, and the score is their
-expected value rescaled to [0, 1]. Nothing is sampled, so the scores are deterministic.
+one (a plain "instruction … Answer:" text otherwise) and tokenised as one whole text, exactly as
+`tokenizer(text)` writes it (engine.models.prompts_tokens). The probability of each complete label
+("0".."10", or "negative"/"neutral"/"positive"), whatever number of tokens the tokenizer gives it,
+is read teacher-forced after the prompt; the labels' probabilities are renormalised over the label
+set, and the score is their expected value rescaled to [0, 1]. Nothing is sampled, so the scores
+are deterministic. `label_reading=first_token` reads only each label's first token (faster, exact
+only where every label is one token; labels sharing a first token are then refused).
 
 Why probabilities, not generated text: a sampled answer is a noisy, discretised draw from exactly
 this distribution; the expected value keeps shifts that do not flip the most likely answer, which
 is what a bias audit measures, and costs one forward pass with no decoding loop.
 
-Speed: every prompt is [fixed prefix][sentence][fixed suffix]. The prefix (system text, chat
-header, instruction) is run once and its key/value cache is expanded over each batch, so a batch
-only computes the sentence and the few suffix tokens. Batches are length-sorted and left-padded
-(the padding sits between the cached prefix and the sentence; position ids skip it), and the
-language-model head is applied to the last positions only.
-
-Labels that share their first token in a model's vocabulary (a tokenizer that writes "10" as
-"1" "0") are told apart by reading one more position: the shared token is appended and
-P("10") = P("1")·P("0" | "1"), P("1") = P("1")·(1 − Σ P(other continuations | "1")).
+Speed: every prompt is [fixed prefix][sentence][fixed suffix]. The prefix's key/value cache is
+computed once and expanded over each batch, so a batch only computes the sentence and the few
+suffix tokens (a sentence whose ids do not start with the prefix's is run whole). Labels of
+several tokens cost one more pass over their beginnings ("1" for "10".."19") on the prompt's
+cache, shared by every label. Batches are length-sorted and left-padded (the padding sits between
+the cached prefix and the sentence; position ids skip it), and the language-model head is applied
+to the last positions only.
 """
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,10 +33,12 @@ from engine.models.base import make_frame, stable_hash
 from engine.models.batching import pad_batch, run_in_batches
 from engine.models.device import DeviceInfo, PrecisionCheck, candidate_dtype, dtype_name, is_oom, select_device
 from engine.models.errors import ModelError
+from engine.models.file_integrity import check_model_files
 from engine.models.fingerprint import file_sha256, folder_fingerprint
 from engine.models.prompts import PLACEHOLDER, Prompt, select_prompts
+from engine.models.prompts_tokens import LABEL_READINGS, LabelPlan, PromptTokens
 
-SCORER_VERSION = "llm/1"
+SCORER_VERSION = "llm/2"  # 2: whole labels, whole-text token ids
 _MARKER = "@@EEC_TEXT_7f3a@@"  # stands for {text} while the chat template is rendered
 #: Templates that print today's date (Llama 3.x: "Today Date: …") get this fixed one instead, so the
 #: prompt — and the scores under one fingerprint — do not change from day to day.
@@ -44,22 +47,49 @@ FIXED_DATE = "26 Jul 2024"
 
 @dataclass
 class PreparedPrompt:
-    """A prompt turned into token ids for one tokenizer (see the module docstring)."""
+    """A prompt turned into token ids for one tokenizer (engine.models.prompts_tokens)."""
 
     prompt: Prompt
     mode: str  # "chat" or "plain"
-    prefix_ids: list[int]
-    suffix_ids: list[int]  # fixed tokens after the sentence, up to the answer position (+ the shared token)
-    first_ids: list[int]  # per label: the token read at the answer position
-    second_ids: list[int | None]  # per label in the shared-token group: the next token (None: the label ends)
-    in_group: list[bool]
-    group_token: int | None
-    label_tokens: list[list[str]] = field(default_factory=list)  # for the manifest
+    tokens: PromptTokens
     prefix_cache: Any = None
+    shared: int = 0  # sentences whose ids start with the shared prefix (scored on its cache)
+    whole: int = 0  # sentences run whole (their ids do not start with it, or prefix_cache=0)
+    own_labels: int = 0  # sentences whose label tokens differ from the prompt's (scored with their own)
+
+    @property
+    def prefix_ids(self) -> list[int]:
+        return self.tokens.prefix_ids
+
+    @property
+    def plan(self) -> LabelPlan:
+        return self.tokens.plan
+
+    @property
+    def label_tokens(self) -> list[list[str]]:
+        return self.tokens.label_pieces()
 
     def describe(self) -> dict[str, Any]:
         return {**self.prompt.as_dict(), "mode": self.mode, "prefix_tokens": len(self.prefix_ids),
-                "suffix_tokens": len(self.suffix_ids), "label_tokens": self.label_tokens}
+                "label_tokens": self.label_tokens,
+                "label_tokens_fixed": self.tokens.fixed_labels,  # False: checked for every sentence
+                "prefix_sharing": {"shared": self.shared, "run_whole": self.whole},
+                "sentences_with_own_label_tokens": self.own_labels}
+
+
+@dataclass
+class _Row:
+    """One sentence's prompt: its whole-text ids, whether it starts with the cached prefix, its labels."""
+
+    ids: list[int]
+    cached: bool
+    plan: LabelPlan
+
+
+def _cache_of(out: Any) -> Any:
+    """The key/value cache a forward returned (`cache` since transformers 5.2x, `past_key_values` before)."""
+    found = getattr(out, "cache", None)
+    return found if found is not None else out.past_key_values
 
 
 def weights_dtype(device: DeviceInfo, precision: str) -> Any:
@@ -81,15 +111,6 @@ def _dtype_kwarg() -> str:
     return "dtype" if (major, minor) >= (4, 56) else "torch_dtype"
 
 
-def _common_prefix(seqs: list[list[int]]) -> list[int]:
-    out: list[int] = []
-    for column in zip(*seqs):
-        if len(set(column)) != 1:
-            break
-        out.append(column[0])
-    return out
-
-
 class LLMScorer:
     """A local causal LM asked one prompt per dimension; scores in [0, 1] from label probabilities."""
 
@@ -99,9 +120,11 @@ class LLMScorer:
                  task: str | list[str] | None = None, language: str | None = None,
                  prompt_file: str | Path | list[str | Path] | None = None, device: str | DeviceInfo | None = None,
                  precision: str = "auto", batch_size: int = 16, max_length: int = 256, allow_pickle: bool = False,
-                 prefix_cache: bool = True, chat: bool | None = None, name: str | None = None):
+                 prefix_cache: bool = True, chat: bool | None = None, name: str | None = None,
+                 label_reading: str = "sequence"):
         self.model_id = str(model)
         self.path, self.gguf = self._resolve(model)
+        check_model_files(self.path)  # engine.models.file_integrity: a cut .gguf is called truncated
         self.name = name or (self.path.stem if self.gguf else self.path.name)
         if prompts is None:
             ids = prompt.split(",") if isinstance(prompt, str) else prompt
@@ -121,6 +144,10 @@ class LLMScorer:
         self.allow_pickle = allow_pickle
         self.use_prefix_cache = bool(prefix_cache)
         self.chat = chat
+        if label_reading not in LABEL_READINGS:
+            raise ModelError(self.model_id, f"unknown label_reading '{label_reading}'", field="label_reading",
+                             fix="use sequence (whole labels, the default) or first_token (faster, first token only)")
+        self.label_reading = label_reading
         self._device_arg = device
         self.device: DeviceInfo | None = device if isinstance(device, DeviceInfo) else None
         self._tok: Any = None
@@ -128,6 +155,7 @@ class LLMScorer:
         self._dtype: Any = None
         self._prepared: list[PreparedPrompt] | None = None
         self._keep_logits: str | None = None
+        self._cache_kw = "past_key_values"
         self._fp: str | None = None
         self.label_mass: dict[str, dict[str, float]] = {}
         self.precision_check: PrecisionCheck | None = None
@@ -179,7 +207,8 @@ class LLMScorer:
 
                 try:
                     with quiet_transformers():
-                        self._tok = AutoTokenizer.from_pretrained(str(self.path.parent), **self._gguf_kwargs())
+                        self._tok = AutoTokenizer.from_pretrained(str(self.path.parent), trust_remote_code=False,
+                                                                  **self._gguf_kwargs())
                 except ModelError:
                     raise
                 except Exception as exc:
@@ -204,7 +233,7 @@ class LLMScorer:
                 try:
                     with quiet_transformers():
                         model = AutoModelForCausalLM.from_pretrained(str(self.path.parent), **self._gguf_kwargs(),
-                                                                     **dtype_arg)
+                                                                     trust_remote_code=False, **dtype_arg)
                 except ModelError:
                     raise
                 except Exception as exc:
@@ -217,15 +246,16 @@ class LLMScorer:
                 from engine.models.hf_loading import load_model
 
                 model = load_model(self.path, "AutoModelForCausalLM", allow_pickle=self.allow_pickle, **dtype_arg)
+            from engine.models.hf_loading import check_vocab
+
+            check_vocab(self._tok, model, str(self.path))
             self._model = model.to(device.torch_device)
             params = inspect.signature(self._model.forward).parameters
             self._keep_logits = next((k for k in ("logits_to_keep", "num_logits_to_keep") if k in params), None)
+            self._cache_kw = "cache" if "cache" in params else "past_key_values"  # renamed in transformers 5.2x
         return self
 
     # --- prompts → token ids -------------------------------------------------------------------
-    def _encode(self, text: str) -> list[int]:
-        return list(self._tok(text, add_special_tokens=False)["input_ids"])
-
     def _render(self, prompt: Prompt) -> tuple[str, str, str]:
         """(mode, text before the sentence, text after it) for this tokenizer."""
         tok = self.load_tokenizer()
@@ -266,53 +296,16 @@ class LLMScorer:
     def _prepare(self, prompt: Prompt) -> PreparedPrompt:
         tok = self.load_tokenizer()
         mode, before, after = self._render(prompt)
-        prefix = self._encode(before)
-        if mode == "plain":  # the tokenizer's own leading specials (BOS); the chat template writes its own
-            with_specials = list(tok(before or "x", add_special_tokens=True)["input_ids"])
-            plain = self._encode(before or "x")
-            lead = next((k for k in range(len(with_specials) - len(plain) + 1)
-                         if with_specials[k:k + len(plain)] == plain), 0)
-            prefix = with_specials[:lead] + prefix
-        suffix = self._encode(after)
         sep = ""
         if mode == "plain" and prompt.answer and not prompt.answer[-1].isspace() and ord(prompt.answer[-1]) < 0x2E80:
             sep = " "
-        seqs: list[list[int]] = []
-        for label in prompt.labels:
-            full = self._encode(after + sep + label)
-            seq = full[len(suffix):] if full[:len(suffix)] == suffix else self._encode(sep + label)
-            if not seq:
-                raise ModelError(prompt.source or prompt.id, f"label {label!r} gives no tokens", field="labels",
-                                 line=prompt.line)
-            seqs.append(seq)
-        # tokens every label starts with (e.g. a lone space piece) belong to the context
-        shared = _common_prefix(seqs)[: min(len(s) for s in seqs) - 1]
-        suffix = suffix + shared
-        seqs = [s[len(shared):] for s in seqs]
-        firsts = [s[0] for s in seqs]
-        repeated = sorted({t for t in firsts if firsts.count(t) > 1})
-        group = repeated[0] if repeated else None
-
-        def clash(a: int, b: int) -> ModelError:
-            return ModelError(prompt.source or prompt.id, f"labels {prompt.labels[a]!r} and {prompt.labels[b]!r} "
-                              "cannot be told apart by their first two tokens in this model's vocabulary",
-                              field="labels", line=prompt.line,
-                              fix="use labels that differ in their first or second token for this model")
-
-        if len(repeated) > 1:
-            a = firsts.index(repeated[1])
-            raise clash(a, firsts.index(repeated[1], a + 1))
-        in_group = [group is not None and t == group for t in firsts]
-        seconds: list[int | None] = [(s[1] if len(s) > 1 else None) if g else None for s, g in zip(seqs, in_group)]
-        members = [j for j, g in enumerate(in_group) if g]
-        for x in range(len(members)):
-            for y in range(x + 1, len(members)):
-                if seconds[members[x]] == seconds[members[y]]:
-                    raise clash(members[x], members[y])
-        if group is not None:
-            suffix = suffix + [group]
-        names = [tok.convert_ids_to_tokens(s[:2] if g else s[:1]) for s, g in zip(seqs, in_group)]
-        return PreparedPrompt(prompt, mode, prefix, suffix, firsts, seconds, in_group, group, names)
+        try:
+            tokens = PromptTokens(tok, before, after, sep, tuple(prompt.labels), add_special=(mode == "plain"),
+                                  where=prompt.source or prompt.id, line=prompt.line, reading=self.label_reading)
+        except NotImplementedError:  # a slow (Python) tokenizer gives no character offsets
+            raise ModelError(str(self.path), "the tokenizer gives no character offsets (a slow tokenizer)",
+                             fix="save the model's tokenizer as a fast one (tokenizer.json)") from None
+        return PreparedPrompt(prompt, mode, tokens)
 
     def rendered(self, text: str, prompt_index: int = 0) -> str:
         """The exact text the model reads for `text` (chat template applied), up to the answer position."""
@@ -324,13 +317,33 @@ class LLMScorer:
             self._prepared = [self._prepare(p) for p in self.prompts]
         return self._prepared
 
-    def _sentence_ids(self, texts: list[str]) -> list[list[int]]:
-        self.load_tokenizer()
-        enc = self._tok(list(texts), add_special_tokens=False)["input_ids"]
-        return [list(ids[: self.max_length]) for ids in enc]
+    def _truncated(self, texts: list[str]) -> list[str]:
+        """Sentences cut after `max_length` of their own tokens (at a token's end, so the cut is clean)."""
+        tok = self.load_tokenizer()
+        enc = tok(list(texts), add_special_tokens=False, return_offsets_mapping=True)
+        return [t if len(ids) <= self.max_length else t[: offs[self.max_length - 1][1]]
+                for t, ids, offs in zip(texts, enc["input_ids"], enc["offset_mapping"])]
 
     def lengths(self, texts: list[str]) -> list[int]:
-        return [len(s) for s in self._sentence_ids(texts)]
+        self.load_tokenizer()
+        return [min(len(ids), self.max_length) for ids in self._tok(list(texts), add_special_tokens=False)["input_ids"]]
+
+    def input_ids(self, text: str, prompt_index: int = 0) -> list[int]:
+        """The ids the model reads for `text` up to the answer position: `tokenizer(whole prompt)`."""
+        pp = self.prepared()[prompt_index]
+        return pp.tokens.context_ids(self._truncated([text]))[0]
+
+    def _rows(self, pp: PreparedPrompt, texts: list[str], use_cache: bool) -> list[_Row]:
+        sentences = self._truncated(texts)
+        contexts = pp.tokens.context_ids(sentences)
+        plans = pp.tokens.per_sentence_labels(sentences, contexts)
+        prefix = pp.prefix_ids
+        rows = [_Row(ids, bool(use_cache and prefix) and ids[: len(prefix)] == prefix, plan)
+                for ids, plan in zip(contexts, plans)]
+        pp.shared += sum(r.cached for r in rows)
+        pp.whole += sum(not r.cached for r in rows)
+        pp.own_labels += sum(r.plan is not pp.plan for r in rows)
+        return rows
 
     # --- the forward pass ----------------------------------------------------------------------
     def _prefix_cache(self, pp: PreparedPrompt) -> Any:
@@ -340,7 +353,7 @@ class LLMScorer:
             ids = torch.tensor([pp.prefix_ids], dtype=torch.long, device=self.device.torch_device)
             with torch.inference_mode():
                 out = self._model(input_ids=ids, use_cache=True)
-            pp.prefix_cache = out.past_key_values
+            pp.prefix_cache = _cache_of(out)
         return pp.prefix_cache
 
     def _expanded_cache(self, pp: PreparedPrompt, batch: int) -> Any:
@@ -362,59 +375,110 @@ class LLMScorer:
         fresh.batch_repeat_interleave(batch)
         return fresh
 
-    def _forward(self, pp: PreparedPrompt, sentences: list[list[int]], use_cache: bool) -> Any:
-        """Next-token log-probabilities at the last `reads` positions, shape (batch, reads, vocab)."""
+    def _pad_id(self) -> int:
+        tok = self._tok
+        return tok.pad_token_id if tok.pad_token_id is not None else (tok.eos_token_id or 0)
+
+    def _forward(self, pp: PreparedPrompt, rows: list[_Row], use_cache: bool) -> Any:
+        """(len(rows), labels + 1): renormalised label probabilities and their raw total, per row.
+
+        Rows are grouped by (on the prefix cache or not, label tokens): one forward per group."""
+        import numpy as np
+
+        out = np.empty((len(rows), len(pp.prompt.labels) + 1))
+        groups: dict[tuple[bool, int], list[int]] = {}
+        for i, row in enumerate(rows):
+            groups.setdefault((row.cached and use_cache, id(row.plan)), []).append(i)
+        with self._attention_kernels():
+            for (cached, _), idx in groups.items():
+                out[idx] = self._group_probs(pp, [rows[i] for i in idx], cached, rows[idx[0]].plan)
+        return out
+
+    def _attention_kernels(self) -> Any:
+        """On CUDA, attention without the cuDNN kernel.
+
+        Why: torch picks cuDNN's attention for bf16/fp16 on Hopper cards, and cuDNN builds a plan for
+        every new shape; length-sorted batches have a new length almost every batch. Measured on an
+        H100 (bench/gpu_check.sh): bf16 scoring ran slower than fp32 with it."""
+        import contextlib
+
+        if self.device is None or self.device.type != "cuda":
+            return contextlib.nullcontext()
+        try:
+            from torch.nn.attention import SDPBackend, sdpa_kernel
+        except ImportError:  # torch < 2.3
+            return contextlib.nullcontext()
+        return sdpa_kernel([SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH])
+
+    def _group_probs(self, pp: PreparedPrompt, rows: list[_Row], cached: bool, plan: LabelPlan) -> Any:
+        """One context pass (prompt + the tokens all labels share), then, for labels of several tokens,
+        one pass over the label beginnings on the context's key/value cache; log-probabilities summed."""
         import torch
 
-        reads = 2 if pp.group_token is not None else 1
         dev = self.device.torch_device
-        pad = self._tok.pad_token_id if self._tok.pad_token_id is not None else (self._tok.eos_token_id or 0)
-        cached = use_cache and len(pp.prefix_ids) > 0
-        rows = [s + pp.suffix_ids for s in sentences] if cached else [pp.prefix_ids + s + pp.suffix_ids for s in sentences]
-        batch = pad_batch(rows, pad, with_token_types=False, side="left")
+        lead = list(plan.lead)
+        start = len(pp.prefix_ids) if cached else 0
+        batch = pad_batch([r.ids[start:] + lead for r in rows], self._pad_id(), with_token_types=False, side="left")
         ids, mask = batch["input_ids"].to(dev), batch["attention_mask"].to(dev)
         positions = (mask.cumsum(-1) - 1).clamp(min=0)
+        keep = len(lead) + 1
         kwargs: dict[str, Any] = {}
         if self._keep_logits:
-            kwargs[self._keep_logits] = reads
+            kwargs[self._keep_logits] = keep
+        n = len(rows)
         with torch.inference_mode():
             if cached:
-                start = len(pp.prefix_ids)
-                kwargs["past_key_values"] = self._expanded_cache(pp, len(rows))
-                mask = torch.cat([torch.ones((len(rows), start), dtype=mask.dtype, device=dev), mask], dim=1)
+                kwargs[self._cache_kw] = self._expanded_cache(pp, n)
+                mask = torch.cat([torch.ones((n, start), dtype=mask.dtype, device=dev), mask], dim=1)
                 positions = positions + start
             try:
-                logits = self._model(input_ids=ids, attention_mask=mask, position_ids=positions, use_cache=cached,
-                                     **kwargs).logits
+                out = self._model(input_ids=ids, attention_mask=mask, position_ids=positions,
+                                  use_cache=cached or bool(plan.branches), **kwargs)
             except Exception as exc:
                 if not cached or is_oom(exc):
                     raise
                 raise ModelError(str(self.path), f"this model's cache cannot be shared over a batch "
                                  f"({type(exc).__name__}: {str(exc).splitlines()[0][:200]})", field="prefix_cache",
                                  fix="add prefix_cache=0 to the spec (same scores, slower)") from None
-        return torch.log_softmax(logits[:, -reads:].float(), dim=-1)
+            logp = torch.log_softmax(out.logits[:, -keep:].float(), dim=-1)
+            lead_lp = torch.zeros(n, dtype=torch.float64, device=dev)
+            for t, token in enumerate(lead):
+                lead_lp += logp[:, t, token].double()
+            lp = logp[:, len(lead), plan.firsts].double()
+            if plan.branches:
+                lp = lp + self._branch_logprobs(plan, _cache_of(out), mask, positions[:, -1], n)
+        probs = lp.exp()
+        for j, kids in enumerate(plan.children):  # "1" keeps only what does not continue into "10", "11", …
+            if kids:
+                probs[:, j] = (probs[:, j] - probs[:, list(kids)].sum(dim=1)).clamp(min=0.0)
+        total = probs.sum(dim=1, keepdim=True)
+        norm = probs / total.clamp(min=1e-300)
+        mass = total * lead_lp.exp().unsqueeze(1)
+        return torch.cat([norm, mass], dim=1).cpu().numpy()
 
-    def _label_probs(self, pp: PreparedPrompt, sentences: list[list[int]], use_cache: bool) -> Any:
-        """Per row: the label probabilities renormalised over the labels, then their raw total."""
+    def _branch_logprobs(self, plan: LabelPlan, cache: Any, mask: Any, last: Any, n: int) -> Any:
+        """Log-probability of every label's tokens after its first, teacher-forced on the context's cache."""
         import torch
 
-        logp = self._forward(pp, sentences, use_cache)
-        first = logp[:, 0].exp()
-        cols = []
-        if pp.group_token is not None:
-            after = logp[:, 1].exp()
-            seconds = [s for s in pp.second_ids if s is not None]
-            rest = (1.0 - after[:, seconds].sum(dim=1)).clamp(min=0.0) if seconds else torch.ones_like(first[:, 0])
-        for j, tok in enumerate(pp.first_ids):
-            if pp.in_group[j]:
-                cont = after[:, pp.second_ids[j]] if pp.second_ids[j] is not None else rest
-                cols.append(first[:, tok] * cont)
-            else:
-                cols.append(first[:, tok])
-        probs = torch.stack(cols, dim=1).double()
-        mass = probs.sum(dim=1, keepdim=True)
-        norm = probs / mass.clamp(min=1e-300)
-        return torch.cat([norm, mass], dim=1).cpu().numpy()
+        dev = self.device.torch_device
+        nb, width = len(plan.branches), max(len(b) for b in plan.branches)
+        if nb > 1:
+            cache.batch_repeat_interleave(nb)
+        rows = torch.full((nb, width), self._pad_id(), dtype=torch.long)
+        for b, branch in enumerate(plan.branches):
+            rows[b, : len(branch)] = torch.tensor(branch, dtype=torch.long)
+        ids = rows.to(dev).repeat(n, 1)  # row-major: sentence 0's branches, sentence 1's, …
+        mask = torch.cat([mask.repeat_interleave(nb, dim=0),
+                          torch.ones((n * nb, width), dtype=mask.dtype, device=dev)], dim=1)
+        positions = last.repeat_interleave(nb).unsqueeze(1) + 1 + torch.arange(width, device=dev)
+        logits = self._model(input_ids=ids, attention_mask=mask, position_ids=positions, use_cache=True,
+                             **{self._cache_kw: cache}).logits
+        logp = torch.log_softmax(logits.float(), dim=-1).view(n, nb, width, -1)
+        out = torch.zeros((n, len(plan.rests)), dtype=torch.float64, device=dev)
+        for j, steps in enumerate(plan.reads):
+            for b, pos, token in steps:
+                out[:, j] += logp[:, b, pos, token].double()
+        return out
 
     def probabilities(self, texts: list[str], *, prompt_index: int = 0, progress: Any = None, cancel: Any = None,
                       prefix_cache: bool | None = None) -> Any:
@@ -422,9 +486,9 @@ class LLMScorer:
         self.load()
         pp = self.prepared()[prompt_index]
         use_cache = self.use_prefix_cache if prefix_cache is None else prefix_cache
-        seqs = self._sentence_ids(texts)
-        return run_in_batches([len(s) for s in seqs],
-                              lambda idx: self._label_probs(pp, [seqs[i] for i in idx], use_cache),
+        rows = self._rows(pp, list(texts), use_cache)
+        return run_in_batches([len(r.ids) for r in rows],
+                              lambda idx: self._forward(pp, [rows[i] for i in idx], use_cache),
                               batch_size=self.batch_size, progress=progress, cancel=cancel, device=self.device,
                               on_resize=self._resized)
 
@@ -468,6 +532,11 @@ class LLMScorer:
         """What the audit should say about these scores (engine.audit.pipeline logs them and lists
         them among the manifest's problems): a task whose answers mostly fell outside the labels."""
         out = []
+        if len(self.languages) > 1:
+            langs = ", ".join(f"{p.id} ({p.language})" for p in self.prompts)
+            out.append(f"{self.name}: its prompts are in several languages ({langs}), so its dimensions were asked "
+                       f"in different languages and are not comparable with each other; use one language, that of "
+                       f"the corpus (language=…)")
         for task, m in sorted(self.label_mass.items()):
             if m["mean"] < self.LOW_LABEL_MASS:
                 out.append(f"{self.name}: on average only {m['mean']:.0%} of the next-token probability went to the "
@@ -483,7 +552,7 @@ class LLMScorer:
         if self._fp is None:
             self._ensure_device()
             model_fp = file_sha256(self.path) if self.gguf else folder_fingerprint(self.path)
-            self._fp = stable_hash(SCORER_VERSION, model_fp, self.max_length, self.chat,
+            self._fp = stable_hash(SCORER_VERSION, model_fp, self.max_length, self.chat, self.label_reading,
                                    [(p.id, p.version, p.digest()) for p in self.prompts], self.precision_check.used)
         return self._fp
 
@@ -492,6 +561,7 @@ class LLMScorer:
         return {"kind": "llm", "name": self.name, "path": str(self.path), "format": "gguf" if self.gguf else "hf",
                 "fingerprint": self.fingerprint(), "languages": self.languages, "scale": list(self.scale),
                 "prompts": [pp.describe() for pp in self.prepared()], "prefix_cache": self.use_prefix_cache,
+                "label_reading": self.label_reading,
                 "max_length": self.max_length, "device": self.device.as_dict(),
                 "precision": {**self.precision_check.as_dict(), "weights_dtype": dtype_name(self._dtype_or_none()),
                               "note": "weights loaded in this dtype; no fp32 comparison is run for LLMs"},
