@@ -148,4 +148,9 @@ def exit_now(code: int) -> None:
 
 
 if __name__ == "__main__":
-    exit_now(main())
+    try:
+        code = main()
+    except KeyboardInterrupt:  # Ctrl+C while the command was still starting (importing its modules)
+        print("cancelled", file=sys.stderr)
+        code = 130  # exits.CANCELLED, without importing more
+    exit_now(code)

@@ -119,6 +119,23 @@ def csv_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*.csv") if p.is_file()) if folder.is_dir() else []
 
 
+def run_files(root: Path, manifest: dict[str, Any], sub: str, suffix: str = ".csv") -> list[Path]:
+    """The files of ``root/sub`` ending in ``suffix`` that this run wrote, in name order.
+
+    Why: a folder may hold files the run did not write (copied in, or left by an older version
+    that wrote into an existing folder); a table of a statistic the run did not compute must not be
+    read as its result. The manifest lists every file the run wrote (``files``, relative paths);
+    a listed file that is not there is skipped (a folder shared without its score tables is still
+    read). A manifest without the list (written before it existed) means every file found."""
+    listed = manifest.get("files")
+    if listed is None:
+        return sorted(p for p in (root / sub).glob(f"*{suffix}") if p.is_file()) if (root / sub).is_dir() else []
+    if not isinstance(listed, list) or not all(isinstance(f, str) for f in listed):
+        raise AuditError(str(root / "manifest.json"), "field 'files' should be a list of paths", "run the audit again")
+    return [root / rel for rel in sorted(listed) if rel.startswith(f"{sub}/") and rel.endswith(suffix)
+            and rel.count("/") == 1 and (root / rel).is_file()]
+
+
 def read_audit(folder: str | Path, *, load_scores: bool = True) -> AuditResult:
     """The tables of an audit folder (``stats/*.csv`` and ``assoc/*.csv``), scores, pairs and manifest.
 
@@ -132,15 +149,15 @@ def read_audit(folder: str | Path, *, load_scores: bool = True) -> AuditResult:
     result.problems = [str(p) for p in result.manifest.get("problems", []) or []]
     if load_scores:
         for sub, target in (("scores", result.scores), ("pairs", result.pairs)):
-            for path in csv_files(out / sub):
+            for path in run_files(out, result.manifest, sub):
                 target[path.stem] = read_table(path)
-    for path in csv_files(out / "stats"):
+    for path in run_files(out, result.manifest, "stats"):
         result.tables[path.stem] = read_table(path, registry.needed_columns(path.stem))
     assoc_files = registry.assoc_file_tables()
-    for path in csv_files(out / "assoc"):
+    for path in run_files(out, result.manifest, "assoc"):
         name = assoc_files.get(path.stem, f"assoc_{path.stem}")
         result.tables[name] = read_table(path, registry.needed_columns(name))
-    if not (result.tables or result.scores or csv_files(out / "scores")):
+    if not (result.tables or result.scores or run_files(out, result.manifest, "scores")):
         raise AuditError(str(out), "the audit folder holds no result tables",
                          "the audit may have been cancelled before it finished; run it again")
     return result

@@ -23,9 +23,12 @@ class ForkedCall:
         import multiprocessing
 
         ctx = multiprocessing.get_context("fork")
+        from .parallel import sigint_held
+
         self._conn, child_end = ctx.Pipe(duplex=False)
         self._proc = ctx.Process(target=_run_child, args=(child_end, os.getpid(), fn, args), daemon=True)
-        self._proc.start()
+        with sigint_held():  # the child ignores Ctrl+C (worker_start): this process answers it
+            self._proc.start()
         child_end.close()
 
     def wait(self, timeout: float) -> bool:
@@ -57,9 +60,9 @@ class ForkedCall:
 
 
 def _run_child(conn: Any, parent: int, fn: Callable[..., Any], args: tuple) -> None:
-    from .parallel import _die_with_parent
+    from .parallel import worker_start
 
-    _die_with_parent(parent)
+    worker_start(parent)
     try:
         value = (True, fn(*args))
     except BaseException:  # noqa: BLE001 - the parent redoes the work and raises the error itself

@@ -18,9 +18,11 @@ reused between calls, so its start-up is paid once.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from engine.models.base import WorkerSpec
 from engine.models.errors import ModelError
@@ -75,17 +77,66 @@ def executor(workers: int, warm: list[tuple[WorkerSpec, str, Any]] | None = None
         _loaded.update(inherited)
         try:
             pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                                       initializer=_die_with_parent, initargs=(os.getpid(),))
+                                       initializer=worker_start, initargs=(os.getpid(),))
             # a fork pool starts all its workers at the first submit: do it now, while `_loaded`
             # holds the warmed scorers (started later, each worker would load its own copy)
-            pool.submit(os.getpid)
+            try:
+                with sigint_held():  # a Ctrl+C held back during the fork arrives when this block ends
+                    pool.submit(os.getpid)
+            except BaseException:  # ... before the caller holds the pool: stop it here, or its thread
+                stop_workers(pool)  # outlives the run and fails at exit
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
             return pool, True
         finally:
             for key in inherited:  # only the children keep them: this process has its own references
                 _loaded.pop(key, None)
     from joblib.externals.loky import get_reusable_executor
 
-    return get_reusable_executor(max_workers=workers, timeout=120), False
+    return get_reusable_executor(max_workers=workers, timeout=120, initializer=_ignore_sigint), False
+
+
+@contextmanager
+def sigint_held() -> Iterator[None]:
+    """Hold Ctrl+C (SIGINT) back while this process forks; it is delivered when the block ends.
+
+    Why: a Ctrl+C that lands during ``fork`` raised KeyboardInterrupt inside the interpreter's
+    after-fork hooks, where it is printed as "Exception ignored …" and lost (the run went on to the
+    end), or inside the new child before it could ignore the signal (a worker's traceback). Forked
+    children inherit the held signal mask; ``worker_start`` ignores SIGINT there, then lets go."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _ignore_sigint() -> None:
+    """In a worker: Ctrl+C is for the audit process, which stops the workers itself (a worker's
+    KeyboardInterrupt printed its own traceback between the progress lines and "cancelled")."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a SIGINT held since the fork is discarded here
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def worker_start(parent: int) -> None:
+    """First thing in a forked worker or child: ignore Ctrl+C, end with the parent."""
+    _ignore_sigint()
+    _die_with_parent(parent)
+
+
+def stop_workers(pool: Any) -> None:
+    """End a forked pool's worker processes now (the run was interrupted or failed): the parent
+    stops its workers, instead of leaving them to finish chunks nobody will read."""
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            if proc.is_alive():
+                proc.terminate()
+        except (OSError, ValueError, AttributeError):
+            pass
 
 
 def _die_with_parent(parent: int) -> None:

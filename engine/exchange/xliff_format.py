@@ -12,7 +12,15 @@ Mapping (docs/packages.md has the full table):
 
 Parsing is defensive: files over the size limit, with a DOCTYPE or entity declarations, in
 an encoding other than UTF-8, or with NUL bytes are refused before the XML parser sees them,
-so entity expansion and external entities cannot happen.
+so entity expansion and external entities cannot happen. XInclude elements are refused wherever
+they stand (their content would be another file's, and silently dropping them lost units).
+
+Inline elements in a target (a CAT tool protects a ``{slot}`` as a placeholder) are never dropped:
+``<ph>``/``<sc>``/``<ec>`` stand for their ``equiv`` text (also read: ``equiv-text``, or a ``disp``
+that is a slot such as ``{person}``); ``<pc>`` and ``<mrk>`` keep their content (with ``equivStart``
+and ``equivEnd`` around it when given); ``<cp hex>`` is its character. Anything else — an inline
+code with no text to stand for, an element of another vocabulary — is refused by name, unit and
+the fix, because a target read without it would lose words or a slot.
 """
 from __future__ import annotations
 
@@ -93,6 +101,65 @@ def _text(el: ET.Element | None) -> str:
     return "".join(el.itertext()) if el is not None else ""
 
 
+XINCLUDE = "http://www.w3.org/2001/XInclude"
+_SLOT = re.compile(r"\{[^{}]+\}")
+
+
+def _local(tag: str) -> tuple[str, str]:
+    """(namespace, local name) of an element tag."""
+    return (tag[1:].split("}", 1)[0], tag.split("}", 1)[1]) if tag.startswith("{") else ("", tag)
+
+
+def _shown(el: ET.Element) -> str:
+    """An element as the user's file has it: <ph id="1" disp="name">, without namespace noise."""
+    ns, name = _local(el.tag)
+    prefix = "xi:" if ns == XINCLUDE else ""
+    attrs = " ".join(f'{_local(k)[1]}="{v}"' for k, v in list(el.attrib.items())[:3])
+    return f"<{prefix}{name}{' ' + attrs if attrs else ''}>"
+
+
+def _target_text(el: ET.Element | None, ns: str, file: str, where: str) -> str:
+    """The text of a target with its inline elements mapped (module docstring); never drops one."""
+    if el is None:
+        return ""
+    out = [el.text or ""]
+    for child in el:
+        out.append(_inline(child, ns, file, where))
+        out.append(child.tail or "")
+    return "".join(out)
+
+
+def _inline(el: ET.Element, ns: str, file: str, where: str) -> str:
+    el_ns, name = _local(el.tag)
+    if el_ns == ns and name in ("ph", "sc", "ec"):
+        for attr in ("equiv", "equiv-text", "equivText"):
+            if el.get(attr):
+                return str(el.get(attr))
+        if _SLOT.fullmatch(el.get("disp", "") or ""):
+            return str(el.get("disp"))
+        raise ExchangeError(file, f"inline code {_shown(el)} in the target stands for no text (no equiv, and its "
+                                  f"disp is not a {{slot}})", entry=where,
+                            fix="write the slot as text ({person}), or let the CAT tool export the placeholder "
+                                "with equiv=\"{person}\"")
+    if el_ns == ns and name in ("pc", "mrk"):
+        inner = _target_text(el, ns, file, where)
+        return (el.get("equivStart", "") if name == "pc" else "") + inner + (el.get("equivEnd", "") if name == "pc" else "")
+    if el_ns == ns and name == "cp":
+        try:
+            ch = chr(int(el.get("hex", ""), 16))
+        except (ValueError, OverflowError):
+            ch = ""
+        if ch.isprintable() and ch:
+            return ch
+        raise ExchangeError(file, f"{_shown(el)} in the target is a control character, not text", entry=where,
+                            fix="remove it from the translation")
+    what = "an XInclude element" if el_ns == XINCLUDE else "an element EEC Studio does not read"
+    raise ExchangeError(file, f"{_shown(el)} in the target is {what}; reading the target without it would lose "
+                              f"text", entry=where,
+                        fix="replace it with the text it stands for (a slot as {person}), or export the file "
+                            "again without it")
+
+
 def read_xliff_bytes(raw: bytes, file: str) -> ReturnedFile:
     _safe_bytes(raw, file)
     try:
@@ -117,8 +184,13 @@ def read_xliff_bytes(raw: bytes, file: str) -> ReturnedFile:
         segments = unit.findall(_q("segment", ns))
         if not segments:
             raise ExchangeError(file, "unit has no segment", entry=where, fix="export the file again from your tool")
-        text = "".join(_text(s.find(_q("target", ns))) for s in segments)
+        text = "".join(_target_text(s.find(_q("target", ns)), ns, file, where) for s in segments)
         notes = [_text(n) for n in unit.iter(_q("note", ns)) if n.get("category") != CONTEXT and _text(n).strip()]
         units.append(Returned(key=key, text=text, notes=notes, state=segments[0].get("state", "initial"),
                               sub_state=segments[0].get("subState", ""), where=where))
+    for el in root.iter():
+        if _local(el.tag)[0] == XINCLUDE:  # the content would come from another file: never read, never dropped
+            raise ExchangeError(file, f"XInclude element {_shown(el)}: EEC Studio does not read content from other "
+                                      f"files", fix="paste the included units into the file itself, or export it "
+                                                    "again from your CAT tool")
     return ReturnedFile(XLIFF, next(iter(originals), ""), str(root.get("trgLang", "")), units)

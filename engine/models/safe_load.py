@@ -86,6 +86,9 @@ def hf_weights_policy(folder: str | Path, *, allow_pickle: bool = False) -> bool
     """
     folder = Path(folder)
     if any(folder.glob("*.safetensors")):
+        from .file_integrity import check_model_files
+
+        check_model_files(folder)  # a cut file is "truncated", not a loader's deserialising error
         return True
     pickles = [p for p in folder.iterdir() if p.suffix in PICKLE_SUFFIXES and p.is_file()]
     if pickles:

@@ -41,9 +41,13 @@ def _add_package(subparsers: argparse._SubParsersAction) -> None:
     im.add_argument("--overwrite", "--force", "--yes", dest="overwrite", action="store_true",
                     help="replace a corpus of the same id in DIR")
     im.add_argument("--allow-errors", action="store_true", help="import even if the checker finds errors")
+    im.add_argument("--accept-modified", action="store_true",
+                    help="import a package whose content differs from what its definition and datasheet state")
     im.set_defaults(func=cmd_package_import)
     ve = sub.add_parser("verify", help="check a package (hashes, schema, checker) without importing it")
     ve.add_argument("file", metavar="FILE")
+    ve.add_argument("--accept-modified", action="store_true",
+                    help="list the differences from its definition and datasheet as warnings instead of refusing")
     ve.set_defaults(func=cmd_package_verify)
 
 
@@ -64,7 +68,7 @@ def cmd_package_import(args: argparse.Namespace) -> int:
     if args.dest is not None:
         validate.output_folder(args.dest, "--dest")
     res = import_package(args.file, args.dest, overwrite=args.overwrite, confirm=tty_confirm(),
-                         allow_errors=args.allow_errors)
+                         allow_errors=args.allow_errors, accept_modified=args.accept_modified)
     m = res.package.manifest
     print(f"{m.corpus_id}: imported {m.sentences:,} sentences into {res.folder}" + (" (replaced)" if res.replaced else ""))
     print(f"  definition: {res.definition}")
@@ -76,7 +80,7 @@ def cmd_package_import(args: argparse.Namespace) -> int:
 def cmd_package_verify(args: argparse.Namespace) -> int:
     from .verify import verify_package
 
-    pkg = verify_package(args.file, allow_errors=True)
+    pkg = verify_package(args.file, allow_errors=True, accept_modified=args.accept_modified)
     print(pkg.summary())
     if pkg.report.errors:
         print("  the definition has checker errors; `package import` refuses it without --allow-errors")

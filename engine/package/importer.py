@@ -2,7 +2,8 @@
 
 Why this order: the package is verified completely in memory first (verify.py); only then
 is anything written, and only inside ``dest``: the members go to a fresh staging folder
-next to the target, are fsynced, and the staging folder is renamed into place. An existing
+next to the target, are fsynced, and the staging folder is renamed into place
+(engine.common.staged_folder). An existing
 corpus folder is replaced only with ``overwrite=True`` or a yes from ``confirm``, and is
 moved aside until the new one is in place, so a failure at any point leaves either the old
 corpus or the new one, never a mix. Member names were checked against the fixed layout,
@@ -11,12 +12,10 @@ and each write is checked again to resolve inside the staging folder.
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.common.staged_folder import staged_folder
 from engine.corpus.registry import builtin_names, user_corpus_dir
 
 from .errors import PackageError
@@ -61,18 +60,13 @@ def _write_member(staging: Path, name: str, data: bytes) -> None:
         os.fsync(fh.fileno())
 
 
-def _remove(path: Path) -> None:
-    if path.is_symlink() or path.is_file():
-        path.unlink()
-    elif path.is_dir():
-        shutil.rmtree(path)
-
-
 def import_package(path: str | os.PathLike, dest: str | os.PathLike | None = None, *, overwrite: bool = False,
-                   confirm: Confirm = None, allow_errors: bool = False,
+                   confirm: Confirm = None, allow_errors: bool = False, accept_modified: bool = False,
                    limits: Limits = DEFAULT_LIMITS) -> ImportResult:
-    """Verify ``path`` and unpack it into ``dest/<corpus id>/`` (dest defaults to the user's corpus folder)."""
-    pkg = verify_package(path, limits=limits, allow_errors=allow_errors)
+    """Verify ``path`` and unpack it into ``dest/<corpus id>/`` (dest defaults to the user's corpus folder).
+    ``accept_modified``: import a package whose content differs from what its definition and datasheet
+    state (engine.package.verify), listing the differences as notes."""
+    pkg = verify_package(path, limits=limits, allow_errors=allow_errors, accept_modified=accept_modified)
     dest = Path(dest) if dest is not None else user_corpus_dir()
     cid = pkg.manifest.corpus_id
     layout = Layout(cid)
@@ -86,23 +80,9 @@ def import_package(path: str | os.PathLike, dest: str | os.PathLike | None = Non
     if dest.exists() and not dest.is_dir():
         raise PackageError(str(dest), "the import destination is not a folder", fix="give --dest a folder")
     dest.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{cid}.import-", dir=dest))
-    backup: Path | None = None
-    try:
+    with staged_folder(target, tag="import") as staging:  # the whole corpus folder, or nothing
         for name, data in sorted(pkg.members.items()):
             _write_member(staging, name, data)
-        if replaced:
-            backup = dest / f".{cid}.replaced-{uuid.uuid4().hex[:8]}"
-            os.rename(target, backup)
-        os.rename(staging, target)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        if backup is not None and not exists(target):
-            os.rename(backup, target)
-            backup = None
-        raise
-    if backup is not None:
-        _remove(backup)
     notes = list(pkg.warnings)
     if cid in builtin_names():
         notes.append(f"a built-in corpus is also called {cid!r} and is found first by name; "

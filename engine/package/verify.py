@@ -3,7 +3,8 @@ schema of every member, the definition and the agreement checker.
 
 Why everything up front: import must never leave half a corpus behind, and `package verify`
 must be able to say "this is exactly what its author exported" (or why not) without
-importing. Problems that make the package unusable raise PackageError; differences that
+importing. Problems that make the package unusable raise PackageError, and so does content that is
+not what the packaged definition and datasheet state (unless accept_modified); differences that
 do not (a newer app version, sentences this version would generate differently) are
 returned as warnings.
 """
@@ -14,6 +15,7 @@ import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from engine.corpus import COLUMNS, PUBLISHED_COLUMNS, CheckReport, CompiledCorpus, CorpusDefinition, DefinitionError
 from engine.corpus import check_corpus, generate, parse_definition
@@ -47,7 +49,15 @@ class VerifiedPackage:
         return "\n".join(lines)
 
 
-def verify_package(path: str | Path, *, limits: Limits = DEFAULT_LIMITS, allow_errors: bool = False) -> VerifiedPackage:
+def verify_package(path: str | Path, *, limits: Limits = DEFAULT_LIMITS, allow_errors: bool = False,
+                   accept_modified: bool = False) -> VerifiedPackage:
+    """Check every member of the package at ``path``; PackageError on the first that is wrong.
+
+    A package whose content is not what its own definition makes — the sentences, the datasheet
+    (README.md) or the checker report differ from what this version generates from the packaged
+    definition — was edited after export (and re-hashed: the hashes alone cannot tell) or made by
+    a version that generates differently. Either way its datasheet does not describe its data, so
+    it is refused unless ``accept_modified`` (then each difference is a warning)."""
     file = str(path)
     members = read_zip(path, limits)
     data = {m.name: m.data for m in members}
@@ -76,8 +86,9 @@ def verify_package(path: str | Path, *, limits: Limits = DEFAULT_LIMITS, allow_e
         raise PackageError(file, "checker.json is not a checker report", member=CHECKER_JSON,
                            fix="the package is damaged; export it again")
     ours = (report.sentences, len(report.errors), len(report.warnings))
+    modified: list[str] = []
     if packaged != ours:
-        warnings.append(f"the packaged checker report says {packaged[0]:,} sentences, {packaged[1]} error(s), "
+        modified.append(f"the packaged checker report says {packaged[0]:,} sentences, {packaged[1]} error(s), "
                         f"{packaged[2]} warning(s); this version finds {ours[0]:,}, {ours[1]}, {ours[2]}")
     header, rows = _csv(file, layout.csv, data[layout.csv], limits)
     _corpus_schema(file, layout, header, rows, manifest)
@@ -93,10 +104,37 @@ def verify_package(path: str | Path, *, limits: Limits = DEFAULT_LIMITS, allow_e
     elif manifest.pairs:
         raise PackageError(file, f"the manifest lists {manifest.pairs:,} pairs but there is no {layout.pairs}",
                            fix="the package is damaged; export it again")
-    regenerated = to_bytes(generate(corpus, cc), "csv")
+    df = generate(corpus, cc)
+    regenerated = to_bytes(df, "csv")
     if regenerated != data[layout.csv]:
-        warnings.append(_difference(regenerated, data[layout.csv]))
+        modified.insert(0, _difference(regenerated, data[layout.csv]))
+    if len(df) != manifest.sentences:
+        modified.append(f"the definition generates {len(df):,} sentences, the manifest says {manifest.sentences:,}")
+    sheet = _datasheet_difference(corpus, report, data[README], manifest.pairs or None)
+    if sheet:
+        modified.append(sheet)
+    if modified and not accept_modified:
+        version = (f"; it was made by EEC Studio {manifest.app_version}, this is {app_version()}"
+                   if manifest.app_version != app_version() else "")
+        raise PackageError(file, f"the package's content is not what its definition and datasheet state: {modified[0]}"
+                           + (f" (and {len(modified) - 1} more difference(s))" if len(modified) > 1 else "") + version,
+                           member=layout.definition,
+                           fix="ask its author for an unmodified package, or pass --accept-modified to take it as it "
+                               "is (the differences are then listed as warnings)")
+    warnings.extend(f"{m} (accepted: --accept-modified; the package keeps its own sentences)" for m in modified)
     return VerifiedPackage(file, manifest, corpus, report, data, warnings)
+
+
+def _datasheet_difference(corpus: CorpusDefinition, report: Any, readme: bytes, pairs: int | None) -> str:
+    """'' when README.md is the datasheet this version builds from the packaged definition, else what differs."""
+    from .datasheet import build_datasheet
+
+    ours = build_datasheet(corpus, report, pairs=pairs).to_markdown().encode("utf-8")
+    if ours == readme:
+        return ""
+    a, b = ours.decode("utf-8").splitlines(), readme.decode("utf-8", "replace").splitlines()
+    first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return f"the datasheet (README.md) differs from the one its definition gives, from line {first + 1}"
 
 
 def _check_members(file: str, data: dict[str, bytes], manifest: Manifest, layout: Layout) -> None:
@@ -209,4 +247,4 @@ def _difference(ours: bytes, theirs: bytes) -> str:
     a, b = ours.decode("utf-8").splitlines(), theirs.decode("utf-8", "replace").splitlines()
     differing = sum(1 for x, y in zip(a, b) if x != y) + abs(len(a) - len(b))
     return (f"the packaged corpus differs from what EEC Studio {app_version()} generates from the definition "
-            f"({differing:,} of {max(len(a), len(b)) - 1:,} rows); the package keeps the sentences its author used")
+            f"({differing:,} of {max(len(a), len(b)) - 1:,} rows)")

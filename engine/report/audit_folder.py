@@ -66,14 +66,14 @@ def read_audit(audit_dir: str | Path) -> AuditFolder:
         folder = AuditFolder(root, result.manifest)
         folder.stats = {name: result.tables[name] for name in registry.ids() if name in result.tables}
         folder.assoc = result.tables.get("assoc")
-        folder.data_files = core.csv_files(root / "stats") + core.csv_files(root / "assoc")
-        folder.scores = {p.stem: p for p in core.csv_files(root / "scores")}
-        for name in registry.ids():
-            for suffix, store in ((".tex", folder.latex), (".md", folder.markdown)):
-                p = root / "tables" / f"{name}{suffix}"
-                if p.is_file():
-                    store[name] = core.read_text_file(p)
-        if (root / "summary.txt").is_file():
+        man = result.manifest  # only the files this run wrote (core.run_files), never a stale one beside them
+        folder.data_files = core.run_files(root, man, "stats") + core.run_files(root, man, "assoc")
+        folder.scores = {p.stem: p for p in core.run_files(root, man, "scores")}
+        for suffix, store in ((".tex", folder.latex), (".md", folder.markdown)):
+            for p in core.run_files(root, man, "tables", suffix):
+                if p.stem in registry.ids():
+                    store[p.stem] = core.read_text_file(p)
+        if (root / "summary.txt").is_file() and ("files" not in man or "summary.txt" in man["files"]):
             folder.summary = core.read_text_file(root / "summary.txt")
     return folder
 

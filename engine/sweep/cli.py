@@ -18,6 +18,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--jobs", type=int, default=None, metavar="N", help="local worker processes (default: one per core)")
     p.add_argument("--cache-dir", default=None, metavar="DIR",
                    help="score cache (default: the plan's cache_dir, else ~/.cache/eec-studio)")
+    p.add_argument("--overwrite", "--force", dest="overwrite", action="store_true",
+                   help="replace an earlier audit folder at --out (as `main.py audit --overwrite`)")
     p.set_defaults(func=cmd_sweep)
 
 
@@ -31,6 +33,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise SweepError(f"--jobs must be at least 1, not {args.jobs}", field="--jobs")
     sweep = load_sweep_plan(args.plan, out_dir=Path(args.out), cache_dir=args.cache_dir)
+    if sweep.audit.out_dir is not None:  # refused before any task is scored, as `main.py audit` does
+        from engine.audit.out_folder import may_write_audit
+        from engine.common.io import tty_confirm
+
+        sweep.audit.validate()
+        may_write_audit(sweep.audit.out_dir, overwrite=args.overwrite, confirm=tty_confirm())
+        sweep.audit.overwrite = True
     bars = {"sweep": ProgressBar("scoring tasks"), "scoring": ProgressBar("reading scores back")}
     current = {"bar": bars["sweep"]}
 

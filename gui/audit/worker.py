@@ -142,7 +142,11 @@ class AuditThread(QThread):
             raise exc.restore() if isinstance(exc, RemoteError) else exc
 
 
-_BOOT = ("import json, os, sys; sys.path[:0] = json.loads(os.environ.pop('EEC_AUDIT_SYS_PATH')); "
+# Ctrl+C in the terminal that started the app reaches the whole process group: the audit process
+# ignores it from its first line (so do its forked workers) — the app cancels it through the pipe, or
+# the pipe's end does when the app goes away — instead of dying with a KeyboardInterrupt traceback
+_BOOT = ("import signal; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+         "import json, os, sys; sys.path[:0] = json.loads(os.environ.pop('EEC_AUDIT_SYS_PATH')); "
          "from gui.audit.job import subprocess_main; subprocess_main(int(sys.argv[1]), int(sys.argv[2]))")
 
 

@@ -22,7 +22,12 @@ Accepted layouts (UTF-8 with or without BOM):
   named in the report);
 * long (SemEval submission format): key column(s), `Affect Dimension`, `Intensity Score`.
 `.txt` files are split on tabs with no quoting (SemEval style: tweets hold raw quotes);
-`.tsv` and `.csv` follow the usual CSV quoting rules (as pandas and spreadsheets write them);
+`.tsv` and `.csv` follow the usual CSV quoting rules (as pandas and spreadsheets write them).
+The separator of a `.csv` is read from its header line (`,`, `;`, tab or `|`: the one it holds
+most often), and a file not separated by commas whose score cells all use a decimal comma
+(`0,75`, as a German or Spanish spreadsheet saves) is read with decimal commas; `sep=` and
+`decimal=` say it outright (`predictions:FILE?sep=;&decimal=,`). A file that mixes `0.5` and
+`0,75` is refused, naming the first cell of the minority mark.
 `.jsonl` (one object per line) and `.parquet` are read by pandas and then checked cell by cell
 like the rest (the "line" of a message is the JSON line, or the row number of a parquet file).
 """
@@ -56,6 +61,8 @@ _NAN = {"nan", "+nan", "-nan", "na", "n/a", "null", "none"}
 _INF = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
 MAX_LISTED = 10
 MAX_FIELD = 1 << 20  # one cell of 1 MiB is already far beyond a tweet
+SEPARATORS = {",": ",", ";": ";", "tab": "\t", "\t": "\t", "|": "|"}
+_COMMA_NUMBER = re.compile(r"[+-]?\d+,\d+(?:[eE][+-]?\d+)?")
 
 
 def _norm(text: str) -> str:
@@ -142,7 +149,8 @@ class PredictionFileScorer:
     def __init__(self, path: str | Path, *, key: str = "auto", ids: Mapping[str, str] | None = None,
                  columns: list[str] | None = None, on_missing: str = "error", on_bad: str = "error",
                  on_duplicate: str = "error", name: str | None = None, scale: tuple[float, float] | None = None,
-                 languages: tuple[str, ...] | list[str] | str = ()):
+                 languages: tuple[str, ...] | list[str] | str = (), sep: str | None = None,
+                 decimal: str | None = None):
         self.path = Path(path)
         if scale is not None and not (len(scale) == 2 and float(scale[1]) > float(scale[0])):
             raise ModelError(str(path), f"scale must be (low, high) with high > low, got {scale!r}", field="scale")
@@ -158,12 +166,20 @@ class PredictionFileScorer:
             raise ModelError(where, f"on_duplicate={on_duplicate!r} is not a policy", field="on_duplicate",
                              fix="use on_duplicate=error (default) or first (keep the first row)")
         self.on_duplicate = on_duplicate
+        if sep is not None and sep not in SEPARATORS:
+            raise ModelError(where, f"sep={sep!r} is not a separator", field="sep", fix="use sep=, sep=; sep=tab or sep=|")
+        if decimal is not None and decimal not in (".", ","):
+            raise ModelError(where, f"decimal={decimal!r} is not a decimal mark", field="decimal",
+                             fix="use decimal=. (0.75) or decimal=, (0,75)")
+        self.sep = SEPARATORS[sep] if sep is not None else None
+        self.decimal = decimal
         self.ids = dict(ids) if ids is not None else None
         # one call for the whole job: missing keys are then counted over the whole corpus, not per batch;
         # `instant`: a lookup, so the audit neither caches it nor probes its speed (both would split the job)
         self.batch_size = sys.maxsize
         self.instant = True
         self._asked: set[str] = set()
+        self._line_of: dict[tuple[str, str], int] = {}  # (key, dimension) -> the line its score came from
         self._read(key, columns)
 
     @property
@@ -178,7 +194,8 @@ class PredictionFileScorer:
     # -- reading ------------------------------------------------------------------------------
     def _read(self, key: str, columns: list[str] | None) -> None:
         where = str(self.path)
-        header, rows = _read_table(self.path)
+        header, rows, delimiter = _read_table(self.path, self.sep)
+        self.sep = delimiter
         key_col = None
         if key in ("auto", "id") and (self.ids is not None or key == "id"):
             key_col = next((c for c in ID_COLUMNS if c in header), None)
@@ -201,6 +218,8 @@ class PredictionFileScorer:
         report = MatchReport(where, self.key, rows=len(rows))
         self.report = report
         ki = header.index(key_col)
+        if self.decimal is None:
+            self.decimal = _decimal_mark(header, rows, delimiter, ki)
         if long:
             di, vi = header.index(dim_col), header.index(val_col)
             cells = []
@@ -221,7 +240,7 @@ class PredictionFileScorer:
                 dims = list(dict.fromkeys(columns))
             else:
                 candidates = [c for c in header if c not in skip]
-                dims = [c for c in candidates if not _text_column(rows, header.index(c))]
+                dims = [c for c in candidates if not _text_column(rows, header.index(c), self.decimal)]
                 report.ignored_columns = [c for c in candidates if c not in dims]
             if not dims:
                 raise ModelError(where, "no score column: every column besides the key holds text", field="header",
@@ -254,7 +273,7 @@ class PredictionFileScorer:
                                  fix="every row needs its key (remove the row or fill it in)")
             slot = values.setdefault(k, {})
             for dim, col, raw in pairs:
-                v, reason = parse_score(raw)
+                v, reason = parse_score(raw, self.decimal)
                 if reason:
                     bad.append((line, col, reason, k))
                     v = math.nan
@@ -268,6 +287,7 @@ class PredictionFileScorer:
                     continue
                 first_line[(k, dim)] = line
                 slot[dim] = v
+        self._line_of = first_line
         report.duplicates = list(dup)
         report.conflicting = list(conflict)
         report.bad_cells = [f"line {ln} [{col}]: {why}" for ln, col, why, _k in bad]
@@ -300,7 +320,8 @@ class PredictionFileScorer:
         ids = sorted(self.ids.items()) if (self.ids is not None and self.key == "id") else None
         # every policy changes what is returned (an error or NaN), so each has its own cache entries
         return stable_hash("predictions/2", file_sha256(self.path), self.key, self.key_column, self.dimensions, ids,
-                           self.on_missing, self.on_bad, self.on_duplicate)
+                           self.on_missing, self.on_bad, self.on_duplicate,
+                           *(() if self.decimal == "." else (f"decimal={self.decimal}",)))
 
     def _key_of(self, text: str) -> str:
         """What the file would call this text: its corpus ID when keyed by ID, else the text."""
@@ -383,17 +404,50 @@ class PredictionFileScorer:
         tracker.advance(len(texts))
         return make_frame(out, self.dimensions)
 
+    def where(self, text: str, dimension: str) -> tuple[str, int | None, str]:
+        """(file, line, column) this text's score for ``dimension`` was read from (line None when the
+        file has no row for it): how the audit names a score it refuses (engine.audit.score_range)."""
+        k = self._key_of(text) if self.key == "id" else (text if text in self._values else
+                                                          self._norm_index.get(_norm(text), text))
+        return str(self.path), self._line_of.get((k, dimension)), dimension
+
+    def closing_warnings(self) -> list[str]:
+        """Warnings known only once every text of the run was asked for (the pipeline calls this
+        after the last corpus): keys of the file that no sentence of the audit has. Why said on
+        screen and in summary.txt, not only in manifest.json: rows for sentences the corpus does not
+        have mean the file was made for another corpus (or another version of it)."""
+        unmatched = [k for k in self._values if k not in self._asked]
+        self.report.unmatched = unmatched
+        if not unmatched:
+            return []
+        line = (f"{self.path}: {_count(len(unmatched), 'key is', 'keys are')} not in the audited corpora and "
+                f"{'was' if len(unmatched) == 1 else 'were'} not used (first {min(len(unmatched), MAX_LISTED)}: "
+                f"{_few(unmatched)}); check that the file was made for this corpus and its version")
+        if line not in self.report.warnings:
+            self.report.warnings.append(line)
+        return [line]
+
     def describe(self) -> dict[str, Any]:
         return {"kind": "predictions", "name": self.name, "path": str(self.path), "fingerprint": self.fingerprint(),
                 "key": self.key, "key_column": self.key_column, "on_missing": self.on_missing, "on_bad": self.on_bad,
-                "on_duplicate": self.on_duplicate, "report": self.report.summary(), "warnings": list(self.warnings)}
+                "on_duplicate": self.on_duplicate, "separator": self.sep, "decimal": self.decimal,
+                "report": self.report.summary(), "warnings": list(self.warnings)}
 
 
-def parse_score(raw: str) -> tuple[float, str]:
-    """(value, '') for a finite number; (nan, reason) for an empty, NaN, infinite or non-number cell."""
+def parse_score(raw: str, decimal: str = ".") -> tuple[float, str]:
+    """(value, '') for a finite number; (nan, reason) for an empty, NaN, infinite or non-number cell.
+
+    ``decimal=","``: the file's decimal mark is a comma (``0,75``); a decimal point is then refused
+    (``1.500`` is one and a half, or fifteen hundred in a German file)."""
     text = raw.strip()
     if not text:
         return math.nan, "empty score"
+    if decimal == ",":
+        if _COMMA_NUMBER.fullmatch(text):
+            text = text.replace(",", ".")
+        elif _NUMBER.fullmatch(text) and "." in text:
+            return math.nan, (f"not a number: {raw!r} has a decimal point, but the file's decimal mark is a comma "
+                              f"(decimal=,); use one mark throughout")
     if _NUMBER.fullmatch(text):
         v = float(text)
         if math.isinf(v):  # 1e999
@@ -404,12 +458,13 @@ def parse_score(raw: str) -> tuple[float, str]:
         return math.nan, f"missing score: {raw!r}"
     if low in _INF:
         return math.nan, f"infinite score: {raw!r}"
-    if re.fullmatch(r"[+-]?\d+,\d+", text):
-        return math.nan, f"not a number: {raw!r} (decimal comma? use a dot)"
+    if _COMMA_NUMBER.fullmatch(text):
+        return math.nan, (f"not a number: {raw!r} has a decimal comma, but the file's other numbers use a "
+                          f"decimal point; use one mark throughout (a file of decimal commas: decimal=,)")
     return math.nan, f"not a number: {raw!r}"
 
 
-def _text_column(rows: list[tuple[int, list[str]]], i: int) -> bool:
+def _text_column(rows: list[tuple[int, list[str]]], i: int, decimal: str = ".") -> bool:
     """True when no cell of the column looks like a score: a label column such as 'Person'."""
     seen_text = False
     for _line, row in rows:
@@ -417,21 +472,25 @@ def _text_column(rows: list[tuple[int, list[str]]], i: int) -> bool:
         if not text:
             continue
         low = text.lower()
-        if _NUMBER.fullmatch(text) or low in _NAN or low in _INF:
+        if _NUMBER.fullmatch(text) or low in _NAN or low in _INF or (decimal == "," and _COMMA_NUMBER.fullmatch(text)):
             return False
         seen_text = True
     return seen_text
 
 
-def _read_table(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
-    """(header, rows as (line number, cells)), streamed; TSV for .txt (no quoting), else CSV."""
+def _read_table(path: Path, sep: str | None = None) -> tuple[list[str], list[tuple[int, list[str]]], str]:
+    """(header, rows as (line number, cells), separator), streamed; TSV for .txt (no quoting), else CSV
+    with the separator given (``sep``) or read from the header line (_sniff)."""
+    from engine.common.path_kind import not_a_file
+
     where = str(path)
+    wrong = not_a_file(path)  # before open(): reading a FIFO would wait for a writer forever
+    if wrong:
+        raise ModelError(where, f"{wrong}: not a prediction file", fix="give a .csv, .tsv or .txt file")
     if not path.exists():
         raise ModelError(where, "prediction file not found", fix="check the path")
-    if not path.is_file():
-        raise ModelError(where, "is a folder, not a prediction file", fix="give a .csv, .tsv or .txt file")
     if path.suffix.lower() in (".jsonl", ".parquet"):
-        return _check_rows(where, *_read_frame(path), quoting=False)
+        return (*_check_rows(where, *_read_frame(path), quoting=False), "")
     try:
         fh = open(path, encoding="utf-8-sig", newline="")
     except OSError as exc:
@@ -444,16 +503,56 @@ def _read_table(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
             raise ModelError(where, "file is empty", fix="a prediction file starts with a header line")
         suffix = path.suffix.lower()
         header_text = first[1].rstrip("\r\n")
-        if suffix == ".txt":
-            delimiter, quoting = "\t", False
+        quoting = suffix != ".txt"
+        if sep is not None:
+            delimiter = sep
+        elif suffix in (".txt", ".tsv"):
+            delimiter = "\t"
         else:
-            delimiter = "\t" if suffix == ".tsv" or ("\t" in header_text and "," not in header_text) else ","
-            quoting = True
+            delimiter = _sniff(header_text)
         rows = list(_records(lines, first, delimiter, quoting, where))
-    return _check_rows(where, rows[0][1], rows[1:], quoting)
+    return (*_check_rows(where, rows[0][1], rows[1:], quoting, delimiter), delimiter)
 
 
-def _check_rows(where: str, header: list[str], rows: list[tuple[int, list[str]]], quoting: bool
+def _sniff(header: str) -> str:
+    """The separator of a header line: the one of `,` `;` tab `|` it holds most often outside quotes
+    (a comma on a tie or when it holds none: a one-column file)."""
+    bare, quoted = [], False
+    for ch in header:
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted:
+            bare.append(ch)
+    text = "".join(bare)
+    counts = {d: text.count(d) for d in (",", ";", "\t", "|")}
+    best = max(counts, key=lambda d: counts[d])
+    return best if counts[best] > counts[","] else ","
+
+
+def _decimal_mark(header: list[str], rows: list[tuple[int, list[str]]], delimiter: str, key_index: int) -> str:
+    """',' when the score cells of a file not separated by commas use only decimal commas, else '.'.
+
+    Only the cells outside the key and the corpus's label columns are looked at; a file with both
+    marks keeps '.', so each '0,75' is refused with a message that names decimal=,."""
+    if delimiter == ",":
+        return "."
+    skip = {key_index} | {i for i, h in enumerate(header) if h in SENTENCE_COLUMNS or h in ID_COLUMNS
+                          or h in CORPUS_COLUMNS or h in DIMENSION_COLUMNS}
+    commas = points = 0
+    for _line, row in rows:
+        for i, cell in enumerate(row):
+            if i in skip:
+                continue
+            text = cell.strip()
+            if _COMMA_NUMBER.fullmatch(text):
+                commas += 1
+            elif "." in text and _NUMBER.fullmatch(text):
+                points += 1
+    return "," if commas and not points else "."
+
+
+def _check_rows(where: str, header: list[str], rows: list[tuple[int, list[str]]], quoting: bool,
+                delimiter: str = ","
                 ) -> tuple[list[str], list[tuple[int, list[str]]]]:
     header = [h.strip() for h in header]
     if not any(header):
@@ -471,12 +570,26 @@ def _check_rows(where: str, header: list[str], rows: list[tuple[int, list[str]]]
             continue
         if len(cells) != len(header):
             raise ModelError(where, f"{len(cells)} fields, header has {len(header)}", line=n,
-                             fix="one value per header column" + (" (quote values that contain the delimiter)"
-                                                                  if quoting else " (tab-separated)"))
+                             fix=_fields_fix(cells, header, quoting, delimiter))
         body.append((n, cells))
     if not body:
         raise ModelError(where, "no rows after the header", line=1, fix="the file holds no predictions")
     return header, body
+
+
+def _fields_fix(cells: list[str], header: list[str], quoting: bool, delimiter: str) -> str:
+    """What to do about a row with another number of fields than the header, from what it looks like."""
+    name = {",": "comma", ";": "semicolon", "\t": "tab", "|": "|"}.get(delimiter, repr(delimiter))
+    if not quoting:
+        return "one value per header column (tab-separated, no quoting)"
+    if len(header) == 1:
+        return (f"the header holds no {name}: name the separator (sep=; sep=tab or sep=|), "
+                f"and decimal=, if the numbers use decimal commas")
+    if delimiter == "," and len(cells) > len(header) and any(c.strip().isdigit() for c in cells[1:]):
+        return ("numbers with decimal commas (0,75) in a comma-separated file split into two fields: save it with "
+                "another separator (then sep=;&decimal=, reads it) or with decimal points")
+    return (f"one value per header column, separated by {name}s; quote values that contain a {name}, or name the "
+            f"separator (sep=, sep=; sep=tab or sep=|)")
 
 
 def _lines(fh: Any, where: str) -> Iterator[tuple[int, str]]:
@@ -521,6 +634,12 @@ def _records(lines: Iterator[tuple[int, str]], first: tuple[int, str], delimiter
             yield line_of_record, cells
             line_of_record = start[-1] + 1
     except csv.Error as exc:
+        if "unexpected end of data" in str(exc) or "EOF" in str(exc):
+            # the reader read on to the end of the file looking for the closing quote: name the line the
+            # open quote is on, not the last line of the file
+            raise ModelError(where, "a quoted value that starts on this line is never closed (unterminated quote)",
+                             line=line_of_record, fix="close the quote, or write a quote inside a value twice "
+                                                      '("")') from None
         raise ModelError(where, f"malformed CSV ({exc})", line=start[-1],
                          fix="check the quotes on this line (a quote inside a value is written twice)") from None
 
