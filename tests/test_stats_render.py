@@ -68,9 +68,9 @@ def test_camara_markdown_layout_and_values(beta):
 
 
 def test_camara_latex(beta):
-    tex = to_latex(beta, label="tab:beta")
+    tex = to_latex(beta, label="tab:beta", width="page")  # the paper's page-wide layout (table*)
     # the emotion blocks are stacked in one float, as in the paper
-    assert tex.count(r"\begin{table}") == 1 and tex.count(r"\begin{tabular}") == 2 and r"\label{tab:beta}" in tex
+    assert tex.count(r"\begin{table*}") == 1 and tex.count(r"\begin{tabular}") == 2 and r"\label{tab:beta}" in tex
     assert r"\multicolumn{3}{c}{Anger Coefficients}" in tex and r"\cmidrule(lr){3-5}" in tex
     assert "BERT\\_plus" in tex and "\\toprule" in tex and "\\bottomrule" in tex
     assert re.search(r"\$-?0\.\d{3}\^\{\*\*\*\}\$", tex)
@@ -113,7 +113,7 @@ def test_km_table_counts_and_averages(km):
     for k in empty:
         assert block[k][3] == "–"
     assert "AA=EA not significant" in md
-    tex = to_latex(km)
+    tex = to_latex(km, width="page")
     assert r"F$\uparrow$--M$\downarrow$ significant" in tex and r"\#Subm." in tex
     assert "↑" not in tex and "–" not in tex  # compiles with pdfLaTeX
 
@@ -128,9 +128,9 @@ def test_km_models_and_counterfactual_layouts(scored, km):
     r = cf.to_frame().iloc[0]
     assert f"| {r['mean_diff']:.3f} | [{r['ci_low']:.3f}, {r['ci_high']:.3f}] |" in md
     assert "| Variable |" in md
-    tex = to_latex(cf)
+    tex = to_latex(cf, width="page")
     # one float, split in two blocks as wide tables are in the papers; the verdict column wraps
-    assert tex.count(r"\begin{table}") == 1
+    assert tex.count(r"\begin{table*}") == 1
     assert re.search(r"\\begin\{tabular\}\{llrrrrr>\{\\raggedright\\arraybackslash\}p\{[\d.]+cm\}\}", tex)
     assert r"\begin{tabular}{llrrrrr}" in tex
 

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from html import escape
 
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', Arial, sans-serif"
-COLOURS = {"sig": "#b3261e", "weak": "#e8a33d", "ns": "#5f6b7a", "bar": "#3b6ea8"}
+COLOURS = {"sig": "#b3261e", "weak": "#e8a33d", "ns": "#5f6b7a", "bar": "#3b6ea8", "untested": "#5f6b7a"}
+#: The level of a row without a p-value: no test exists (a constant scorer, too few pairs...).
+UNTESTED = "untested"
 
 
 @dataclass
@@ -28,7 +30,7 @@ class Row:
     low: float | None = None
     high: float | None = None
     note: str = ""  # printed right of the plot (e.g. "0.049***")
-    level: str = "ns"  # sig | weak | ns
+    level: str = "ns"  # sig | weak | ns | untested (no p-value: a hollow marker labelled "not tested")
     band: float | None = None  # half-width of a shaded "negligible" zone around 0 on this row
 
 
@@ -128,6 +130,11 @@ def forest(rows: list[Row], *, title: str = "", x_label: str = "", zero: float |
             for v in (float(r.low), float(r.high)):
                 out.append(f'<line x1="{X(v):.1f}" y1="{y - 5:.1f}" x2="{X(v):.1f}" y2="{y + 5:.1f}" '
                            f'stroke="{colour}" stroke-width="1.5"/>')
+        if r.level == UNTESTED:  # never a grey "not significant" dot: hollow, and said in words
+            out.append(f'<circle cx="{X(r.value):.1f}" cy="{y:.1f}" r="4.5" fill="#ffffff" stroke="{colour}" '
+                       'stroke-width="1.6"/>')
+            out.append(f'<text x="{x1 + 10}" y="{y + 4:.1f}" fill="{colour}" font-style="italic">not tested</text>')
+            continue
         out.append(f'<circle cx="{X(r.value):.1f}" cy="{y:.1f}" r="4.5" fill="{colour}"/>')
         if r.note:
             out.append(f'<text x="{x1 + 10}" y="{y + 4:.1f}" fill="{colour}" font-weight="600">{escape(r.note)}</text>')
@@ -138,12 +145,14 @@ def forest(rows: list[Row], *, title: str = "", x_label: str = "", zero: float |
 def legend_html() -> str:
     return ('<p class="legend"><span style="color:' + COLOURS["sig"] + '">●</span> p ≤ 0.05 '
             '<span style="color:' + COLOURS["weak"] + '">●</span> p ≤ 0.10 '
-            '<span style="color:' + COLOURS["ns"] + '">●</span> not significant; '
+            '<span style="color:' + COLOURS["ns"] + '">●</span> not significant '
+            '<span style="color:' + COLOURS["untested"] + '">○</span> not tested (no p-value); '
             "lines are 95% confidence intervals.</p>")
 
 
 def level_of(p) -> str:
+    """sig (p ≤ 0.05), weak (p ≤ 0.10), ns, or untested when there is no p-value (no test exists)."""
     if not _finite(p):
-        return "ns"
+        return UNTESTED
     p = float(p)
     return "sig" if p <= 0.05 else "weak" if p <= 0.10 else "ns"

@@ -42,7 +42,7 @@ REVIEW_KEYS = {"status", "translator", "note", "source"}
 PERSON_KEYS = {"id", "kind", "text", "forms", "features", "pair"} | REVIEW_KEYS
 EMOTION_KEYS = {"id", "emotion", "kind", "text", "forms", "features"} | REVIEW_KEYS
 WORD_KEYS = {"id", "text", "forms"} | REVIEW_KEYS
-TEMPLATE_KEYS = {"id", "text", "variants", "select", "published", "experiencer"} | REVIEW_KEYS
+TEMPLATE_KEYS = {"id", "text", "variants", "select", "published", "experiencer", "source_template"} | REVIEW_KEYS
 AXIS_KEYS = {"groups", "reference", "label", "feature"}
 PAIR_KEYS = {"id", "variable", "privileged", "minoritised", "match", "shared", "note"}
 
@@ -387,9 +387,14 @@ class _Builder:
         if experiencer and experiencer not in EXPERIENCERS:
             raise self.fail(f"{fp}.experiencer", f"{experiencer!r} is not one of {list(EXPERIENCERS)}",
                             fix="say who feels the emotion word: person, speaker, third (a third party) or noun")
+        source_template = self.string(t.get("source_template", ""), f"{fp}.source_template", required=False)
+        if "source_template" in t and (not source_template.strip() or any(c.isspace() or c == "." for c in source_template)):
+            raise self.fail(f"{fp}.source_template", f"{source_template!r} is not a template id",
+                            fix='name the source corpus\'s template this one translates, e.g. source_template = "T04", '
+                                "or remove the key")
         return Template(id=tid, variants=variants, select=self.str_map(t.get("select", {}), f"{fp}.select"),
                         published=self.string(t.get("published", ""), f"{fp}.published"), review=self.review(t),
-                        experiencer=experiencer)
+                        experiencer=experiencer, source_template=source_template)
 
 
 def _kind(v: Any) -> str:

@@ -115,6 +115,10 @@ class Template:
     # who feels the emotion word: "person", "speaker", "third" (a third party) or "noun" (a noun
     # such as "situation"); "" = inferred (engine.corpus.grammar.referent). Checked by E016.
     experiencer: str = ""
+    # id of the template in the source corpus this one translates ("" = not declared: paired by
+    # its own id). Exchange files show that template as the source text: ids need not line up
+    # (the Japanese corpus adds a template, so its T05 translates the English T04).
+    source_template: str = ""
 
 
 EXPERIENCERS = ("person", "speaker", "third", "noun")

@@ -136,6 +136,7 @@ def translate_from(source: CorpusDefinition, language: str, new_id: str = "", na
             t.variants = [Variant(text="")]
             t.select = {}
         t.published = ""
+        t.source_template = t.id  # exchange files show this template of the source beside it
         t.review = _review(text)
     for p in new.persons:
         p.review = _review(_describe_forms(p.forms))

@@ -124,6 +124,8 @@ def to_toml(c: CorpusDefinition) -> str:
             lines.append(f"published = {_q(t.published)}")
         if t.experiencer:
             lines.append(f"experiencer = {_q(t.experiencer)}")
+        if t.source_template:
+            lines.append(f"source_template = {_q(t.source_template)}")
         lines += _review(t.review)
     for p in c.persons:
         lines += ["", "[[persons]]", f"id = {_q(p.id)}", f"kind = {_q(p.kind)}"]

@@ -24,7 +24,7 @@ from .apply import Change, apply_returned
 from .errors import ExchangeError
 from .po_format import read_po_bytes, write_po_bytes
 from .returned import FORMATS, PO, XLIFF, ReturnedFile
-from .units import extract_units, source_language
+from .units import check_source_links, extract_units, source_language
 from .xliff_format import read_xliff_bytes, write_xliff_bytes
 
 MAX_BYTES = 16 * 1024 * 1024  # the largest built-in corpus exports to about 120 KB
@@ -35,6 +35,7 @@ class ExchangeExport:
     path: Path
     fmt: str
     units: int
+    warnings: list[str] = field(default_factory=list)  # e.g. templates paired with their source by id
 
 
 @dataclass
@@ -67,6 +68,8 @@ def format_of(path: Path, fmt: str | None) -> str:
 
 def exchange_bytes(corpus: CorpusDefinition, fmt: str, source: CorpusDefinition | None = None,
                    source_lang: str | None = None) -> tuple[bytes, int]:
+    if source is not None:
+        check_source_links(corpus, source)  # refuses a link to a missing template or one with other slots
     units = extract_units(corpus, source)
     lang = source_lang or source_language(corpus, source)
     if fmt == PO:
@@ -81,10 +84,11 @@ def export_exchange(corpus: CorpusDefinition | str | os.PathLike, out: str | os.
     fmt = format_of(out, fmt)
     c = _as_corpus(corpus)
     src = _as_corpus(source) if source is not None else None
+    warnings = check_source_links(c, src) if src is not None else []
     may_replace(out, overwrite=overwrite, confirm=confirm)
     data, n = exchange_bytes(c, fmt, src, source_lang)
     atomic_write_bytes(out, data)
-    return ExchangeExport(out, fmt, n)
+    return ExchangeExport(out, fmt, n, warnings)
 
 
 def read_exchange(path: str | os.PathLike, fmt: str | None = None) -> ReturnedFile:
@@ -152,6 +156,17 @@ def import_exchange(path: str | os.PathLike, into: CorpusDefinition | str | os.P
                             allow_slot_changes=allow_slot_changes)
     out = Path(out)
     may_replace(out, overwrite=overwrite, confirm=confirm)
-    atomic_write_bytes(out, to_toml_keeping_comments(result.corpus, _definition_file(into)))
+    atomic_write_bytes(out, _merged_bytes(result, _definition_file(into)))
     result.path = out
     return result
+
+
+def _merged_bytes(result: ExchangeImport, definition: Path | None) -> bytes:
+    """The merged definition's file: the definition file's own bytes when nothing changed (an import
+    without edits must not reorder a hand-written file), else the corpus written with its comments."""
+    if not result.changes and definition is not None:
+        try:
+            return definition.read_bytes()
+        except OSError:
+            pass
+    return to_toml_keeping_comments(result.corpus, definition)

@@ -91,7 +91,9 @@ def _returned_note(units: list[Returned]) -> str:
 
 
 def _same_words(a: str, b: str) -> bool:
-    return a.split() == b.split()
+    """The same note up to whitespace: tools re-wrap comments (polib breaks lines after hyphens, so
+    'ar-camara2022' comes back as 'ar-' and 'camara2022' on two lines; Poedit and Weblate re-space)."""
+    return "".join(a.split()) == "".join(b.split())
 
 
 def _set_texts(section: str, item: Any, texts: list[str], drop_all: bool) -> None:

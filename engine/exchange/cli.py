@@ -10,6 +10,7 @@ prompts at a terminal and otherwise needs --overwrite (alias --force / --yes).
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -57,6 +58,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     validate.output_file(args.out)
     res = export_exchange(args.corpus, args.out, fmt=args.format, source=args.source, source_lang=args.source_lang,
                           overwrite=args.overwrite, confirm=tty_confirm())
+    for w in res.warnings:
+        print(f"warning: {w}", file=sys.stderr)
     print(f"{res.units} translation units ({res.fmt}) -> {res.path}")
     return 0
 

@@ -6,7 +6,8 @@ source-language text, the item's note and status, and a read-only explanation (w
 item is, which slots a template must keep), so nothing the corpus knows is lost on the way.
 
 Source-language text, in one declared language: with a source corpus, the same form there
-(matched by entry id and features, e.g. the English EEC for a Spanish one), else the item's
+(matched by features in the item with the same id, or for a template in the one its
+``source_template`` names, e.g. the English EEC for a Spanish one), else the item's
 recorded ``source`` (the text it was translated from), else the form's own text; without a
 source corpus, the form's own text (a monolingual review file in the corpus's language; the
 recorded ``source`` is shown in the context instead). Templates' source text is written with
@@ -63,9 +64,99 @@ def find_item(corpus: CorpusDefinition, section: str, entry: str) -> Any | None:
     return next((it for it in items_of(corpus, section) if it.id == entry), None)
 
 
+def source_item(section: str, item: Any, source: CorpusDefinition) -> Any | None:
+    """The item of ``source`` that ``item`` translates: a template by its ``source_template`` link
+    (by its own id when it declares none), every other item by its id."""
+    link = getattr(item, "source_template", "") if section == "templates" else ""
+    return find_item(source, section, link or item.id)
+
+
+def meaning_slots(template: Any) -> list[tuple[str, str]]:
+    """The slots that carry a template's meaning, sorted: each person slot and each emotion slot
+    with its kind ("*" when any). Small-word slots (articles, reflexives) belong to one language's
+    grammar and are left out: "a/an {emotion}" and "una situación {emotion}" mean the same."""
+    out = []
+    for v in template.variants[:1]:
+        try:
+            slots = parse_template(v.text).slots
+        except TemplateSyntaxError:
+            continue
+        for s in slots:
+            if s.source == "person":
+                out.append(("person", ""))
+            elif s.source == "emotion":
+                out.append(("emotion", s.fixed.get("kind", "*")))
+    return sorted(out)
+
+
+def _slots_agree(a: list[tuple[str, str]], b: list[tuple[str, str]]) -> bool:
+    if len(a) != len(b):
+        return False
+    return all(x[0] == y[0] and (x[1] == y[1] or "*" in (x[1], y[1])) for x, y in zip(a, b))
+
+
+def _slots_text(slots: list[tuple[str, str]]) -> str:
+    return ", ".join(f"{{{src}{' kind=' + k if k not in ('', '*') else ''}}}" for src, k in slots) or "no slots"
+
+
+def _definition_name(corpus: CorpusDefinition) -> str:
+    """The definition file, relative to the checkout for a built-in corpus (templates/es/…)."""
+    from pathlib import Path
+
+    from engine.corpus.registry import BUILTIN_DIR
+
+    if not corpus.path:
+        return corpus.id
+    try:
+        return Path(corpus.path).resolve().relative_to(BUILTIN_DIR.parent).as_posix()
+    except ValueError:
+        return corpus.path
+
+
+def check_source_links(corpus: CorpusDefinition, source: CorpusDefinition) -> list[str]:
+    """Check that every template of ``corpus`` is shown beside the source template it translates.
+
+    Raises ExchangeError for a ``source_template`` naming a template ``source`` lacks, or one whose
+    person and emotion slots differ (the translator would see another sentence as the source);
+    returns warnings for templates without a link (paired by id, the ids may not line up)."""
+    from .errors import ExchangeError
+
+    where = _definition_name(corpus)
+    unlinked, missing = [], []
+    for i, t in enumerate(corpus.templates):
+        other = source_item("templates", t, source)
+        if t.source_template and other is None:
+            raise ExchangeError(where, f"template {t.id} names source_template {t.source_template!r}, which "
+                                f"source corpus {source.id!r} does not have", entry=f"templates[{i}].source_template",
+                                fix=f"name one of {source.id}'s templates ({', '.join(x.id for x in source.templates[:12])}"
+                                    f"{', ...' if len(source.templates) > 12 else ''}) or choose the right --source")
+        if other is None:
+            missing.append(t.id)
+            continue
+        if not t.source_template:
+            unlinked.append(t.id)
+        mine, theirs = meaning_slots(t), meaning_slots(other)
+        if mine and theirs and not _slots_agree(mine, theirs):
+            how = f"source_template {t.source_template!r}" if t.source_template else "its id (no source_template)"
+            raise ExchangeError(where, f"template {t.id} is paired by {how} with {source.id}'s {other.id}, which has "
+                                f"other slots ({_slots_text(theirs)} there, {_slots_text(mine)} here): a translator "
+                                "would see another sentence as its source", entry=f"templates[{i}].source_template",
+                                fix=f"give --source the corpus {corpus.id} was translated from, or set source_template "
+                                    f"to the {source.id} template that {t.id} translates")
+    warnings = []
+    if unlinked:
+        warnings.append(f"{len(unlinked)} template(s) of {corpus.id} declare no source_template ({', '.join(unlinked)}): "
+                        f"each is shown beside the {source.id} template with the same id; if the ids do not line up, "
+                        "add source_template = \"ID\" to those templates")
+    if missing:
+        warnings.append(f"{source.id} has no template to pair with {', '.join(missing)}: their recorded source "
+                        "text (or their own text) is shown instead")
+    return warnings
+
+
 def _source_text(section: str, item: Any, form: FormView | None, source: CorpusDefinition | None) -> str:
     if source is not None:
-        other = find_item(source, section, item.id)
+        other = source_item(section, item, source)
         if other is not None:
             candidates = [f for f in forms_of(section, other) if f.text]
             wanted = form.features if form else {}

@@ -10,6 +10,7 @@ definition add what the data cannot say: ``translators``, ``reviewers`` and
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from typing import Iterable
 
 from engine.corpus import CheckReport, CorpusDefinition, check_corpus
@@ -56,18 +57,35 @@ def _limited(lines: list[str]) -> list[str]:
     return lines[:MAX_LISTED] + [f"… and {len(lines) - MAX_LISTED} more (see the definition file)"]
 
 
+@dataclass(frozen=True)
+class Shipped:
+    """What travels with the datasheet, so that it names only files its reader has.
+
+    The same datasheet is a package's README.md, a Hugging Face card's body and a report's
+    datasheets/<id>.md; each carries other files. '' = not shipped with it."""
+
+    attribution: str = "ATTRIBUTION.md in this package"  # the source, licence and attribution texts
+    review: str = ""  # the native-review record with every verdict
+    fingerprint: str = "the package file's sha256"  # what identifies exactly these sentences
+
+
+IN_PACKAGE = Shipped()
+#: a report's datasheet: the audit's manifest identifies the sentences; no attribution file is copied
+IN_REPORT = Shipped(attribution="", fingerprint="the sentences' sha256 in the run manifest (manifest.json)")
+
+
 def build_datasheet(corpus: CorpusDefinition, report: CheckReport | None = None, *,
-                    pairs: int | None = None) -> Document:
+                    pairs: int | None = None, shipped: Shipped = IN_PACKAGE) -> Document:
     report = report or check_corpus(corpus)
     doc = Document(title=corpus.name if corpus.name == corpus.id else f"{corpus.name} — {corpus.id}")
     if corpus.description:
         doc.intro.append(corpus.description)
-    doc.sections = [_overview(corpus, report, pairs), _native_review(corpus), _axes(corpus), _names(corpus),
-                    _people(corpus)]
+    doc.sections = [_overview(corpus, report, pairs), _native_review(corpus, shipped), _axes(corpus),
+                    _names(corpus), _people(corpus)]
     glossary = _glossary(corpus)
     if glossary is not None:
         doc.sections.append(glossary)
-    doc.sections += [_limitations(corpus, report), _licence(corpus), _cite(corpus)]
+    doc.sections += [_limitations(corpus, report), _licence(corpus, shipped), _cite(corpus, shipped)]
     return doc
 
 
@@ -102,7 +120,7 @@ def _overview(corpus: CorpusDefinition, report: CheckReport, pairs: int | None) 
     return Section("Overview", [Table(["", "value"], rows)])
 
 
-def _native_review(corpus: CorpusDefinition) -> Section:
+def _native_review(corpus: CorpusDefinition, shipped: Shipped = IN_PACKAGE) -> Section:
     """The measured error rate of the latest blind native-speaker review, and who gave it."""
     status = review_status(corpus)
     rec = status.record
@@ -119,8 +137,9 @@ def _native_review(corpus: CorpusDefinition) -> Section:
         rows.append(["Text changed since", f"{status.stale} of the {rec.n} reviewed items no longer read as reviewed"])
     return Section("Native review", [Table(["", "value"], rows),
                                      "Every sampled item has a verdict (ok, awkward or error), an error class and a "
-                                     "correction; the signed record with every verdict is kept beside the corpus "
-                                     "definition in EEC Studio."])
+                                     "correction; the signed record with every verdict is "
+                                     + (f"{shipped.review}." if shipped.review else
+                                        "kept beside the corpus definition in EEC Studio.")])
 
 
 def _axes(corpus: CorpusDefinition) -> Section:
@@ -230,15 +249,16 @@ def _limitations(corpus: CorpusDefinition, report: CheckReport) -> Section:
     return Section("Known limitations", blocks)
 
 
-def _licence(corpus: CorpusDefinition) -> Section:
+def _licence(corpus: CorpusDefinition, shipped: Shipped = IN_PACKAGE) -> Section:
+    where = (f"are copied into {shipped.attribution}." if shipped.attribution else
+             "are in the ATTRIBUTION.md of the corpus's package (EEC Studio: `package export`).")
     return Section("Licence", [corpus.licence or "Not stated in the definition (add `licence = \"...\"`). "
                                                 "Ask the corpus authors before redistributing.",
-                               "The source, licence and attribution texts the corpus cites are copied into "
-                               "ATTRIBUTION.md in this package."])
+                               f"The source, licence and attribution texts the corpus cites {where}"])
 
 
-def _cite(corpus: CorpusDefinition) -> Section:
+def _cite(corpus: CorpusDefinition, shipped: Shipped = IN_PACKAGE) -> Section:
     blocks: list = [corpus.cite or "No citation given in the definition (add `cite = \"...\"`)."]
-    blocks.append(f"When you publish results, name the corpus id (`{corpus.id}`), the package's sha256 and the "
+    blocks.append(f"When you publish results, name the corpus id (`{corpus.id}`), {shipped.fingerprint} and the "
                   f"EEC Studio version ({app_version()}) so others can regenerate exactly these sentences.")
     return Section("How to cite", blocks)

@@ -5,8 +5,9 @@
 Output folder:
     index.html               tables with significance stars, charts as inline SVG, the run
                              manifest and the datasheet of every corpus — no network needed
-    tables/<stat>.tex|.md|.csv   the statistics in the papers' layouts (LaTeX booktabs,
-                             Markdown, CSV with stars as text)
+    tables/<stat>.tex|-wide.tex|.md|.csv   the statistics in the papers' layouts (LaTeX
+                             booktabs for one column of a two-column paper and across the
+                             page, Markdown, CSV with stars as text) — the audit folder's set
     data/<name>.csv          the tidy statistics tables of the audit (stats/*.csv, assoc/*.csv as assoc_*.csv)
     datasheets/<corpus>.md   the corpus datasheets (the README.md of a corpus package)
     manifest.json            the audit's run manifest, unchanged
@@ -32,7 +33,7 @@ from engine.common.io import current_umask
 from .audit_folder import read_audit
 from .errors import ReportError
 from .key_results import key_results
-from .render import datasheets, layout_tables, render_html, table_csv
+from .render import datasheets, layout_tables, render_html
 
 Confirm = Optional[Callable[[str], bool]]
 MARKER = ".eec-report"
@@ -71,7 +72,7 @@ def build_report(audit_dir: str | os.PathLike, out_dir: str | os.PathLike, *, ov
                  confirm: Confirm = None) -> Path:
     """Write the report of the audit in ``audit_dir`` into ``out_dir``; returns the path of index.html."""
     from engine.package.version import app_version
-    from engine.stats import latex, markdown
+    from engine.stats.render import statistic_files
 
     folder = read_audit(audit_dir)
     out = Path(out_dir)
@@ -83,14 +84,10 @@ def build_report(audit_dir: str | os.PathLike, out_dir: str | os.PathLike, *, ov
 
     files: dict[str, bytes] = {REPORT: html.encode("utf-8")}
     for name, (main, extra, _problem) in layouts.items():
-        tables = main + extra
-        if tables:
-            files[f"tables/{name}.tex"] = latex.render_all(tables).encode("utf-8")
+        if main or extra:  # the same set of table files as the audit folder's (statistic_files)
+            files.update(statistic_files(name, folder.stats[name]))
         elif name in folder.latex:  # our layout failed: keep what the audit rendered
             files[f"tables/{name}.tex"] = folder.latex[name].encode("utf-8")
-        if tables:
-            files[f"tables/{name}.md"] = markdown.render_all(tables).encode("utf-8")
-            files[f"tables/{name}.csv"] = table_csv(tables)
     for p in folder.data_files:
         files[f"data/{'assoc_' if p.parent.name == 'assoc' else ''}{p.name}"] = p.read_bytes()
     for cid, doc, _warning in sheets:

@@ -55,7 +55,27 @@ details summary { cursor: pointer; color: var(--accent); margin: 6px 0; }
 .datasheet { border: 1px solid var(--line); border-radius: 6px; padding: 4px 20px 12px; margin: 16px 0; }
 .datasheet h3 { border: none; }
 footer { margin-top: 48px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--line); padding-top: 8px; }
-@media print { nav.toc { display: none; } h2 { break-before: page; } .chart { break-inside: avoid; } }
+@media print {
+  /* a printed report (a paper's supplement) keeps every column and every collapsed table */
+  @page { size: A4; margin: 12mm 10mm; }
+  body { font-size: 9pt; }
+  main { max-width: none; padding: 0; }
+  nav.toc { display: none; }
+  h2 { break-before: page; }
+  main > h2:first-of-type { break-before: auto; }
+  .chart { break-inside: avoid; max-width: 100%; }
+  .tw { overflow: visible; max-width: none; }
+  table { width: 100%; font-size: 7.5pt; table-layout: auto; }
+  th, td { padding: 2px 3px; }
+  th, td.num { white-space: nowrap; }
+  td, td.nw { white-space: normal; overflow-wrap: anywhere; }
+  tr, .caption { break-inside: avoid; }
+  thead { display: table-header-group; }
+  details > summary { list-style: none; color: var(--ink); font-weight: 600; }
+  details::details-content { content-visibility: visible; display: block; }
+  details:not([open]) > *:not(summary) { display: block; }
+  pre { white-space: pre-wrap; }
+}
 """
 
 _CODE = re.compile(r"`([^`]+)`")

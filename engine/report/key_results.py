@@ -15,6 +15,7 @@ from .audit_folder import AuditFolder
 from .html import esc, simple_table, stars_html
 
 MAX_CHART_ROWS = 36
+HEADERS = ["statistic", "corpus", "model", "emotion", "effect", "estimate", "95% CI", "p", "verdict"]
 KeyResult = KeyRow  # one headline row (statistic, corpus, model, emotion, effect, value, CI, p, verdict)
 
 
@@ -32,13 +33,21 @@ def short_title(stat_id: str) -> str:
 
 
 def key_results_html(results: list[KeyRow]) -> str:
+    from engine.stats.tables import NOT_TESTED, UNTESTED_WORDS
+
     rows = []
     for r in results:
+        if as_float(r.p) is None:  # no test exists: never a bare 0.000 that reads as "no effect"
+            why = UNTESTED_WORDS.get(r.verdict, r.verdict.replace("_", " "))
+            verdict = why if why.startswith(("not tested", "no person-level test")) else (
+                f"not tested: {why}" if why else "not tested")
+            rows.append([short_title(r.statistic), r.corpus, r.model, r.emotion, r.effect, NOT_TESTED, "",
+                         NOT_TESTED, verdict])
+            continue
         ci = f"[{number(r.low)}, {number(r.high)}]" if as_float(r.low) is not None and as_float(r.high) is not None else ""
         rows.append([short_title(r.statistic), r.corpus, r.model, r.emotion, r.effect,
                      esc(number(r.value)) + stars_html(stars(r.p)), esc(ci), esc(p_value(r.p)), r.verdict])
-    return simple_table(["statistic", "corpus", "model", "emotion", "effect", "estimate", "95% CI", "p", "verdict"],
-                        rows, numeric=[5, 6, 7], raw=[5, 6, 7])
+    return simple_table(HEADERS, rows, numeric=[5, 6, 7], raw=[5, 6, 7])
 
 
 def key_charts(results: list[KeyRow], statistic: str) -> list[str]:

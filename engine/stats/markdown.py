@@ -38,9 +38,14 @@ def _grid(table: Table) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _notes(notes: list[str]) -> str:
+    """Table notes (abbreviations, warnings, why a statistic was not tested), each once, below the caption."""
+    unique = list(dict.fromkeys(notes))
+    return "".join(f"\n{escape(n)}\n" for n in unique)
+
+
 def render(table: Table) -> str:
-    cap = table.caption + ("" if not table.notes else " " + " ".join(table.notes))
-    return _grid(table) + "\n" + escape(cap) + "\n"
+    return _grid(table) + "\n" + escape(table.caption) + "\n" + _notes(table.notes)
 
 
 def _group(blocks: list[Table]) -> str:
@@ -49,8 +54,7 @@ def _group(blocks: list[Table]) -> str:
         return render(blocks[0])
     parts = [(f"*{escape(t.block_title)}*\n\n" if t.block_title else "") + _grid(t) for t in blocks]
     notes = [n for t in blocks for n in t.notes]
-    cap = blocks[0].caption + ("" if not notes else " " + " ".join(notes))
-    return "\n".join(parts) + "\n" + escape(cap) + "\n"
+    return "\n".join(parts) + "\n" + escape(blocks[0].caption) + "\n" + _notes(notes)
 
 
 def render_all(tables: list[Table]) -> str:

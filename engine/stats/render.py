@@ -11,6 +11,9 @@ The layout is chosen from the kind of result (or ``layout=``):
 * ``"counterfactual"`` — one row per model × group of pairs.
 * ``"confusion"`` — a confusion matrix (privileged rows × minoritised columns); ``shares=True``
   shows shares of all pairs instead of counts.
+
+Every layout takes ``width="page"`` (the default of ``build_tables`` and Markdown) or ``"column"``
+(narrow, for one column of a two-column paper; the default of ``to_latex``).
 """
 from __future__ import annotations
 
@@ -48,11 +51,57 @@ def build_tables(result: Any, layout: str | None = None, **options) -> list[Tabl
     return BUILDERS[layout](frame, **options)
 
 
-def to_latex(result: Any, layout: str | None = None, *, label: str | None = None, **options) -> str:
-    """LaTeX (booktabs) table(s) for ``result``; see the module docstring for layouts and options."""
-    return latex.render_all(build_tables(result, layout, **options), label=label)
+def to_latex(result: Any, layout: str | None = None, *, label: str | None = None, width: str = "column",
+             transliterate: bool = False, **options) -> str:
+    """LaTeX (booktabs) table(s) for ``result``; see the module docstring for layouts and options.
+
+    ``width="column"`` (default): ``table`` floats laid out for one column of a two-column paper
+    (ACL, IEEE); ``"page"``: ``table*`` floats across the page. ``transliterate``: ASCII labels for
+    pdflatex where a label is in another script (Arabic, Japanese...)."""
+    return latex.render_all(build_tables(result, layout, width=width, **options), label=label, wide=width == "page",
+                            transliterate=transliterate)
 
 
 def to_markdown(result: Any, layout: str | None = None, **options) -> str:
     """Markdown table(s) for ``result``; see the module docstring for layouts and options."""
     return markdown.render_all(build_tables(result, layout, **options))
+
+
+def layouts_of(name: str, frame: pd.DataFrame, width: str = "page") -> tuple[list[Table], list[Table]]:
+    """(main, extra) tables of statistic ``name`` in its registry layouts (``registry.get(name).layouts``;
+    "" infers the layout from the table); ([], []) for a statistic without a paper layout."""
+    from . import registry
+
+    main_layouts, extra_layouts = registry.get(name).layouts
+
+    def build(layouts: tuple[str, ...]) -> list[Table]:
+        return [t for lay in layouts for t in build_tables(frame, lay or None, width=width)]
+
+    if not main_layouts:
+        return [], []
+    return build(main_layouts), build(extra_layouts)
+
+
+def tables_csv(tables: list[Table]) -> bytes:
+    """The tables as CSV (one flattened header per table, stars as text), one after the other."""
+    frames = []
+    for t in tables:
+        head = markdown._flat_header(t)
+        frames.append(pd.DataFrame([[c.text + c.sup for c in row] for row in t.rows], columns=head))
+    return "\n".join(f.to_csv(index=False, lineterminator="\n") for f in frames).encode("utf-8")
+
+
+def statistic_files(name: str, frame: pd.DataFrame) -> dict[str, bytes]:
+    """{relative path: bytes} of a statistic's paper tables, the one set both an audit folder and its
+    report write: ``tables/<name>.tex`` (table floats for one column of a two-column paper),
+    ``tables/<name>-wide.tex`` (table* floats across the page), ``tables/<name>.md`` and
+    ``tables/<name>.csv`` (the page layout). Raises ValueError/KeyError/TypeError when the frame
+    cannot be laid out; {} for a statistic without a paper layout."""
+    main, extra = layouts_of(name, frame, "page")
+    if not main and not extra:
+        return {}
+    col_main, col_extra = layouts_of(name, frame, "column")
+    return {f"tables/{name}.tex": latex.render_all(col_main + col_extra).encode("utf-8"),
+            f"tables/{name}-wide.tex": latex.render_all(main + extra, wide=True).encode("utf-8"),
+            f"tables/{name}.md": markdown.render_all(main + extra).encode("utf-8"),
+            f"tables/{name}.csv": tables_csv(main + extra)}

@@ -502,7 +502,7 @@ def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[
                                     continues=bool(tables), block_title=f"{model} — size of the difference"))
                 tables.append(Table(cap, [head2, head2b], rows2, "lrrrrr", continues=True,
                                     block_title=f"{model} — changes and tests"))
-            band = f"band = {next(iter(bands))} (|mean| ≤ band: negligible); " if one_band else ""
+            band = f"Band = {next(iter(bands))} (|mean| ≤ band: negligible); " if one_band else ""
             tables[-1].notes = notes + [
                 legend({"Group": " · ".join(b.capitalize() for b in by) or "all pairs", "n": "pairs",
                         "sig.": "significant (t-test, α = 0.05)", "n.s.": "not significant",

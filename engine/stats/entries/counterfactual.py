@@ -7,7 +7,7 @@ import pandas as pd
 
 from engine.common.fmt import as_float, to_float
 from engine.common.i18n import N_
-from engine.common.svg import Row
+from engine.common.svg import UNTESTED, Row
 
 from ..context import StatContext
 from ..registry import KeyRow, PlotSpec, Statistic
@@ -65,7 +65,7 @@ def score_range_for(ctx: StatContext, col: str) -> tuple[tuple[float, float] | N
 def plot(df: pd.DataFrame) -> PlotSpec:
     out = [Row(f"{r.corpus} · {r.model}:{r.emotion} · {r.variable}", to_float(r.mean_diff), as_float(r.ci_low),
                as_float(r.ci_high), f"changed {100 * (as_float(r.share_changed) or 0):.0f}%",
-               "sig" if bool(r.exceeds_band) else "ns", as_float(r.band))
+               UNTESTED if as_float(r.t_p_value) is None else "sig" if bool(r.exceeds_band) else "ns", as_float(r.band))
            for r in df.itertuples()]
     return PlotSpec(f"Counterfactual pairs (Goldfarb-Tarrant et al.){inference_suffix(df)}",
                     "mean R(privileged) − R(minoritised) (95% CI); shaded: ± negligible band", out)

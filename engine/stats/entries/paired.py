@@ -7,7 +7,7 @@ import pandas as pd
 
 from engine.common.fmt import as_float, p_label, to_float
 from engine.common.i18n import N_
-from engine.common.svg import Row
+from engine.common.svg import UNTESTED, Row
 
 from ..context import StatContext, noun_phrase_pairs
 from ..registry import KeyRow, PlotSpec, Statistic
@@ -38,7 +38,8 @@ def extra_tables(res: Any) -> dict[str, pd.DataFrame]:
 def plot(df: pd.DataFrame) -> PlotSpec:
     rows = df[df.get("status", "ok").astype(str) != "error"] if "status" in df else df
     out = [Row(f"{r.corpus} · {r.model}:{r.emotion} · {r.label_a}−{r.label_b} ({r.subset})", to_float(r.mean_delta),
-               as_float(r.ci_low), as_float(r.ci_high), p_label(r.p_value), "sig" if bool(r.significant) else "ns")
+               as_float(r.ci_low), as_float(r.ci_high), p_label(r.p_value),
+               UNTESTED if as_float(r.p_value) is None else "sig" if bool(r.significant) else "ns")
            for r in rows.itertuples()]
     return PlotSpec(f"Paired differences (Kiritchenko & Mohammad){inference_suffix(df)}", "mean difference a − b (95% CI)", out)
 
