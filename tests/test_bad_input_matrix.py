@@ -23,7 +23,7 @@ import pytest
 from testkit.audit_fixtures import write_mini_corpus, write_predictions
 from testkit.vector_files import fasttext_bin_bytes, vec_text, write as _w
 
-pytestmark = pytest.mark.slow  # ~15 s: 65 real commands, a few of them whole (small) audits
+pytestmark = pytest.mark.slow  # ~15 s: 86 real commands, a few of them whole (small) audits
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "bad-input.md"
@@ -84,6 +84,20 @@ def build(root: Path) -> dict[str, Path]:
     f["header_only"] = _w(root / "header_only.csv", "ID,anger\n")
     f["fields"] = _w(root / "fields.csv", "ID,anger\ngui-mini-00000,0.5,0.7\n")
     f["nokey"] = _w(root / "nokey.csv", "name,anger\nx,0.5\n")
+    # issue 29: separators, decimal marks, declared ranges, keys of no corpus, quotes, FIFOs
+    f["commas"] = _w(root / "decimal_commas.csv", "\n".join(
+        ",".join(r if i == 0 else r[:2] + [c.replace(".", ",") for c in r[2:]]) for i, r in enumerate([header, *rows])) + "\n")
+    outside = [list(r) for r in rows]
+    outside[2][joy] = "1.5"
+    outside[9][joy] = "-0.2"
+    f["outside"] = table("outside_0_1.tsv", outside)
+    f["percent"] = table("percentages.tsv", [r[:2] + [f"{100 * float(c):.4f}" for c in r[2:]] for r in rows])
+    f["extra_keys"] = table("extra_keys.tsv", rows + [["other-00001"] + rows[0][1:], ["other-00002"] + rows[1][1:]])
+    quote = [list(r) for r in rows]
+    quote[2][1] = '"Unclosed ' + quote[2][1]
+    f["quote"] = _w(root / "unterminated_quote_row4.csv", "\n".join(",".join(r) for r in [header, *quote]) + "\n")
+    f["fifo"] = root / "fifo.csv"
+    os.mkfifo(f["fifo"])
 
     # word vectors
     ft = fasttext_bin_bytes(WEAT_WORDS)
@@ -150,6 +164,17 @@ def model_inputs(root: Path) -> dict[str, Path]:
     (hf / "model.safetensors").unlink()
     torch.save({"w": torch.zeros(1), "when": datetime.date(2020, 1, 1)}, hf / "pytorch_model.bin")
     f["hf_pickle"] = hf
+    # a .gguf and a model.safetensors cut in half (an interrupted download)
+    from testkit.tiny_models import make_tiny_causal_lm, write_tiny_gguf
+
+    lm = make_tiny_causal_lm(root / "models" / "lm")
+    (root / "models" / "gguf").mkdir()
+    gguf = write_tiny_gguf(lm, root / "models" / "gguf" / "whole.gguf")
+    f["gguf_half"] = _w(root / "models" / "gguf" / "half.gguf", Path(gguf).read_bytes()[: Path(gguf).stat().st_size // 2])
+    cut = make_tiny_bert(root / "models" / "hf-cut", labels=["neg", "pos"], seed=2)
+    weights = cut / "model.safetensors"
+    weights.write_bytes(weights.read_bytes()[: weights.stat().st_size // 2])
+    f["hf_cut"] = cut
     return f
 
 
@@ -171,9 +196,16 @@ def package_inputs(root: Path, corpus: Path, run) -> dict[str, Path]:
     tampered = dict(members)
     member = next(k for k in members if k.endswith(".toml"))
     tampered[member] = members[member].replace(b"GUI test corpus", b"GUI test corpu5")
+    import hashlib
+
+    edited = dict(members)  # a name changed in the definition, and its sha256 in the manifest updated to match
+    edited[member] = members[member].replace(b'"Tia"', b'"Tiana"')
+    manifest = json.loads(members["manifest.json"])
+    manifest["files"][member] = {"sha256": hashlib.sha256(edited[member]).hexdigest(), "bytes": len(edited[member])}
+    edited["manifest.json"] = json.dumps(manifest, indent=2).encode("utf-8")
     return {"slip": rezip("slip.eecpkg", {**members, "../evil.txt": b"evil"}),
             "bomb": rezip("bomb.eecpkg", {**members, "corpus/zeros.csv": b"\0" * (4 << 20)}),
-            "hash": rezip("hash.eecpkg", tampered)}
+            "hash": rezip("hash.eecpkg", tampered), "rehashed": rezip("rehashed.eecpkg", edited)}
 
 
 def exchange_inputs(root: Path, corpus: Path, run) -> dict[str, Path]:
@@ -189,7 +221,13 @@ def exchange_inputs(root: Path, corpus: Path, run) -> dict[str, Path]:
     return {"laughs": _w(root / "x" / "laughs.xlf", text.replace(decl, decl + laughs, 1)),
             "xxe": _w(root / "x" / "xxe.xlf", text.replace(decl, decl + xxe, 1)),
             "po_nul": _w(root / "x" / "nul.po", po.read_text(encoding="utf-8").replace("msgstr", "msgstr\x00", 1)),
-            "po_lost_slot": _w(root / "x" / "lost_slot.po", _drop_emotion_slot(po.read_text(encoding="utf-8")))}
+            "po_lost_slot": _w(root / "x" / "lost_slot.po", _drop_emotion_slot(po.read_text(encoding="utf-8"))),
+            "ph_bare": _w(root / "x" / "ph_bare.xlf", text.replace("<target>Ebony</target>",
+                                                                  '<target>Eb<ph id="1"/>ony</target>', 1)),
+            "xinclude": _w(root / "x" / "xinclude.xlf", text.replace(
+                "</file>", '<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="more.xlf"/></file>', 1)),
+            "unknown_inline": _w(root / "x" / "unknown_inline.xlf", text.replace(
+                "<target>Ebony</target>", '<target xmlns:b="urn:x-bold"><b:bold>Ebony</b:bold></target>', 1))}
 
 
 def _drop_emotion_slot(po_text: str) -> str:
@@ -202,9 +240,9 @@ def _drop_emotion_slot(po_text: str) -> str:
 
 
 # --------------------------------------------------------------------------- cases
-def _audit(f, spec: str, *extra: str) -> list[str]:
+def _audit(f, spec: str, *extra: str, out: str = "audit_out", overwrite: bool = True) -> list[str]:
     return ["audit", "--corpus", str(f["corpus"]), "--model", spec, "--stats", "paired", "--bootstrap", "0",
-            "--out", str(f["root"] / "audit_out"), *extra]
+            "--out", str(f["root"] / out), *(["--overwrite"] if overwrite else []), *extra]
 
 
 def _assoc(vectors: Path | str, *extra: str) -> list[str]:
@@ -237,6 +275,16 @@ CASES = [
     Case("predictions", "a row with an extra field", lambda f: _audit(f, f"predictions:{f['fields']}?key=id"), 2),
     Case("predictions", "no ID/Sentence column", lambda f: _audit(f, f"predictions:{f['nokey']}"), 2),
     Case("predictions", "file not found", lambda f: _audit(f, f"predictions:{f['root'] / 'nope.csv'}"), 2),
+    Case("predictions", "decimal commas in a comma-separated `.csv`", lambda f: _audit(f, f"predictions:{f['commas']}?key=id"), 2),
+    Case("predictions", "scores 1.5 and −0.2 with `--score-range 0,1` (every statistic)",
+         lambda f: _audit(f, f"predictions:{f['outside']}?key=id", "--score-range", "0,1"), 2),
+    Case("predictions", "percentages with `--score-range 0,1`",
+         lambda f: _audit(f, f"predictions:{f['percent']}?key=id", "--score-range", "0,1"), 2),
+    Case("predictions", "2 IDs that are not in the corpus (a warning, also in summary.txt and manifest.json)",
+         lambda f: _audit(f, f"predictions:{f['extra_keys']}?key=id"), 0, pick=r"^\s*warning:.*not in the audited"),
+    Case("predictions", "unterminated quote on line 4", lambda f: _audit(f, f"predictions:{f['quote']}?key=id"), 2),
+    Case("predictions", "a named pipe (FIFO)", lambda f: _audit(f, f"predictions:{f['fifo']}?key=id"), 2),
+    Case("predictions", "a device (`/dev/zero`)", lambda f: _audit(f, "predictions:/dev/zero?key=id"), 2),
     # word vectors
     Case("vectors", "fastText `.bin`: header, then garbage", lambda f: _assoc(f["ft_garbage"]), 2),
     Case("vectors", "fastText `.bin` cut to half (interrupted download)", lambda f: _assoc(f["ft_half"]), 2),
@@ -273,10 +321,14 @@ CASES = [
     Case("options", "`report --out EXISTING_FILE`", lambda f: ["report", str(f["a_folder"]), "--out", str(f["a_file"])], 2),
     Case("options", "`audit --alpha 5`", lambda f: _audit(f, f"predictions:{f['same']}?key=id", "--alpha", "5"), 2),
     Case("options", "`audit --out EXISTING_FILE` (before any scoring)",
-         lambda f: [*_audit(f, f"predictions:{f['same']}?key=id")[:-1], str(f["a_file"])], 2),
+         lambda f: [*_audit(f, f"predictions:{f['same']}?key=id", overwrite=False)[:-1], str(f["a_file"])], 2),
     Case("options", "`audit --out /proc/x` (before any scoring)",
-         lambda f: [*_audit(f, f"predictions:{f['same']}?key=id")[:-1], "/proc/x"], 2),
+         lambda f: [*_audit(f, f"predictions:{f['same']}?key=id", overwrite=False)[:-1], "/proc/x"], 2),
     Case("options", "unknown command", lambda f: ["frobnicate"], 2),
+    Case("options", "`audit --out EARLIER_AUDIT` without `--overwrite` (before any scoring)",
+         lambda f: _audit(f, f"predictions:{f['same']}?key=id", overwrite=False), 2),
+    Case("options", "`audit --out FOLDER_OF_OTHER_FILES --overwrite` (before any scoring)",
+         lambda f: _audit(f, f"predictions:{f['same']}?key=id", out="vec"), 2),
     # pickle and model folders
     Case("models", "model folder not found", lambda f: _audit(f, str(f["root"] / "nope-model")), 2),
     Case("models", "a file where a model folder is needed", lambda f: _audit(f, str(f["a_file"])), 2),
@@ -285,17 +337,32 @@ CASES = [
     Case("models", "`--allow-pickle`, but the pickle is the number 42", lambda f: _audit(f, str(f["not_a_model"]), "--allow-pickle"), 2),
     Case("models", "HF `pytorch_model.bin` with a Python object, `--allow-pickle`",
          lambda f: _audit(f, f"hf-classifier:{f['hf_pickle']}", "--allow-pickle"), 2),
+    Case("models", "`.gguf` cut in half", lambda f: _audit(f, f"llm:{f['gguf_half']}"), 2),
+    Case("models", "`model.safetensors` cut in half", lambda f: _audit(f, f"hf-classifier:{f['hf_cut']}"), 2),
     # earlier issues: corpus files, packages, PO/XLIFF
     Case("corpus", "TOML syntax error", lambda f: ["corpus", "check", str(f["broken_toml"])], 2),
     Case("corpus", "corpus with checker errors", lambda f: ["corpus", "check", str(f["checker_errors"])], 1, pick=r"ERROR"),
     Case("packages", "zip-slip member `../evil.txt`", lambda f: ["package", "import", str(f["slip"]), "--dest", str(f["root"] / "imp")], 2),
     Case("packages", "zip bomb (4 MiB of zeros)", lambda f: ["package", "import", str(f["bomb"]), "--dest", str(f["root"] / "imp")], 2),
     Case("packages", "a member changed after export (hash)", lambda f: ["package", "verify", str(f["hash"])], 2),
+    Case("packages", "definition edited and re-hashed in the manifest",
+         lambda f: ["package", "import", str(f["rehashed"]), "--dest", str(f["root"] / "imp")], 2),
     Case("exchange", "XLIFF with billion-laughs entities", lambda f: ["exchange", "import", str(f["laughs"]), "--into", str(f["corpus"]), "--dry-run"], 2),
     Case("exchange", "XLIFF with an external entity (XXE)", lambda f: ["exchange", "import", str(f["xxe"]), "--into", str(f["corpus"]), "--dry-run"], 2),
     Case("exchange", "PO with a NUL byte", lambda f: ["exchange", "import", str(f["po_nul"]), "--into", str(f["corpus"]), "--dry-run"], 2),
     Case("exchange", "PO whose translation drops a template's `{emotion}` slot", lambda f: ["exchange", "import", str(f["po_lost_slot"]), "--into", str(f["corpus"]), "--dry-run"], 2),
+    Case("exchange", "XLIFF inline `<ph>` that stands for no text", lambda f: ["exchange", "import", str(f["ph_bare"]), "--into", str(f["corpus"]), "--dry-run"], 2),
+    Case("exchange", "XLIFF with an XInclude element", lambda f: ["exchange", "import", str(f["xinclude"]), "--into", str(f["corpus"]), "--dry-run"], 2),
+    Case("exchange", "XLIFF target with an element of another vocabulary", lambda f: ["exchange", "import", str(f["unknown_inline"]), "--into", str(f["corpus"]), "--dry-run"], 2),
+    # issue 31: a translation is shown beside the source template it translates (source_template)
+    Case("exchange", "`exchange export --source` of another corpus: a template paired with one of other slots", lambda f: ["exchange", "export", "es-camara2022", "--out", str(f["root"] / "wrong-source.po"), "--source", "en-goldfarb2023"], 2),
+    Case("corpus", "`source_template = \"T 01\"` (not a template id)", lambda f: ["corpus", "check", str(_bad_source_link(f))], 2),
 ]
+
+
+def _bad_source_link(f: dict) -> Path:
+    text = f["corpus"].read_text(encoding="utf-8").replace("[[templates]]\n", '[[templates]]\nsource_template = "T 01"\n', 1)
+    return _w(f["root"] / "bad-link.toml", text)
 
 
 def _shown(case: Case, res, f: dict) -> str:
@@ -390,7 +457,7 @@ def test_prediction_and_vector_messages_say_where(matrix):
 
 def render(rows) -> str:
     out = ["# Bad input: what the user sees", "",
-           "Every malformed input of issue 15 and of the earlier hardening work, run through `main.py` as a",
+           "Every malformed input of issues 15 and 29 and of the earlier hardening work, run through `main.py` as a",
            "user would. **Generated** by `tests/test_bad_input_matrix.py` — do not edit by hand; after a change",
            "to a message run `EEC_UPDATE_DOCS=1 pytest tests/test_bad_input_matrix.py` and commit the result.",
            "Paths under the test's temporary folder are shown as `…`.", "",

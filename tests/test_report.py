@@ -132,6 +132,7 @@ def test_report_without_scores_or_definition(tmp_path, audit):
     shutil.copytree(audit, d, ignore=shutil.ignore_patterns("scores", "pairs", "paired_pairs.csv"))
     m = json.loads((d / "manifest.json").read_text())
     m["corpora"]["en-kiritchenko2018"]["definition"] = str(tmp_path / "gone.toml")
+    m["files"] = m.get("files", []) + ["assoc/tests.csv"]  # the report reads only the files the manifest lists
     (d / "manifest.json").write_text(json.dumps(m))
     (d / "assoc").mkdir()
     pd.DataFrame({"test": ["WEAT1", "WEAT6"], "kind": ["weat", "weat"], "representation": ["glove-6b-50d"] * 2,
@@ -173,3 +174,39 @@ def test_chromium_renders_the_report(report, tmp_path):
                        capture_output=True, timeout=120)
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 50_000  # a real page, not a blank one
+
+
+def _chromium() -> str | None:
+    return next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(_chromium() is None or shutil.which("pdftotext") is None,
+                    reason="headless Chromium and pdftotext not installed (apt-get install chromium poppler-utils)")
+def test_printed_report_keeps_every_key_results_column_and_the_collapsed_tables(report, tmp_path):
+    """The route to a paper's supplement: the report printed to PDF by a browser (issue 31, part 2)."""
+    from engine.report.key_results import HEADERS
+
+    pdf = tmp_path / "report.pdf"
+    subprocess.run([_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+                    f"--print-to-pdf={pdf}", report.as_uri()], capture_output=True, timeout=120, check=True)
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, timeout=60).stdout
+    header = next(line for line in text.splitlines() if line.lstrip().startswith("statistic") and "model" in line)
+    assert header.split() == " ".join(HEADERS).split(), header  # every column, on one line, in order
+    flat = re.sub(r"\s+", " ", text)
+    html = report.read_text(encoding="utf-8")
+    # every key row's verdict (the rightmost column) is printed, not cut at the page edge
+    assert flat.count("significant") >= html.split('id="results"')[1].split("<h2")[0].count("significant")
+    # the collapsed summary tables (<details>) print expanded
+    assert "Summary tables in the paper's layout" in html and "Analysis of gender bias" in flat
+
+
+def test_report_and_audit_write_the_same_table_files(report, audit):
+    """One set of paper tables (issue 31, part 6): before, audit/tables/paired.tex had the K&M summary only
+    (8 tables) and the report's the per-system tables too (16)."""
+    mine = {p.name: p.read_bytes() for p in (report.parent / "tables").iterdir()}
+    theirs = {p.name: p.read_bytes() for p in (audit / "tables").iterdir() if p.name != "assoc.md"}
+    assert mine == theirs
+    assert {"paired.tex", "paired-wide.tex", "paired.md", "paired.csv"} <= set(mine)
+    wide = mine["paired-wide.tex"].decode()
+    assert "Paired gender analysis per system" in wide and "Analysis of gender bias" in wide

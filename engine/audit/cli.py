@@ -8,6 +8,7 @@ from pathlib import Path
 from .assoc_step import AssocStep
 from .plan import AuditPlan, statistic_ids
 from .progress_bar import ProgressBar
+from engine.stats.inference import INFERENCE_CHOICES
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -28,9 +29,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--band", type=float, default=0.03, help="counterfactual band as a share of the score range")
     p.add_argument("--noun-phrases", choices=["exclude", "gender"], default="exclude",
                    help="Beta regression: leave noun-phrase sentences out, or fit them with gender only")
-    p.add_argument("--inference", choices=["person", "paper"], default="person",
+    p.add_argument("--inference", choices=list(INFERENCE_CHOICES), default="person",
                    help="p-values and intervals: person-robust (default; each name/noun phrase is one unit, see "
-                        "docs/stats.md) or the papers' own tests over sentences (to reproduce published numbers)")
+                        "docs/stats.md), crossed (persons, templates and emotion words as random factors: the "
+                        "verdict generalises to templates and words like these) or the papers' own tests over "
+                        "sentences (to reproduce published numbers)")
     p.add_argument("--race-pooling", choices=["paper", "within_gender"], default="paper",
                    help="K&M race pairs: both genders pooled as in the paper (default, 144 pairs on the EEC) "
                         "or one pair per gender (288)")
@@ -51,6 +54,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--permutations", type=int, default=10_000, metavar="N",
                    help="permutations for the association tests' p-values (exact when fewer partitions exist)")
     p.add_argument("--report", action="store_true", help="also write an HTML report into DIR/report")
+    p.add_argument("--overwrite", "--force", dest="overwrite", action="store_true",
+                   help="replace an earlier audit folder at --out (as a whole, when the run completes; "
+                        "a folder of other files is never replaced)")
     p.set_defaults(func=cmd_audit)
 
     d = subparsers.add_parser("demo", help="a real audit with only the installed packages (VADER, TextBlob, GloVe WEAT)")
@@ -84,13 +90,21 @@ def plan_from_args(args: argparse.Namespace) -> AuditPlan:
                                "inference": args.inference, "race_pooling": args.race_pooling,
                                "score_range": args.score_range, "n_permutations": args.person_permutations,
                                "jobs": args.jobs},
-                     assoc=assoc, report=args.report)
+                     assoc=assoc, report=args.report, overwrite=args.overwrite)
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from .pipeline import run_audit
 
     plan = plan_from_args(args)
+    if not plan.overwrite:  # asked at the terminal before any work; in a script: refused, naming --overwrite
+        from engine.common.io import tty_confirm
+
+        from .out_folder import may_write_audit
+
+        plan.validate()
+        may_write_audit(plan.out_dir, overwrite=False, confirm=tty_confirm())
+        plan.overwrite = True  # nothing there to lose, or the user said yes
     result = run_audit(plan, progress=ProgressBar("scoring"), log=lambda m: print(m, file=sys.stderr))
     print(result.summary())
     if result.assoc_overview is not None:

@@ -19,6 +19,7 @@ from .result import AuditResult
 
 
 def write_outputs(result: AuditResult, out: Path) -> None:
+    """Every table, plot and summary of ``result`` into ``out`` (the manifest comes last: write_manifest)."""
     out.mkdir(parents=True, exist_ok=True)
     for cid in result.scores:
         files = result.rendered.pop(cid, None) or corpus_files(result, cid)
@@ -34,7 +35,6 @@ def write_outputs(result: AuditResult, out: Path) -> None:
         _write_layouts(name, result, out)
     write_plots(result.tables, out / "plots")
     atomic_write_bytes(out / "summary.txt", result.summary().encode("utf-8"))
-    write_manifest(result, out)
 
 
 def corpus_files(result: AuditResult, cid: str) -> dict[str, bytes]:
@@ -56,26 +56,29 @@ def corpus_files(result: AuditResult, cid: str) -> dict[str, bytes]:
 
 
 def _write_layouts(name: str, result: AuditResult, out: Path) -> None:
-    """tables/<stat>.md|.tex: the statistic's whole tidy table in its paper layout, so that one
-    logical table (e.g. one corpus × axis) is one LaTeX float, whatever the number of models."""
-    from engine.stats import latex, markdown
-    from engine.stats.render import build_tables
+    """tables/<stat>.tex|-wide.tex|.md|.csv: the statistic's whole tidy table in its paper layouts
+    (engine.stats.render.statistic_files, the same set the report writes), so that one logical
+    table (e.g. one corpus × axis) is one LaTeX float, whatever the number of models."""
+    from engine.stats.render import statistic_files
 
     frame = result.tables.get(name)
     if frame is None or not len(frame) or not registry.get(name).layouts[0]:
         return  # no rows, or a statistic without a paper layout (its CSV is the table)
     try:
-        tables = build_tables(frame)
-    except (ValueError, KeyError, TypeError) as exc:
+        files = statistic_files(name, frame)
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
         result.problems.append(f"table layout for {name}: {exc}")
         return
-    if tables:
-        atomic_write_bytes(out / "tables" / f"{name}.md", markdown.render_all(tables).encode("utf-8"))
-        atomic_write_bytes(out / "tables" / f"{name}.tex", latex.render_all(tables).encode("utf-8"))
+    for rel, data in files.items():
+        atomic_write_bytes(out / rel, data)
 
 
 def write_manifest(result: AuditResult, out: Path) -> None:
+    """manifest.json, written last: it lists every file of the folder (``files``), which is what
+    the readers take as this run's results (engine.audit.folder.run_files)."""
     result.manifest["problems"] = list(result.problems)
+    result.manifest["files"] = sorted(p.relative_to(out).as_posix() for p in out.rglob("*")
+                                      if p.is_file() and p.name != "manifest.json")
     atomic_write_bytes(out / "manifest.json", json.dumps(result.manifest, indent=2, ensure_ascii=False,
                                                         default=str).encode("utf-8"))
 

@@ -11,12 +11,15 @@ Output folder contract (read by the HTML report, the GUI and ``engine.audit.fold
     pairs/<corpus>.csv                 counterfactual pairs with ":privileged"/":minoritised" score columns
     stats/<statistic>.csv              tidy tables, one per registry entry (+ its extra tables, e.g. paired_pairs)
     stats/*.parquet, scores/*.parquet  the same tidy tables as parquet (typed columns, for pandas/R/Arrow)
-    tables/<stat>.md, tables/<stat>.tex   rendered in the papers' layouts
+    tables/<stat>.tex, -wide.tex, .md, .csv   rendered in the papers' layouts (the report writes the same set)
     assoc/tests.csv, assoc/word_scores.csv, assoc/fise_*.csv, tables/assoc.md   association tests
     plots/<stat>.svg, plots/assoc.svg  forest plots (estimate and CI per row)
     summary.txt                        the results objects' own summaries
     report/index.html                  the HTML report (plan.report)
-Nothing is written unless the run completes; a cancelled run resumes from the score cache.
+    (manifest.json lists every file of the run under "files"; the readers take only those)
+Nothing is written unless the run completes, and then the folder is replaced as a whole (an earlier
+audit folder only with plan.overwrite, engine.audit.out_folder); a cancelled run resumes from the
+score cache.
 """
 from __future__ import annotations
 
@@ -52,6 +55,10 @@ def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: An
     run itself (``engine.sweep`` records its scheduler and workers under ``sweep``).
     """
     plan.validate()
+    if plan.out_dir is not None:
+        from .out_folder import may_write_audit
+
+        may_write_audit(plan.out_dir, overwrite=plan.overwrite)
     say = log or (lambda _msg: None)
     phase = on_phase or (lambda _name, _total: None)
     started = time.perf_counter()
@@ -78,11 +85,16 @@ def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: An
     result.manifest["seconds"] = round(time.perf_counter() - started, 3)
     if plan.out_dir is not None:
         phase("writing", 0)
-        from .outputs import write_outputs
+        from engine.common.staged_folder import staged_folder
 
-        write_outputs(result, plan.out_dir)
-        if plan.has_assoc:
-            _write_assoc(plan, result)
+        from .outputs import write_manifest, write_outputs
+
+        # the whole folder at once: an earlier run's files cannot survive beside this run's
+        with staged_folder(plan.out_dir) as staging:
+            write_outputs(result, staging)
+            if plan.has_assoc:
+                _write_assoc(staging, result)
+            write_manifest(result, staging)
         say(f"results written to {plan.out_dir}")
         if plan.report:
             phase("report", 0)
@@ -256,6 +268,7 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
     each as soon as its scores are in, while worker processes score the next ones."""
     from .parallel import can_fork, resolve_jobs
     from .schedule import ScoringJob, score_jobs
+    from .score_range import check_declared_ranges
 
     processes = resolve_jobs(plan.setting("jobs", None))
     corpora, scorers = _corpora_and_scorers(plan, result, say, parallel=processes > 1)
@@ -314,6 +327,8 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
                                 for dim in scorer.dimensions}
                   for scorer, frame in zip(scorers, frames)}
         df, pairs, score_cols = _scored_frames(corpus, df, pairs, scorers, scored)
+        # a declared range holds for every statistic, or the run stops at the first score outside it
+        check_declared_ranges(df, pairs, score_cols, scorers, plan.settings.get("score_range"))
         result.scores[corpus.id] = df
         if pairs is not None:
             result.pairs[corpus.id] = pairs
@@ -335,11 +350,23 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
                 _import_statistics(plan)  # once, here: the children that compute them inherit the modules
             deferred.append(job)
 
-    say(f"scoring {total:,} texts ({_count(len(corpora), 'corpus', 'corpora')} × "
-        f"{_count(len(scorers), 'scorer', 'scorers')})"
-        + (f" in up to {processes} processes" if processes > 1 else ""))
+    def planned(texts: int, to_score: int, workers: int) -> None:
+        """The plan as it will run: the cache is read by now, so the line says what is scored where."""
+        what = f"{texts:,} texts ({_count(len(corpora), 'corpus', 'corpora')} × {_count(len(scorers), 'scorer', 'scorers')})"
+        if not to_score:
+            say(f"{what}: all from the score cache, nothing to score")
+        else:
+            cached = f"{texts - to_score:,} from the score cache, " if to_score < texts else ""
+            say(f"{what}: {cached}scoring {to_score:,}" + (f" in up to {workers} processes" if workers > 1 else ""))
+
     score_jobs(jobs, cache=cache, progress=relay, cancel=cancel, processes=processes, rates=rates,
-               on_group_done=corpus_done, on_job_done=job_done)
+               on_group_done=corpus_done, on_job_done=job_done, on_plan=planned)
+    for scorer in scorers:  # what a scorer can tell only once every text was asked for (a prediction
+        closing = getattr(scorer, "closing_warnings", None)  # file's rows for sentences of no corpus)
+        if callable(closing):
+            closing()
+            for warning in _new_warnings(scorer, result):
+                say(f"  warning: {warning}")
     if deferred:  # the workers are gone
         from .analysis import analyse_together
 
@@ -507,10 +534,9 @@ def _association_tests(plan: AuditPlan, result: AuditResult, progress: ProgressF
     result.assoc_overview = assoc_overview(tables, plan.assoc, problems)
 
 
-def _write_assoc(plan: AuditPlan, result: AuditResult) -> None:
+def _write_assoc(out: Path, result: AuditResult) -> None:
     from .assoc_step import assoc_markdown, write_assoc_tables
 
-    out = Path(plan.out_dir)
     write_assoc_tables(out, result.tables)
     overview = result.assoc_overview
     if overview is not None and len(overview):

@@ -8,6 +8,7 @@ from typing import Any
 from engine.common.errors import UsageError
 
 from .assoc_step import AssocStep
+from engine.stats.inference import INFERENCE_CHOICES
 
 
 def statistic_ids() -> tuple[str, ...]:
@@ -25,7 +26,9 @@ class AuditPlan:
     folder …) or ready scorer objects (anything with name, dimensions, fingerprint(), score()).
     `stats`: registry ids (None: every statistic). `assoc`: association tests run on a
     representation into the same folder (``assoc/``). `report`: also build the HTML report
-    into ``out_dir/report`` (needs ``out_dir``).
+    into ``out_dir/report`` (needs ``out_dir``). `overwrite`: an earlier audit folder at ``out_dir`` is
+    replaced (always as a whole, when the run completes: a notebook cell run again replaces its folder);
+    False refuses before any work (the CLI without --overwrite). A folder of other files is never replaced.
 
     `settings` go to the statistics unchanged and are recorded in the manifest:
     alpha, correction (None/"holm"/"bh"), n_resamples, seed, band_share, noun_phrases, inference
@@ -45,6 +48,7 @@ class AuditPlan:
     settings: dict[str, Any] = field(default_factory=dict)
     assoc: AssocStep | None = None
     report: bool = False
+    overwrite: bool = True  # replace an earlier audit folder at out_dir (engine.audit.out_folder); the CLI asks
 
     def __post_init__(self) -> None:
         if self.stats is None:
@@ -81,7 +85,7 @@ class AuditPlan:
         if self.settings.get("band_share", 0.03) is not None:
             validate.fraction("--band", self.settings.get("band_share", 0.03), below_one=True,
                               fix="a share of the score range, e.g. 0.03")
-        validate.one_of("--inference", self.settings.get("inference", "person"), ("person", "paper"), "inference")
+        validate.one_of("--inference", self.settings.get("inference", "person"), INFERENCE_CHOICES, "inference")
         validate.one_of("--race-pooling", self.settings.get("race_pooling", "paper"), ("paper", "within_gender"),
                         "race pooling")
         rng = self.settings.get("score_range")

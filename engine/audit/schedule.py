@@ -23,6 +23,8 @@ What a job gets (`score_texts` is the one-job case):
 """
 from __future__ import annotations
 
+import sys
+
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -106,7 +108,8 @@ def score_jobs(jobs: Sequence[ScoringJob], *, cache: Any = None, progress: Progr
                cancel: Any = None, processes: int | None = 1, chunk_size: int | None = None,
                rates: dict[str, float] | None = None,
                on_group_done: Callable[[int, list[Any]], None] | None = None,
-               on_job_done: Callable[[int, ScoringStats], None] | None = None) -> list[Any]:
+               on_job_done: Callable[[int, ScoringStats], None] | None = None,
+               on_plan: Callable[[int, int, int], None] | None = None) -> list[Any]:
     """Score every job; returns one frame per job (rows aligned with its texts, one float column per
     scorer dimension, `attrs["scoring"]` a `ScoringStats`).
 
@@ -114,9 +117,14 @@ def score_jobs(jobs: Sequence[ScoringJob], *, cache: Any = None, progress: Progr
     `rates`: seconds per text by scorer name (the audit's speed probe), for the ETA.
     `on_group_done(group, frames)` runs in this process, in group order, as soon as every job of
     that group and of the groups before it is scored (the pipeline computes a corpus's statistics
-    there while workers go on scoring). Raises `Cancelled` when `cancel` asks to stop."""
-    return _Schedule(list(jobs), cache, progress, cancel, processes, chunk_size, rates, on_group_done,
-                     on_job_done).run()
+    there while workers go on scoring). `on_plan(texts, to_score, processes)` runs once the cache was
+    read, before any scoring: how many texts there are, how many are not cached and in how many
+    processes they will be scored (1 when none or too few for the workers), so a log line can say
+    what will actually happen. Raises `Cancelled` when `cancel` asks to stop."""
+    sched = _Schedule(list(jobs), cache, progress, cancel, processes, chunk_size, rates, on_group_done,
+                      on_job_done)
+    sched.on_plan = on_plan
+    return sched.run()
 
 
 class _Schedule:
@@ -200,6 +208,8 @@ class _Schedule:
                 run.outstanding += 1
         self.total = sum(len(r.unique) for r in self.runs)
         self.done = self.total - sum(len(n) for n in news)
+        if getattr(self, "on_plan", None) is not None:
+            self.on_plan(self.total, self.total - self.done, self.want if self.specs and len(self.shared) > 1 else 1)
         self._emit()
 
     # -- running ----------------------------------------------------------------------------------
@@ -221,6 +231,11 @@ class _Schedule:
                 # (cancel, error, a chunk scored here in a worker's place): do not wait for running
                 # chunks; the workers exit once their current one is done
                 busy = bool(self.in_flight) or any(not f.done() for f in self.stolen)
+                if busy and sys.exc_info()[0] is not None:  # interrupted or failed: stop the workers now, and
+                    from .parallel import stop_workers  # wait for the pool's thread (left running, it wrote to
+
+                    stop_workers(self.pool)  # a closed pipe at exit: "Exception ignored … Bad file descriptor")
+                    busy = False
                 self.pool.shutdown(wait=not busy, cancel_futures=True)
             if self.cache is not None and hasattr(self.cache, "flush"):
                 self.cache.flush()  # what was scored is kept, also when cancelled or failed

@@ -7,10 +7,11 @@ Grammar: `KIND[:TARGET][?key=value&key=value]`, or a bare folder with a manifest
 * `hf-classifier:DIR_OR_HF_ID` — an `AutoModelForSequenceClassification` used as is.
 * `predictions:FILE` — a prediction file; options `key=sentence|id`, `columns=a,b`,
   `on_missing=error|drop|keep` (a sentence without a row), `on_bad=error|drop|keep` (an empty,
-  non-number, NaN or infinite cell), `on_duplicate=error|first` (see engine/models/scorers/predictions.py).
+  non-number, NaN or infinite cell), `on_duplicate=error|first`, `sep=,|;|tab||` and `decimal=.|,` (read from
+  the file when not given; see engine/models/scorers/predictions.py).
 * `llm:DIR_OR_GGUF` — a local causal language model asked a prompt per dimension; options
   `prompt=ID[,ID…]`, `task=anger,joy`, `language=es`, `prompt_file=FILE.toml`, `prefix_cache=0|1`,
-  `chat=0|1` (see engine/models/scorers/llm.py).
+  `chat=0|1`, `label_reading=sequence|first_token` (see engine/models/scorers/llm.py).
 Common options: `device=cpu|cuda|auto`, `precision=auto|fp32|bf16|fp16`, `batch_size=N`,
 `max_length=N`, `encoder=PATH` (encoder-head), `vectors=PATH` (fasttext-mlp), `name=…`.
 Why strings: they fit on a command line, in a plan file and in a run manifest alike.
@@ -79,10 +80,11 @@ def load_scorer(spec: str, *, allow_pickle: bool = False, ids: Mapping[str, str]
         from engine.models.scorers.predictions import PredictionFileScorer
 
         cols = opts.pop("columns", None)
-        kw = {k: opts.pop(k) for k in ("key", "on_missing", "on_bad", "on_duplicate") if k in opts}
+        kw = {k: opts.pop(k) for k in ("key", "on_missing", "on_bad", "on_duplicate", "sep", "decimal") if k in opts}
         if opts:  # a misspelt option must not silently fall back to the strict default
             raise ModelError(spec, f"unknown option {next(iter(opts))!r}", field="--model",
-                             fix="prediction files take key, columns, on_missing, on_bad, on_duplicate and name")
+                             fix="prediction files take key, columns, on_missing, on_bad, on_duplicate, sep, decimal "
+                                 "and name")
         return PredictionFileScorer(target, ids=ids, columns=cols.split(",") if cols else None, name=name, **kw)
     if kind == "llm":
         return _load_llm(spec, target, opts, name, allow_pickle, common)
@@ -94,7 +96,7 @@ def load_scorer(spec: str, *, allow_pickle: bool = False, ids: Mapping[str, str]
                         vectors=opts.pop("vectors", None), **common)
 
 
-_LLM_OPTS = ("prompt", "task", "language", "prompt_file", "prefix_cache", "chat")
+_LLM_OPTS = ("prompt", "task", "language", "prompt_file", "prefix_cache", "chat", "label_reading")
 
 
 def _load_llm(spec: str, target: str, opts: dict[str, str], name: str | None, allow_pickle: bool,
@@ -113,6 +115,8 @@ def _load_llm(spec: str, target: str, opts: dict[str, str], name: str | None, al
             if value not in ("0", "1", "true", "false", "yes", "no"):
                 raise ModelError(spec, f"option {key} must be 0 or 1", field=key)
             flags[key] = value in ("1", "true", "yes")
+    if "label_reading" in opts:
+        flags["label_reading"] = opts.pop("label_reading").strip().lower()
     return LLMScorer(target, prompt=opts.get("prompt"), task=opts.get("task"), language=opts.get("language"),
                      prompt_file=opts.get("prompt_file"), allow_pickle=allow_pickle, name=name, **flags, **common)
 

@@ -24,30 +24,12 @@ MAX_SCORE_CHARTS = 8
 # ----------------------------------------------------------------------------- tables
 def layout_tables(name: str, frame: pd.DataFrame) -> tuple[list, list, str]:
     """(main tables, extra tables, problem) in the papers' layouts; problem is '' when fine."""
-    from engine.stats.render import build_tables
-
-    main_layouts, extra_layouts = registry.get(name).layouts
-
-    if not main_layouts:
-        return [], [], ""  # a statistic without a paper layout: its tidy table is in data/
-
-    def build(layouts: tuple[str, ...]) -> list:
-        return [t for lay in layouts for t in (build_tables(frame, lay) if lay else build_tables(frame))]
+    from engine.stats.render import layouts_of
 
     try:
-        return build(main_layouts), build(extra_layouts), ""
+        return (*layouts_of(name, frame, "page"), "")
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         return [], [], f"the {name} table could not be laid out ({exc})"
-
-
-def table_csv(tables: list) -> bytes:
-    from engine.stats.markdown import _flat_header
-
-    frames = []
-    for t in tables:
-        head = _flat_header(t)
-        frames.append(pd.DataFrame([[c.text + c.sup for c in row] for row in t.rows], columns=head))
-    return "\n".join(f.to_csv(index=False, lineterminator="\n") for f in frames).encode("utf-8")
 
 
 # ----------------------------------------------------------------------------- association tests
@@ -149,7 +131,10 @@ def _inference_text(inference: Any) -> str:
     """Which p-values the statistics report (audits before the setting existed used the papers' tests)."""
     if inference == "person":
         return ("person-robust: each name / noun phrase is one unit (CR2 cluster-robust errors with "
-                "Bell–McCaffrey df, Welch t on person means, person-level permutation tests)")
+                "Welch–Satterthwaite df, Welch t on person means, person-level permutation tests)")
+    if inference == "crossed":
+        return ("crossed: persons, templates and emotion words are random factors (person CR2 plus the template "
+                "and word parts, Satterthwaite df), so the verdicts generalise to templates and words like these")
     if inference == "paper":
         return "the papers' tests (sentences treated as independent)"
     return "the papers' tests (audit made before person-robust inference existed)"
@@ -175,7 +160,7 @@ def _sha256(path: Path) -> str:
 def datasheets(folder: AuditFolder) -> list[tuple[str, Any, str]]:
     """(corpus id, datasheet Document or None, warning) for every corpus of the audit."""
     from engine.corpus import DefinitionError, load_definition
-    from engine.package.datasheet import build_datasheet
+    from engine.package.datasheet import IN_REPORT, build_datasheet
 
     out = []
     ids = list(folder.corpora) or list(folder.scores)
@@ -200,7 +185,7 @@ def datasheets(folder: AuditFolder) -> list[tuple[str, Any, str]]:
         except (DefinitionError, OSError, ValueError) as exc:
             out.append((cid, None, f"no datasheet: the definition could not be read ({exc})"))
             continue
-        out.append((cid, build_datasheet(corpus), warning))
+        out.append((cid, build_datasheet(corpus, shipped=IN_REPORT), warning))
     return out
 
 
@@ -262,7 +247,8 @@ def render_html(folder: AuditFolder, sheets: list[tuple[str, Any, str]], layouts
             body.append(f"<details><summary>Summary tables in the paper's layout ({len(extra)})</summary>")
             body += [stat_table(t) for t in extra]
             body.append("</details>")
-        files = [f"tables/{name}.tex", f"tables/{name}.md", f"tables/{name}.csv", f"data/{name}.csv"]
+        files = [f"tables/{name}.tex", f"tables/{name}-wide.tex", f"tables/{name}.md", f"tables/{name}.csv",
+                 f"data/{name}.csv"]
         body.append('<p class="muted">Files: ' + ", ".join(f"<code>{esc(f)}</code>" for f in files) + "</p>")
 
     if folder.assoc is not None and len(folder.assoc):
@@ -286,8 +272,9 @@ def render_html(folder: AuditFolder, sheets: list[tuple[str, Any, str]], layouts
             body.append(document(doc, level=3, anchor=f"datasheet-{cid}"))
 
     body.append('<h2 id="files">Files of this report</h2>')
-    body.append("<ul><li><code>tables/</code> — LaTeX (booktabs), Markdown and CSV tables in the papers' layouts"
-                "</li><li><code>data/</code> — the audit's tidy statistics tables (CSV)</li>"
+    body.append("<ul><li><code>tables/</code> — LaTeX (booktabs: <code>NAME.tex</code> fits one column of a "
+                "two-column paper, <code>NAME-wide.tex</code> spans the page), Markdown and CSV tables in the papers' "
+                "layouts</li><li><code>data/</code> — the audit's tidy statistics tables (CSV)</li>"
                 "<li><code>datasheets/</code> — corpus datasheets (Markdown)</li>"
                 "<li><code>manifest.json</code> — the run manifest</li></ul>")
     body.append(f"<footer>Built by EEC Studio {esc(app_version())} on "

@@ -38,7 +38,7 @@ from gui.errors import friendly
 from gui.i18n import N_, _, connect_retranslate
 
 from .setup_model import FAMILY_ORDER, AuditSetup, Choice, describe_model_folder
-from engine.stats.inference import INFERENCE_CHOICES
+from engine.audit import INFERENCE_CHOICES
 
 KEY_ROLE = Qt.UserRole + 40
 
