@@ -41,6 +41,9 @@ def audit_dir(tmp_path_factory):
     write_assoc_tables(out, tables)
     manifest = json.loads((out / "manifest.json").read_text())
     manifest["assoc"] = assoc_record(step, problems)
+    # the readers take only the files the manifest lists (issue 29): list the hand-written ones too
+    manifest["files"] = sorted(set(manifest.get("files", [])) | {p.relative_to(out).as_posix()
+                                                              for p in (out / "assoc").rglob("*") if p.is_file()})
     (out / "manifest.json").write_text(json.dumps(manifest))
     return out
 
