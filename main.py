@@ -34,6 +34,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     gui = sub.add_parser("gui", help="open the desktop app (the default with no arguments)")
     gui.set_defaults(func=lambda args: run_gui())
+    menu = parser.add_mutually_exclusive_group()  # gui/desktop_entry.py (freedesktop menus; no Qt needed)
+    menu.add_argument("--install-desktop-entry", dest="desktop_entry", action="store_const", const="install",
+                      help="put EEC Studio in this user's application menu (Linux/BSD desktops), then exit")
+    menu.add_argument("--uninstall-desktop-entry", dest="desktop_entry", action="store_const", const="uninstall",
+                      help="remove that menu entry and its icons, then exit")
     for name in COMMANDS.get(command or "", CLI_MODULES):
         import_module(name).add_parser(sub)
     return parser
@@ -74,6 +79,10 @@ def main(argv: list[str] | None = None) -> int:
         return run_gui()
     parser = build_parser(argv[0])
     args = parser.parse_args(argv)
+    if getattr(args, "desktop_entry", None):
+        from gui import desktop_entry
+
+        args.func = lambda a: desktop_entry.run(a.desktop_entry)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2  # exits.USAGE
@@ -90,11 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # never raw errno text: the file and the reason
         print(f"error: {os_error_line(exc)}", file=sys.stderr)
         return exits.USAGE
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return exits.USAGE
-    except Exception as exc:  # last resort: one line, never a traceback
-        print(f"error: unexpected {type(exc).__name__}: {exc} (set EEC_DEBUG=1 for details)", file=sys.stderr)
+    except Exception as exc:  # a bug, not bad input (that is a UserError): one line, never a traceback
+        print(f"error: {internal_error_line(exc)}", file=sys.stderr)
         if os.environ.get("EEC_DEBUG"):
             raise
         return exits.INTERNAL
@@ -112,6 +118,16 @@ def exit_code_for(exc: BaseException) -> int:
     except ImportError:  # the association part is optional
         CoverageError = ()  # type: ignore[assignment]
     return exits.REFUSED if CoverageError and isinstance(exc, CoverageError) else exits.USAGE
+
+
+def internal_error_line(exc: BaseException) -> str:
+    """The line for an error no user input explains (a plain ValueError, KeyError, ...): a bug.
+
+    Why not exit 2 for any ValueError: bad input raises a UserError subclass that names the file,
+    field and fix; a bare ValueError from deep inside is ours to fix, and calling it a usage error
+    sent users looking for a mistake they had not made."""
+    return (f"unexpected {type(exc).__name__}: {exc} — this is a bug in EEC Studio, not in your input; "
+            f"please report it with the command line (set EEC_DEBUG=1 for the traceback)")
 
 
 def os_error_line(exc: OSError) -> str:

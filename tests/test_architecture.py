@@ -12,7 +12,18 @@ from engine.common.errors import UserError
 
 ROOT = Path(__file__).resolve().parents[1]
 #: error classes that never reach a user: the caller turns them into a finding or a UserError
-INTERNAL_ERRORS = {"TemplateSyntaxError": "a template's syntax problem becomes a checker finding (E0xx)"}
+INTERNAL_ERRORS: dict[str, str] = {}
+#: bare ``raise ValueError``/``KeyError`` that remain in the engine: internal consistency checks (a bug
+#: when they fire, so main.py reports exit 4), or input a calling module converts itself
+BARE_RAISES_ALLOWED = {
+    "engine/stats/cluster_robust.py": "the bread matrix and CR kind are passed between our own functions",
+    "engine/audit/cache.py": "a scorer returning another number of rows than texts is a scorer bug",
+    "engine/stats/settings.py": "a setting declared wrongly (kind, two declarations of one key) is a code bug",
+    "engine/common/extras.py": "an extra or module name unknown to EXTRAS is a mistake in our own code",
+    "engine/corpus/language_presets.py": "corpus/cli.py turns it into a UsageError naming --language",
+    "engine/corpus/new_corpus.py": "corpus/cli.py turns it into a UsageError naming the option",
+    "engine/corpus/export.py": "the CLI offers only FORMATS (argparse choices)",
+}
 
 
 def _imports(path: Path) -> set[str]:
@@ -63,7 +74,62 @@ def test_every_engine_error_class_derives_from_the_one_base():
                 continue
             assert issubclass(cls, UserError), f"{info.name}.{name} does not derive from engine.common.errors.UserError"
     assert {"DefinitionError", "ModelError", "AssocError", "PackageError", "ExchangeError", "ReportError",
-            "AuditError", "UsageError"} <= set(seen)
+            "AuditError", "UsageError", "StatisticError", "TemplateSyntaxError"} <= set(seen)
+
+
+def test_errors_a_user_can_fix_keep_their_builtin_bases():
+    """``except ValueError`` / ``except KeyError`` callers (notebooks, the statistics step) keep working."""
+    from engine.corpus.template_syntax import TemplateSyntaxError, parse_template
+    from engine.stats import registry
+    from engine.stats.errors import StatisticError, UnknownStatisticError
+
+    assert issubclass(StatisticError, ValueError) and issubclass(TemplateSyntaxError, ValueError)
+    try:
+        registry.get("no-such-statistic")
+    except KeyError as exc:
+        assert isinstance(exc, UnknownStatisticError) and isinstance(exc, UserError)
+        assert str(exc).startswith("unknown statistic 'no-such-statistic'; choose from beta")  # not quoted
+    try:
+        parse_template("{person")
+    except UserError as exc:
+        assert str(exc) == "unclosed '{' at character 1"
+
+
+def test_the_engine_raises_no_bare_value_or_key_error_a_user_could_fix():
+    """Bad input raises a UserError subclass; a bare ValueError/KeyError is left only where it is a bug."""
+    import re
+
+    found = {}
+    for path in sorted((ROOT / "engine").rglob("*.py")):
+        n = len(re.findall(r"raise (?:ValueError|KeyError)\b", path.read_text(encoding="utf-8")))
+        rel = path.relative_to(ROOT).as_posix()
+        if n and rel not in BARE_RAISES_ALLOWED:
+            found[rel] = n
+    assert found == {}, f"raise a UserError subclass (e.g. StatisticError, UsageError) instead: {found}"
+
+
+def test_main_reports_user_errors_as_usage_and_internal_errors_as_bugs(monkeypatch, capsys):
+    """A UserError (StatisticError too) exits 2 with its line; a bare ValueError is a bug: exit 4."""
+    import argparse
+
+    import main
+    from engine.common import exits
+    from engine.stats.errors import StatisticError
+
+    def parser_raising(exc):
+        parser = argparse.ArgumentParser()
+        parser.add_argument("command")
+        parser.set_defaults(func=lambda args: (_ for _ in ()).throw(exc))
+        return lambda command=None: parser
+
+    monkeypatch.delenv("EEC_DEBUG", raising=False)
+    monkeypatch.setattr(main, "build_parser", parser_raising(StatisticError("scores outside [0, 1]", field="s")))
+    assert main.main(["x"]) == exits.USAGE
+    assert capsys.readouterr().err.strip() == "error: [s]: scores outside [0, 1]"
+    monkeypatch.setattr(main, "build_parser", parser_raising(ValueError("shapes (3,) and (4,) not aligned")))
+    assert main.main(["x"]) == exits.INTERNAL
+    err = capsys.readouterr().err
+    assert err.startswith("error: unexpected ValueError: shapes (3,) and (4,) not aligned") and "a bug" in err
 
 
 def test_user_errors_read_as_one_line_with_their_fix():

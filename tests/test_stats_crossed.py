@@ -39,7 +39,7 @@ def test_crossed_variance_of_a_mean_is_the_per_factor_formula():
     assert cr2(t) > v0 and cr2(w) > v0  # both factors vary here
     want = pt.std_err ** 2 + (cr2(t) - v0) + (cr2(w) - v0)
     assert got.std_err ** 2 == pytest.approx(want, rel=1e-10)
-    parts = [(pt.std_err ** 2, pt.df), (cr2(t) - v0, T - 1), (cr2(w) - v0, W - 1)]
+    parts = [(pt.std_err ** 2, pt.df), (cr2(t), T - 1), (cr2(w), W - 1)]
     assert got.df == pytest.approx(want ** 2 / sum(v * v / f for v, f in parts), rel=1e-10)
     assert crossed_t(pt, d, None) is None
     # a factor that shows no variance of its own (its clustered variance below V0) adds nothing

@@ -27,6 +27,8 @@ from typing import Literal
 
 import numpy as np
 
+from engine.common.errors import UsageError
+
 Alternative = Literal["greater", "less", "two-sided"]
 ALTERNATIVES = ("greater", "less", "two-sided")
 DEFAULT_EXACT_LIMIT = 1_000_000
@@ -97,12 +99,13 @@ def permutation_test(s: np.ndarray, n_x: int, *, alternative: Alternative = "gre
     ``n_permutations`` would cover every partition), else Monte-Carlo.
     """
     if alternative not in ALTERNATIVES:
-        raise ValueError(f"alternative must be one of {ALTERNATIVES}")
+        raise UsageError(f"alternative must be one of {ALTERNATIVES}, not {alternative!r}", field="alternative")
     s = np.asarray(s, dtype=np.float64)
     n = len(s)
     n_y = n - n_x
     if n_x < 1 or n_y < 1:
-        raise ValueError("both target sets need at least one word")
+        raise UsageError("both target sets need at least one word", field="targets",
+                         fix="give each target set at least one word the vectors know")
     total = n_partitions(n, n_x)
     # work on the smaller side; the X sum is total - (Y sum), so "greater" flips to "less"
     if n_x <= n_y:

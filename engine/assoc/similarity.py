@@ -11,6 +11,8 @@ from typing import Literal
 
 import numpy as np
 
+from engine.common.errors import UsageError
+
 Metric = Literal["cosine", "euclidean"]
 METRICS = ("cosine", "euclidean")
 
@@ -34,7 +36,7 @@ def pairwise(W: np.ndarray, V: np.ndarray, metric: Metric = "cosine") -> np.ndar
             for i, j in zip(*np.nonzero(close)):
                 exact[i, j] = float(np.linalg.norm(W[i] - V[j]))
         return -exact
-    raise ValueError(f"unknown metric {metric!r}; use one of {METRICS}")
+    raise UsageError(f"unknown metric {metric!r}; use one of {METRICS}", field="metric")
 
 
 def differential_association(T: np.ndarray, A: np.ndarray, B: np.ndarray, metric: Metric = "cosine") -> np.ndarray:

@@ -8,7 +8,6 @@ from pathlib import Path
 from .assoc_step import AssocStep
 from .plan import AuditPlan, statistic_ids
 from .progress_bar import ProgressBar
-from engine.stats.inference import INFERENCE_CHOICES
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -22,26 +21,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--stats", default=",".join(stats), help=f"comma list of {', '.join(stats)}")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for tables, scores and the manifest")
     p.add_argument("--cache-dir", default=None, metavar="DIR", help="score cache (default ~/.cache/eec-studio)")
-    p.add_argument("--alpha", type=float, default=0.05)
-    p.add_argument("--correction", choices=["holm", "bh"], default=None, help="multiple-comparison correction")
-    p.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="bootstrap resamples (0: none)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--band", type=float, default=0.03, help="counterfactual band as a share of the score range")
-    p.add_argument("--noun-phrases", choices=["exclude", "gender"], default="exclude",
-                   help="Beta regression: leave noun-phrase sentences out, or fit them with gender only")
-    p.add_argument("--inference", choices=list(INFERENCE_CHOICES), default="person",
-                   help="p-values and intervals: person-robust (default; each name/noun phrase is one unit, see "
-                        "docs/stats.md), crossed (persons, templates and emotion words as random factors: the "
-                        "verdict generalises to templates and words like these) or the papers' own tests over "
-                        "sentences (to reproduce published numbers)")
-    p.add_argument("--race-pooling", choices=["paper", "within_gender"], default="paper",
-                   help="K&M race pairs: both genders pooled as in the paper (default, 144 pairs on the EEC) "
-                        "or one pair per gender (288)")
-    p.add_argument("--score-range", type=score_range_arg, default=None, metavar="LOW,HIGH",
-                   help="the models' score scale, e.g. 1,5 for stars: sets the counterfactual band (default: each "
-                        "model's declared scale, else the observed range)")
-    p.add_argument("--person-permutations", type=int, default=2000, metavar="N",
-                   help="relabellings of the person-level permutation tests (exact when fewer exist; 0: none)")
+    add_setting_arguments(p)  # --alpha, --bootstrap, --inference, …: declared by the statistics
     p.add_argument("--allow-pickle", action="store_true", help="allow pickled model weights (.bin, joblib): runs their code")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="processes scoring CPU-bound models (VADER, TextBlob, SVM, fastText) at once; default: one "
@@ -64,18 +44,50 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     d.set_defaults(func=cmd_demo)
 
 
-def score_range_arg(text: str) -> tuple[float, float]:
-    """'LOW,HIGH' -> (low, high), with a one-line error naming the fix."""
-    parts = [x.strip() for x in str(text).split(",")]
-    try:
-        if len(parts) != 2:
-            raise ValueError
-        lo, hi = float(parts[0]), float(parts[1])
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not LOW,HIGH (e.g. --score-range 1,5 or --score-range -1,1)") from None
-    if not hi > lo:
-        raise argparse.ArgumentTypeError(f"{text!r}: HIGH must be greater than LOW (e.g. --score-range 1,5)")
-    return lo, hi
+def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
+    """One option per statistic setting (engine.stats.settings), as each declares it: its flag and
+    ``--key-with-dashes``, type, choices, default and help. The value lands in ``args.<key>``."""
+    from engine.stats.registry import settings
+
+    for s in settings():
+        kw: dict = {"dest": s.key, "default": s.default, "help": s.help + (f" (default {s.default})"
+                                                                              if s.default is not None and
+                                                                              "default" not in s.help else "")}
+        if s.kind == "choice":
+            kw["choices"] = list(s.accepted_choices)
+        else:
+            kw["type"] = _setting_type(s)
+            kw["metavar"] = s.metavar or ("X" if s.kind == "float" else "N")
+        parser.add_argument(*s.flags, **kw)
+
+
+def _setting_type(s):
+    """argparse's type for a declared setting: the text read as its type (a word that is no number is
+    argparse's one-line error); the range is checked by AuditPlan.validate, as for a plan built in code,
+    so every out-of-range value reads the same ('[--alpha]: must be between 0 and 1 …')."""
+    from engine.common.errors import UsageError
+
+    def parse(text: str):
+        if s.kind == "range":  # LOW,HIGH: its syntax is the type
+            try:
+                return s.parse_text(text)
+            except UsageError as exc:
+                raise argparse.ArgumentTypeError(exc.message + (f" ({exc.fix})" if exc.fix else "")) from None
+        try:
+            return int(text) if s.kind == "int" else float(text)
+        except ValueError:
+            what = "a whole number" if s.kind == "int" else "a number"
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}") from None
+
+    parse.__name__ = s.kind  # argparse names the type in its messages
+    return parse
+
+
+def setting_values(args: argparse.Namespace) -> dict:
+    """{key: value} of every declared setting from the parsed command line."""
+    from engine.stats.registry import settings
+
+    return {s.key: getattr(args, s.key) for s in settings()}
 
 
 def plan_from_args(args: argparse.Namespace) -> AuditPlan:
@@ -85,11 +97,7 @@ def plan_from_args(args: argparse.Namespace) -> AuditPlan:
                       seed=args.seed) if args.assoc else None
     return AuditPlan(corpora=args.corpus, scorers=args.model, stats=stats, out_dir=Path(args.out),
                      cache_dir=Path(args.cache_dir) if args.cache_dir else None, allow_pickle=args.allow_pickle,
-                     settings={"alpha": args.alpha, "correction": args.correction, "n_resamples": args.bootstrap,
-                               "seed": args.seed, "band_share": args.band, "noun_phrases": args.noun_phrases,
-                               "inference": args.inference, "race_pooling": args.race_pooling,
-                               "score_range": args.score_range, "n_permutations": args.person_permutations,
-                               "jobs": args.jobs},
+                     settings={**setting_values(args), "jobs": args.jobs},
                      assoc=assoc, report=args.report, overwrite=args.overwrite)
 
 
@@ -116,11 +124,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from .demo import DEMO_CORPORA, DEMO_SCORERS, run_demo
+    from .demo import DEMO_CORPORA, DEMO_SCORERS, has_glove, run_demo
 
     out = Path(args.out).resolve()
-    print(f"EEC Studio demo: {', '.join(DEMO_CORPORA)} scored by {' and '.join(DEMO_SCORERS)}, "
-          f"plus WEAT on GloVe 6B 50d -> {out}", file=sys.stderr)
+    print(f"EEC Studio demo: {', '.join(DEMO_CORPORA)} scored by {' and '.join(DEMO_SCORERS)}"
+          f"{', plus WEAT on GloVe 6B 50d' if has_glove() else ''} -> {out}", file=sys.stderr)
     demo = run_demo(out, progress=ProgressBar("scoring"), log=lambda m: print(m, file=sys.stderr))
     print(demo.audit.summary())
     if demo.weat is not None:

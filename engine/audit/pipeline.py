@@ -29,6 +29,7 @@ from typing import Any, Callable
 
 import pandas as pd
 
+from engine.common.errors import UsageError
 from engine.common.io import atomic_write_bytes
 from engine.models.base import Cancelled, is_cancelled
 
@@ -254,8 +255,8 @@ def _load_scorers(plan: AuditPlan, ids_of: Callable[[], dict[str, str]], result:
         else:
             scorer = spec
         if scorer.name in result.manifest["scorers"]:
-            raise ValueError(f"audit: two models are both named {scorer.name!r}; their score columns would clash — "
-                             f"give one another name (append ?name=OTHER to its --model spec)")
+            raise UsageError(f"two models are both named {scorer.name!r}; their score columns would clash",
+                             field="--model", fix="give one another name (append ?name=OTHER to its --model spec)")
         scorers.append(scorer)
         result.manifest["scorers"][scorer.name] = scorer_record(spec, scorer)
     return scorers

@@ -7,8 +7,9 @@ from typing import Any
 
 from engine.common.errors import UsageError
 
+from engine.stats.inference import INFERENCE_CHOICES  # noqa: F401  (engine.audit re-exports it for the GUI)
+
 from .assoc_step import AssocStep
-from engine.stats.inference import INFERENCE_CHOICES
 
 
 def statistic_ids() -> tuple[str, ...]:
@@ -30,10 +31,10 @@ class AuditPlan:
     replaced (always as a whole, when the run completes: a notebook cell run again replaces its folder);
     False refuses before any work (the CLI without --overwrite). A folder of other files is never replaced.
 
-    `settings` go to the statistics unchanged and are recorded in the manifest:
-    alpha, correction (None/"holm"/"bh"), n_resamples, seed, band_share, noun_phrases, inference
-    ("person"/"paper"), race_pooling ("paper"/"within_gender"), score_range ((low, high) or None),
-    n_permutations (person-level permutation tests); and `jobs`: processes scoring a CPU-bound scorer
+    `settings` go to the statistics unchanged and are recorded in the manifest: the settings the
+    statistics declare (``engine.stats.registry.settings()``: alpha, correction, n_resamples, seed,
+    inference, n_permutations, noun_phrases, race_pooling, band_share, score_range; a missing one
+    takes its declared default); and `jobs`: processes scoring a CPU-bound scorer
     at once (None or 0: one per core; 1: this process only; see engine.audit.parallel — the scores are
     the same for any value).
     An assoc-only plan (no corpora, no scorers) runs just the association tests.
@@ -76,27 +77,14 @@ class AuditPlan:
         known = statistic_ids()
         for sid in self.stats or []:
             validate.one_of("--stats", sid, known, "statistic")
-        # the checks the CLI runs on its options (engine.common.validate), also for a plan built in
-        # a notebook, a sweep file or the GUI: a value out of range is refused before any work
-        if self.settings.get("alpha", 0.05) is not None:
-            validate.probability("--alpha", self.settings.get("alpha", 0.05))
-        if self.settings.get("n_resamples", 1000) is not None:
-            validate.at_least("--bootstrap", self.settings.get("n_resamples", 1000), 0, fix="0 for none, or e.g. 1000")
-        if self.settings.get("band_share", 0.03) is not None:
-            validate.fraction("--band", self.settings.get("band_share", 0.03), below_one=True,
-                              fix="a share of the score range, e.g. 0.03")
-        validate.one_of("--inference", self.settings.get("inference", "person"), INFERENCE_CHOICES, "inference")
-        validate.one_of("--race-pooling", self.settings.get("race_pooling", "paper"), ("paper", "within_gender"),
-                        "race pooling")
-        rng = self.settings.get("score_range")
-        if rng is not None:
-            pair = list(rng) if isinstance(rng, (list, tuple)) else []
-            low, high = (validate.number("--score-range", v) for v in pair) if len(pair) == 2 else (0.0, 0.0)
-            if not high > low:
-                raise UsageError(f"must be LOW,HIGH with HIGH > LOW, got {rng!r}", field="--score-range",
-                                 fix="e.g. --score-range 1,5")
-        validate.at_least("--person-permutations", self.settings.get("n_permutations", 2000) or 0, 0,
-                          fix="0 for none, or e.g. 2000")
+        # every statistic setting as its declaration says (engine.stats.settings; the CLI's types and
+        # choices are generated from the same one), also for a plan built in a notebook, a sweep file or
+        # the GUI: a value out of range is refused before any work, naming the command-line flag
+        from engine.stats.registry import settings as declared
+
+        for s in declared():
+            if s.key in self.settings:
+                s.check(self.settings[s.key])
         if self.has_assoc:
             validate.at_least("--permutations", self.assoc.permutations, 0, fix="0 for none, or e.g. 10000")
         if self.settings.get("jobs") is not None:

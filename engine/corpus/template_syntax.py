@@ -11,12 +11,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from engine.common.errors import UserError
+
 GENERATING_SOURCES = ("person", "emotion")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 
 
-class TemplateSyntaxError(ValueError):
-    pass
+class TemplateSyntaxError(UserError, ValueError):
+    """A template text that cannot be parsed; the checker turns it into finding E010, and where it
+    reaches a user directly (a notebook, an exchange file) it reads as one line like every UserError."""
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from engine.common.fmt import stars  # noqa: F401  (re-exported: engine.stats.stars)
+from .errors import StatisticError
 
 #: Groups the data contract names as the reference ("majority") of the race/ethnicity axis.
 #: Used only to infer ``majority`` when exactly one of them occurs in the data.
@@ -55,23 +56,23 @@ def resolve_scores(score_col: str | Sequence[str] | Mapping[str, Any],
         return [ScoreSpec(score_col, model if model is not None else score_col, emotion or "")]
     if isinstance(score_col, Mapping):
         if model is not None or emotion is not None:
-            raise ValueError("model=/emotion= cannot be combined with a {column: (model, emotion)} mapping")
+            raise StatisticError("model=/emotion= cannot be combined with a {column: (model, emotion)} mapping")
         specs = []
         for col, lab in score_col.items():
             if isinstance(lab, str):
                 lab = (lab, "")
             if not (isinstance(lab, (tuple, list)) and len(lab) == 2):
-                raise ValueError(f"labels for score column {col!r} must be (model, emotion), got {lab!r}")
+                raise StatisticError(f"labels for score column {col!r} must be (model, emotion), got {lab!r}")
             specs.append(ScoreSpec(str(col), str(lab[0]), str(lab[1])))
         if not specs:
-            raise ValueError("no score columns given; " + SCORES_HELP)
+            raise StatisticError("no score columns given; " + SCORES_HELP)
         return specs
     if isinstance(score_col, Sequence):
         cols = list(score_col)
         if not cols:
-            raise ValueError("no score columns given; " + SCORES_HELP)
+            raise StatisticError("no score columns given; " + SCORES_HELP)
         if model is not None and len(cols) > 1:
-            raise ValueError("model= labels a single score column; for several columns "
+            raise StatisticError("model= labels a single score column; for several columns "
                              "pass a mapping {column: (model, emotion)}")
         return [ScoreSpec(str(c), model if model is not None else str(c), emotion or "") for c in cols]
     raise TypeError(f"score_col: {SCORES_HELP} (got {type(score_col).__name__})")
@@ -83,7 +84,7 @@ def require_columns(df: pd.DataFrame, columns: Sequence[str], what: str) -> None
         raise TypeError(f"{what}: expected a pandas DataFrame, got {type(df).__name__}")
     missing = [c for c in columns if c not in df.columns]
     if missing:
-        raise ValueError(f"{what}: missing column(s) {missing}; columns present: {list(df.columns)}")
+        raise StatisticError(f"{what}: missing column(s) {missing}; columns present: {list(df.columns)}")
 
 
 def numeric_scores(df: pd.DataFrame, col: str) -> np.ndarray:
@@ -91,7 +92,7 @@ def numeric_scores(df: pd.DataFrame, col: str) -> np.ndarray:
     try:
         return pd.to_numeric(df[col], errors="raise").to_numpy(dtype=float)
     except (ValueError, TypeError) as exc:
-        raise ValueError(f"score column {col!r} is not numeric ({exc})") from None
+        raise StatisticError(f"score column {col!r} is not numeric ({exc})") from None
 
 
 def refuse_missing(df: pd.DataFrame, cols: Sequence[str], dropna: bool,
@@ -110,7 +111,7 @@ def refuse_missing(df: pd.DataFrame, cols: Sequence[str], dropna: bool,
             ids = df.loc[bad, id_col].astype(str).head(5).tolist() if id_col in df.columns else \
                 [str(i) for i in df.index[bad][:5]]
             if not dropna:
-                raise ValueError(
+                raise StatisticError(
                     f"score column {col!r} has {int(bad.sum())} missing or infinite value(s) "
                     f"(first: {', '.join(ids)}); scores must be finite numbers — re-score those "
                     f"sentences, or let the statistics leave them out with a note: for a prediction file "
@@ -124,9 +125,9 @@ def check_range(values: np.ndarray, score_range: tuple[float, float], col: str) 
     """Refuse scores outside the declared scale, which would make the squeeze meaningless."""
     lo, hi = float(score_range[0]), float(score_range[1])
     if not hi > lo:
-        raise ValueError(f"score_range must be (low, high) with high > low, got {score_range!r}")
+        raise StatisticError(f"score_range must be (low, high) with high > low, got {score_range!r}")
     if values.size and (values.min() < lo - ZERO_TOL * (hi - lo) or values.max() > hi + ZERO_TOL * (hi - lo)):
-        raise ValueError(
+        raise StatisticError(
             f"score column {col!r} has values outside the declared score range [{lo:g}, {hi:g}] "
             f"(min {values.min():.6g}, max {values.max():.6g}). Pass score_range=(low, high) with the "
             f"bounds of the model's scale, e.g. score_range=(-1, 1) for a valence in [-1, 1].")
@@ -140,21 +141,21 @@ def resolve_race_groups(race_values: Sequence[str], minority: str | None,
     if majority is None:
         cands = [g for g in groups if g in KNOWN_REFERENCE_GROUPS]
         if len(cands) != 1:
-            raise ValueError(f"cannot tell which race/ethnicity group is the majority (reference){ctx}: "
+            raise StatisticError(f"cannot tell which race/ethnicity group is the majority (reference){ctx}: "
                              f"groups in the data are {groups}; pass majority=... (and minority=...)")
         majority = cands[0]
     elif majority not in groups:
-        raise ValueError(f"majority group {majority!r} not found{ctx}; groups in the data: {groups}")
+        raise StatisticError(f"majority group {majority!r} not found{ctx}; groups in the data: {groups}")
     if minority is None:
         others = [g for g in groups if g != majority]
         if len(others) != 1:
-            raise ValueError(f"cannot tell which race/ethnicity group is the minority{ctx}: groups other "
+            raise StatisticError(f"cannot tell which race/ethnicity group is the minority{ctx}: groups other "
                              f"than {majority!r} are {others}; pass minority=...")
         minority = others[0]
     elif minority not in groups:
-        raise ValueError(f"minority group {minority!r} not found{ctx}; groups in the data: {groups}")
+        raise StatisticError(f"minority group {minority!r} not found{ctx}; groups in the data: {groups}")
     if minority == majority:
-        raise ValueError(f"minority and majority are the same group ({minority!r})")
+        raise StatisticError(f"minority and majority are the same group ({minority!r})")
     return minority, majority
 
 

@@ -37,6 +37,7 @@ from .inference import InferenceOptions
 from .squeeze import to_unit_interval
 from .person_tests import terms_without_person_variation
 from .no_test import NO_PERSON_VARIATION, no_person_test_note, tolerance
+from .errors import StatisticError
 
 TEST = "beta_regression"
 TERM_LABELS = {"intercept": "Intercept", "race": "Race/Ethnicity", "gender": "Gender",
@@ -133,7 +134,7 @@ class BetaRegressionResults(ResultsMixin):
                 and (model is None or f.model == model) and (emotion is None or f.emotion == emotion)
                 and (corpus is None or f.corpus == corpus)]
         if len(hits) != 1:
-            raise ValueError(f"{len(hits)} fits match model={model!r} emotion={emotion!r} "
+            raise StatisticError(f"{len(hits)} fits match model={model!r} emotion={emotion!r} "
                              f"corpus={corpus!r} subset={subset!r}")
         return hits[0]
 
@@ -178,14 +179,14 @@ def beta_regression(df: pd.DataFrame, score_col: str | Sequence[str] | Mapping[s
     opts = InferenceOptions(inference, small_sample, n_permutations, seed, person_col)
     noun_phrases = NOUN_PHRASE_OPTIONS.get(str(noun_phrases), noun_phrases)
     if noun_phrases not in ("exclude", "gender_only"):
-        raise ValueError(f"noun_phrases must be 'exclude' or 'gender_only' (alias 'gender'), got {noun_phrases!r}")
+        raise StatisticError(f"noun_phrases must be 'exclude' or 'gender_only' (alias 'gender'), got {noun_phrases!r}")
     if not 0 < conf_level < 1:
-        raise ValueError("conf_level must lie in (0, 1)")
+        raise StatisticError("conf_level must lie in (0, 1)")
     specs = C.resolve_scores(score_col, model, emotion)
     C.require_columns(df, ["Gender", "Race", "person_kind"] + [s.column for s in specs], "beta_regression")
     if person_col not in df.columns:
         if opts.person:
-            raise ValueError(f"beta_regression: column {person_col!r} (the person of each sentence) is missing; "
+            raise StatisticError(f"beta_regression: column {person_col!r} (the person of each sentence) is missing; "
                              "person-robust inference needs it. Add it, name it with person_col=..., or pass "
                              "inference='paper' for the paper's sentence-level tests")
         import dataclasses

@@ -12,6 +12,7 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
+from .errors import StatisticError
 
 
 @dataclass(frozen=True)
@@ -51,11 +52,11 @@ def bootstrap_ci(x, y=None, *, paired: bool = True, n_resamples: int = 1000, con
     if y is not None:
         y = np.asarray(y, dtype=float).ravel()
         if paired and len(x) != len(y):
-            raise ValueError(f"paired bootstrap needs equal lengths, got {len(x)} and {len(y)}")
+            raise StatisticError(f"paired bootstrap needs equal lengths, got {len(x)} and {len(y)}")
     if np.isnan(x).any() or (y is not None and np.isnan(y).any()):
-        raise ValueError("bootstrap_ci: NaN in the data; remove missing values first")
+        raise StatisticError("bootstrap_ci: NaN in the data; remove missing values first")
     if n_resamples < 1:
-        raise ValueError("n_resamples must be at least 1")
+        raise StatisticError("n_resamples must be at least 1")
     if y is None or paired:
         data = (x - y,) if y is not None else (x,)
         est = float(np.mean(data[0])) if len(data[0]) else float("nan")

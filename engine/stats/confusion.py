@@ -18,6 +18,7 @@ import pandas as pd
 
 from . import _common as C
 from .results import ID_COLUMNS, rule
+from .errors import StatisticError
 
 TEST = "confusion_matrix"
 
@@ -101,7 +102,7 @@ def confusion_matrix(pairs: pd.DataFrame, priv_col: str, min_col: str, *, labels
     if bins is not None:
         if isinstance(bins, (int, np.integer)):
             if bins < 1:
-                raise ValueError("bins must be at least 1")
+                raise StatisticError("bins must be at least 1")
             both = np.concatenate([a, b])
             lo, hi = score_range if score_range is not None else \
                 ((float(both.min()), float(both.max())) if both.size else (0.0, 1.0))
@@ -111,10 +112,10 @@ def confusion_matrix(pairs: pd.DataFrame, priv_col: str, min_col: str, *, labels
         else:
             edges = np.asarray(bins, dtype=float)
             if edges.ndim != 1 or len(edges) < 2 or np.any(np.diff(edges) <= 0):
-                raise ValueError("bins must be increasing edges (at least two)")
+                raise StatisticError("bins must be increasing edges (at least two)")
         outside = (a < edges[0]) | (a > edges[-1]) | (b < edges[0]) | (b > edges[-1])
         if outside.any():
-            raise ValueError(f"{int(outside.sum())} pair(s) have scores outside the bins "
+            raise StatisticError(f"{int(outside.sum())} pair(s) have scores outside the bins "
                              f"[{edges[0]:g}, {edges[-1]:g}]; widen the bins")
         names = [f"({edges[i]:g}, {edges[i + 1]:g}]" if i else f"[{edges[i]:g}, {edges[i + 1]:g}]"
                  for i in range(len(edges) - 1)]
@@ -128,14 +129,14 @@ def confusion_matrix(pairs: pd.DataFrame, priv_col: str, min_col: str, *, labels
         if labels is None:
             names = sorted(set(a.tolist()) | set(b.tolist()))
             if len(names) > MAX_LABELS:
-                raise ValueError(f"{len(names)} distinct scores: these look continuous; pass bins=[edges] "
+                raise StatisticError(f"{len(names)} distinct scores: these look continuous; pass bins=[edges] "
                                  "or bins=<number of bins> (and score_range)")
         else:
             names = list(labels)
         index = {float(v): i for i, v in enumerate(names)}
         unknown = sorted({v for v in np.concatenate([a, b]).tolist() if v not in index})
         if unknown:
-            raise ValueError(f"scores not among the labels: {unknown[:10]}")
+            raise StatisticError(f"scores not among the labels: {unknown[:10]}")
         ia = np.array([index[v] for v in a.tolist()], dtype=int)
         ib = np.array([index[v] for v in b.tolist()], dtype=int)
         names = [int(v) if float(v).is_integer() else v for v in names]

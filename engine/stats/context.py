@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 import pandas as pd
 
+_DECLARED: Any = object()  # ctx.setting(key) without a default: the declared one
 
 @dataclass
 class StatContext:
@@ -32,7 +33,17 @@ class StatContext:
     def corpus_id(self) -> str:
         return self.corpus.id
 
-    def setting(self, key: str, default: Any) -> Any:
+    def setting(self, key: str, default: Any = _DECLARED) -> Any:
+        """The plan's value of a setting, else its declared default (``Statistic.settings``,
+        engine.stats.settings); ``default`` serves a key no statistic declares (``declared_scales``)."""
+        if default is _DECLARED:
+            from .registry import setting as declared
+
+            decl = declared(key)
+            if decl is None:
+                raise LookupError(f"setting {key!r} is not declared by any statistic; add it to the entry's "
+                               f"settings (engine/stats/settings.py) or pass a default")  # a programming error
+            return decl.value_or_default(self.settings)
         return self.settings.get(key, default)
 
     @property

@@ -17,6 +17,7 @@ population their p-values speak.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from .errors import StatisticError
 
 INFERENCE_CHOICES = ("person", "crossed", "paper")
 #: To which population each inference's p-values generalise (a column of every results table).
@@ -37,11 +38,11 @@ class InferenceOptions:
 
     def __post_init__(self):
         if self.inference not in INFERENCE_CHOICES:
-            raise ValueError(f"inference must be one of {', '.join(INFERENCE_CHOICES)}, got {self.inference!r}")
+            raise StatisticError(f"inference must be one of {', '.join(INFERENCE_CHOICES)}, got {self.inference!r}")
         if self.small_sample not in SMALL_SAMPLE_CHOICES:
-            raise ValueError(f"small_sample must be 'CR2' or 'CR1', got {self.small_sample!r}")
+            raise StatisticError(f"small_sample must be 'CR2' or 'CR1', got {self.small_sample!r}")
         if int(self.n_permutations) < 0:
-            raise ValueError("n_permutations must be 0 (no permutation test) or more")
+            raise StatisticError("n_permutations must be 0 (no permutation test) or more")
 
     @property
     def person(self) -> bool:
@@ -71,10 +72,10 @@ def race_by_gender_from(race_pooling: str | None, race_by_gender: bool | None) -
     "within_gender": per gender, 288 pairs) or the older boolean ``race_by_gender``."""
     if race_pooling is not None:
         if race_pooling not in RACE_POOLING_CHOICES:
-            raise ValueError(f"race_pooling must be 'paper' or 'within_gender', got {race_pooling!r}")
+            raise StatisticError(f"race_pooling must be 'paper' or 'within_gender', got {race_pooling!r}")
         by_gender = race_pooling == "within_gender"
         if race_by_gender is not None and bool(race_by_gender) != by_gender:
-            raise ValueError(f"race_pooling={race_pooling!r} contradicts race_by_gender={race_by_gender!r}")
+            raise StatisticError(f"race_pooling={race_pooling!r} contradicts race_by_gender={race_by_gender!r}")
         return by_gender
     if race_by_gender is not None:
         return bool(race_by_gender)

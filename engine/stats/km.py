@@ -30,6 +30,7 @@ from .paired_tests import paired_t
 from .verdicts import NO_PERSON_TEST
 from .person_tests import PersonContrast, crossed_t, permutation_test, person_t
 from .results import ID_COLUMNS, ResultsMixin, order_columns, rule, text_table
+from .errors import StatisticError
 
 TEST = "km_paired_t"
 SUBSETS = ("all", "neutral", "emotional", "matching")
@@ -122,7 +123,7 @@ def _axes(axis) -> list[str]:
     out = [str(a) for a in axis]
     bad = [a for a in out if a not in ("gender", "race")]
     if bad or not out:
-        raise ValueError(f"axis must be 'gender', 'race' or 'both', got {axis!r}")
+        raise StatisticError(f"axis must be 'gender', 'race' or 'both', got {axis!r}")
     return out
 
 
@@ -160,9 +161,9 @@ def km_paired_analysis(df: pd.DataFrame, score_col: str | Sequence[str] | Mappin
     axes = _axes(axis)
     bad = [s for s in subsets if s not in SUBSETS]
     if bad or not subsets:
-        raise ValueError(f"subsets must be among {SUBSETS}, got {list(subsets)}")
+        raise StatisticError(f"subsets must be among {SUBSETS}, got {list(subsets)}")
     if not 0 < alpha < 1:
-        raise ValueError("alpha must lie in (0, 1)")
+        raise StatisticError("alpha must lie in (0, 1)")
     opts = InferenceOptions(inference, "CR2", n_permutations, seed, person_col)
     race_by_gender = race_by_gender_from(race_pooling, race_by_gender)
     specs = C.resolve_scores(score_col, model, emotion)

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from . import _common as C
+from .errors import StatisticError
 
 INSTANCE = ["template_id", "emotion_word_id"]
 PAIR_COLUMNS = ["pair_id", "template_id", "emotion_word_id", "Emotion", "kind", "gender",
@@ -45,18 +46,18 @@ def _np_keys(nps: pd.DataFrame, np_pairs: Mapping[str, str] | None, pair_key_col
                 continue  # a pair of terms not used in this corpus/subset
             ga, gb = gender_of[a], gender_of[b]
             if {ga, gb} != {female, male}:
-                raise ValueError(f"np_pairs: {a!r} ({ga}) and {b!r} ({gb}) are not a {female}/{male} pair")
+                raise StatisticError(f"np_pairs: {a!r} ({ga}) and {b!r} ({gb}) are not a {female}/{male} pair")
             f_id, m_id = (a, b) if ga == female else (b, a)
             key = f"{f_id}~{m_id}"
             for pid in (f_id, m_id):
                 if key_of.get(pid, key) != key:
-                    raise ValueError(f"np_pairs: {pid!r} is paired with more than one term")
+                    raise StatisticError(f"np_pairs: {pid!r} is paired with more than one term")
                 key_of[pid] = key
         keys = nps["person_id"].astype(str).map(key_of).fillna("")
     elif pair_key_col in nps.columns:
         keys = nps[pair_key_col].fillna("").astype(str)
     else:
-        raise ValueError(
+        raise StatisticError(
             "noun-phrase sentences are present but their female/male counterparts are unknown: pass "
             "np_pairs={female_person_id: male_person_id} (with engine.corpus: "
             "{p.id: p.pair for p in corpus.persons if p.pair}) or add a "
@@ -150,7 +151,7 @@ def km_pairs(df: pd.DataFrame, score_col: str, axis: str = "gender", *, minority
                 "n_a": fm["count_a"].astype(int), "n_b": fm["count_b"].astype(int),
                 "score_a": fm["mean_a"], "score_b": fm["mean_b"]}))
     else:
-        raise ValueError(f"axis must be 'gender' or 'race', got {axis!r}")
+        raise StatisticError(f"axis must be 'gender' or 'race', got {axis!r}")
     if parts:
         pairs = pd.concat(parts, ignore_index=True)
     else:

@@ -13,6 +13,7 @@ from typing import Sequence
 
 import numpy as np
 import pandas as pd
+from .errors import StatisticError
 
 #: Accepted names -> statsmodels method names.
 METHODS = {"holm": "holm", "bh": "fdr_bh", "fdr_bh": "fdr_bh", "benjamini-hochberg": "fdr_bh",
@@ -24,7 +25,7 @@ SUFFIX = {"holm": "holm", "fdr_bh": "bh", "bonferroni": "bonferroni"}
 def _method(method: str) -> str:
     key = str(method).lower()
     if key not in METHODS:
-        raise ValueError(f"unknown correction {method!r}; use one of 'holm', 'bh', 'bonferroni'")
+        raise StatisticError(f"unknown correction {method!r}; use one of 'holm', 'bh', 'bonferroni'")
     return METHODS[key]
 
 
@@ -42,7 +43,7 @@ def adjust(pvalues, method: str = "holm") -> np.ndarray:
     ok = ~np.isnan(p)
     if ok.any():
         if (p[ok] < 0).any() or (p[ok] > 1).any():
-            raise ValueError("p-values must lie in [0, 1]")
+            raise StatisticError("p-values must lie in [0, 1]")
         out[ok] = multipletests(p[ok], method=_method(method))[1]
     return out
 
@@ -64,7 +65,7 @@ def correct_pvalues(p, method: str = "holm", *, p_col: str = "p_value",
         return adjust(p, method)
     frame = p.copy()
     if p_col not in frame.columns:
-        raise ValueError(f"no p-value column {p_col!r} in the table; columns: {list(frame.columns)}")
+        raise StatisticError(f"no p-value column {p_col!r} in the table; columns: {list(frame.columns)}")
     vals = frame[p_col].to_numpy(dtype=float).copy()
     if mask is not None:
         vals[~np.asarray(mask, dtype=bool)] = np.nan

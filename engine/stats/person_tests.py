@@ -352,9 +352,10 @@ def crossed_t(pt: PersonTest, d: np.ndarray, factors: dict[str, np.ndarray] | No
     var, parts = vp, [(vp, pt.df)]
     for labels in factors.values():
         cf = cr_cov(ones, e, labels, kind="CR2")
-        part = max(float(cf.cov[0, 0]) - v0, 0.0)  # the boundary rule of crossed_cov
+        vf = float(cf.cov[0, 0])
+        part = max(vf - v0, 0.0)  # the boundary rule and the df weight of crossed_cov
         var += part
-        parts.append((part, max(cf.n_clusters - 1, 1)))
+        parts.append((vf if part > 0 else 0.0, max(cf.n_clusters - 1, 1)))
     var = max(var, v0)
     den = sum(v * v / df for v, df in parts if np.isfinite(df) and df > 0)
     df = var * var / den if den > 0 else float("nan")

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from .confusion import ConfusionMatrix, confusion_matrix
+from .errors import StatisticError
 
 #: K&M subsets a box plot can show: all pairs, neutral templates only, emotional templates only.
 KM_SUBSETS = ("all", "neutral", "emotional")
@@ -50,7 +51,7 @@ def box_summary(values: Any, whisker: float = 1.5) -> dict[str, Any]:
 
 def _subset_mask(pairs: pd.DataFrame, subset: str) -> pd.Series:
     if subset not in KM_SUBSETS:
-        raise ValueError(f"subset must be one of {', '.join(KM_SUBSETS)}, not {subset!r}")
+        raise StatisticError(f"subset must be one of {', '.join(KM_SUBSETS)}, not {subset!r}")
     if subset == "all" or "neutral" not in pairs.columns:
         return pd.Series(True, index=pairs.index)
     neutral = pairs["neutral"].astype(str).str.lower().isin(["true", "1"])
@@ -231,7 +232,7 @@ def beta_term_sentences(scores: pd.DataFrame, score_col: str, term: str, *, mino
         "intercept": [(f"{majority} {male}", (race == majority) & (gender == male))],
     }
     if term not in groups:
-        raise ValueError(f"unknown term {term!r}; expected one of {', '.join(groups)}")
+        raise StatisticError(f"unknown term {term!r}; expected one of {', '.join(groups)}")
     keep = [c for c in ("ID", "Sentence", "Person", "Template", "Emotion word") if c in names.columns]
     parts = []
     for label, mask in groups[term]:

@@ -4,7 +4,7 @@ Why a registry: the pipeline, the audit-folder reader, the HTML report and the G
 over the statistics; before, each declared its own list of ids, labels, titles and needed
 columns, and adding a statistic meant editing about eight files. Now a statistic is its module
 (the computation, e.g. ``engine/stats/counterfactual.py``) and one entry
-(``engine/stats/entries/<id>.py``, listed in ``_ENTRY_MODULES`` below). See docs/stats.md,
+(``engine/stats/entries/<id>.py``, found there by name). See docs/stats.md,
 "Adding a statistic".
 
 Importing this module is cheap: entries import their statistics lazily.
@@ -17,16 +17,30 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import pandas as pd
 
 from engine.common.i18n import N_
 
-from .context import StatContext
+from .errors import StatisticError, UnknownStatisticError
+from .settings import SHARED, Setting, merged
 
-#: entry modules in display order; adding a statistic adds one name here
+if TYPE_CHECKING:  # the context reads declared defaults from here at run time (no import cycle)
+    from .context import StatContext
+
+#: the built-in entry modules in display order; any other module in entries/ (a new statistic's entry)
+#: is found there and comes after them, by name — adding a statistic edits no list
 _ENTRY_MODULES = ("beta", "paired", "counterfactual")
+
+
+def _entry_module_names() -> list[str]:
+    import pkgutil
+
+    from . import entries
+
+    found = sorted(m.name for m in pkgutil.iter_modules(entries.__path__) if not m.name.startswith("_"))
+    return list(_ENTRY_MODULES) + [name for name in found if name not in _ENTRY_MODULES]
 
 
 @dataclass(frozen=True)
@@ -60,7 +74,7 @@ class Statistic:
 
     ``compute(ctx)`` returns a list of result objects (each with ``to_frame()`` and ``summary()``)
     for one corpus; it may call ``ctx.note(msg)`` for problems that do not stop it, and raises
-    ValueError/KeyError when the input does not allow it (the pipeline records that and goes
+    StatisticError (a ValueError) when the input does not allow it (the pipeline records that and goes
     on). ``applies(ctx)`` says why the statistic does not apply to a corpus (None: it does).
     ``extra_tables(result)`` gives further tidy tables ({name: frame}) a result carries (the
     paired analysis's one-row-per-pair table). ``plot(frame)`` and ``key_rows(frame)`` turn the
@@ -87,6 +101,9 @@ class Statistic:
     key_rows: Callable[[pd.DataFrame], list[KeyRow]] = lambda frame: []
     layouts: tuple[tuple[str, ...], tuple[str, ...]] = (("",), ())
     extra_table_labels: dict[str, str] = field(default_factory=dict)
+    #: the settings ``compute`` reads with ``ctx.setting(key)`` (engine.stats.settings): the CLI flags,
+    #: the sweep plan keys, the GUI form, validation and defaults are generated from them
+    settings: tuple[Setting, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -107,7 +124,7 @@ def _load() -> dict[str, Statistic]:
     global _ENTRIES
     if _ENTRIES is None:
         entries = {}
-        for name in _ENTRY_MODULES:
+        for name in _entry_module_names():
             entry = importlib.import_module(f"{__package__}.entries.{name}").ENTRY
             entries[entry.id] = entry
         _ENTRIES = entries
@@ -115,11 +132,12 @@ def _load() -> dict[str, Statistic]:
 
 
 def register(entry: Statistic) -> None:
-    """Add a statistic at run time (a notebook's own, or a plug-in); built-ins are listed in
-    ``_ENTRY_MODULES``. An id already taken is refused."""
+    """Add a statistic at run time (a notebook's own, or a plug-in); built-ins are the modules of
+    ``entries/``. An id already taken is refused."""
     entries = _load()
     if entry.id in entries:
-        raise ValueError(f"a statistic with id {entry.id!r} is already registered")
+        raise StatisticError(f"a statistic with id {entry.id!r} is already registered",
+                             fix="give the new statistic an id of its own")
     entries[entry.id] = entry
 
 
@@ -136,11 +154,24 @@ def ids() -> tuple[str, ...]:
     return tuple(_load())
 
 
+def settings() -> list[Setting]:
+    """Every statistic's settings, each once: the shared ones first (in ``SHARED``'s order), then each
+    statistic's own in display order. A key declared twice differently is refused (a declaration bug)."""
+    own = merged([s.settings for s in statistics()])
+    used = {s.key for s in own}
+    return merged([tuple(s for s in SHARED if s.key in used), tuple(own)])
+
+
+def setting(key: str) -> Setting | None:
+    """The declaration of one setting by its key (None: no statistic declares it)."""
+    return next((s for s in settings() if s.key == key), None)
+
+
 def get(stat_id: str) -> Statistic:
     try:
         return _load()[stat_id]
     except KeyError:
-        raise KeyError(f"unknown statistic {stat_id!r}; choose from {', '.join(ids())}") from None
+        raise UnknownStatisticError(f"unknown statistic {stat_id!r}; choose from {', '.join(ids())}") from None
 
 
 ASSOC_TABLES = (

@@ -23,6 +23,7 @@ import pandas as pd
 
 from . import latex, markdown
 from .tables import Table, camara_tables, confusion_tables, counterfactual_tables, km_model_tables, km_tables
+from .errors import StatisticError
 
 LAYOUT_OF_TEST = {"beta_regression": "camara", "km_paired_t": "km", "counterfactual": "counterfactual",
                   "confusion_matrix": "confusion"}
@@ -44,10 +45,10 @@ def build_tables(result: Any, layout: str | None = None, **options) -> list[Tabl
     if layout is None:
         tests = list(pd.unique(frame["test"])) if "test" in frame.columns else []
         if len(tests) != 1 or tests[0] not in LAYOUT_OF_TEST:
-            raise ValueError(f"cannot infer a layout from tests {tests}; pass layout= one of {list(BUILDERS)}")
+            raise StatisticError(f"cannot infer a layout from tests {tests}; pass layout= one of {list(BUILDERS)}")
         layout = LAYOUT_OF_TEST[tests[0]]
     if layout not in BUILDERS:
-        raise ValueError(f"unknown layout {layout!r}; use one of {list(BUILDERS)}")
+        raise StatisticError(f"unknown layout {layout!r}; use one of {list(BUILDERS)}")
     return BUILDERS[layout](frame, **options)
 
 

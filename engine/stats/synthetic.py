@@ -14,6 +14,7 @@ import json
 
 import numpy as np
 import pandas as pd
+from .errors import StatisticError
 
 #: Kiritchenko & Mohammad's Table 3: female and male noun phrases, pair by pair.
 NOUN_PHRASE_PAIRS: list[tuple[str, str]] = [
@@ -111,7 +112,7 @@ def planted_scores(df: pd.DataFrame, *, seed: int | None = 0, base: float = 0.4,
     come after all other draws, so a seed gives the same scores as before when they are 0.
     """
     if scale not in ("score", "logit"):
-        raise ValueError("scale must be 'score' or 'logit'")
+        raise StatisticError("scale must be 'score' or 'logit'")
     rng = np.random.default_rng(seed)
     fem = (df["Gender"].astype(str) == female).to_numpy(dtype=float)
     mino = (df["Race"].astype(str) == minority).to_numpy(dtype=float)
@@ -160,7 +161,7 @@ def synthetic_pairs(df: pd.DataFrame, score_col: str, *, variable: str = "gender
         f = names[names["Race"] == minority].assign(_k=key)
         m = names[names["Race"] == majority].assign(_k=key)
     else:
-        raise ValueError("variable must be 'gender' or 'race'")
+        raise StatisticError("variable must be 'gender' or 'race'")
     j = m.merge(f, on=inst + ["_k"], suffixes=("_p", "_m"))
     return pd.DataFrame({
         "pair_id": [f"{variable}-{i:05d}" for i in range(len(j))], "template_id": j["template_id"],

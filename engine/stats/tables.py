@@ -18,6 +18,7 @@ import pandas as pd
 from engine.common.fmt import as_float, number, p_value
 
 from . import _common as C
+from .errors import StatisticError
 
 
 @dataclass
@@ -102,7 +103,7 @@ class Marks:
 
 def _check_width(width: str) -> None:
     if width not in WIDTHS:
-        raise ValueError(f"width must be one of {list(WIDTHS)}, not {width!r}")
+        raise StatisticError(f"width must be one of {list(WIDTHS)}, not {width!r}")
 
 
 def legend(abbreviations: dict[str, str]) -> str:
@@ -170,13 +171,13 @@ def camara_tables(frame: pd.DataFrame, *, value: str = "ame", p_col: str | None 
     A coefficient that was not tested prints "—" with a footnote giving the reason."""
     _check_width(width)
     if value not in VALUE_CAPTIONS:
-        raise ValueError(f"value must be one of {list(VALUE_CAPTIONS)}")
+        raise StatisticError(f"value must be one of {list(VALUE_CAPTIONS)}")
     p_col = p_col or ("ols_p_value" if value == "ols_estimate" else "p_value")
     if p_col not in frame.columns:
-        raise ValueError(f"no column {p_col!r} in the Beta regression table")
+        raise StatisticError(f"no column {p_col!r} in the Beta regression table")
     f = frame[(frame["subset"] == subset) & frame["term"].isin(["race", "gender", "intersection"])]
     if f.empty:
-        raise ValueError(f"no Beta regression coefficients for subset {subset!r} to render")
+        raise StatisticError(f"no Beta regression coefficients for subset {subset!r} to render")
     terms = ["race", "gender", "intersection"] if subset == "names" else ["gender"]
     term_heads = {"race": "Race/Ethnicity", "gender": "Gender", "intersection": "Intersection"}
     emotions = list(pd.unique(f["emotion"]))
@@ -256,7 +257,7 @@ def km_tables(frame: pd.DataFrame, *, digits: int = 3, width: str = "page") -> l
     bias groups are abbreviated ("F=M n.s.", "F↑–M↓ sig."), spelled out in a note."""
     _check_width(width)
     if frame.empty:
-        raise ValueError("no paired tests to render")
+        raise StatisticError("no paired tests to render")
     narrow = width == "column"
     tables = []
     previous = None
@@ -369,7 +370,7 @@ def km_model_tables(frame: pd.DataFrame, *, digits: int = 3, width: str = "page"
     exist prints "—" with a footnote giving the reason."""
     _check_width(width)
     if frame.empty:
-        raise ValueError("no paired tests to render")
+        raise StatisticError("no paired tests to render")
     narrow = width == "column"
     tables = []
     previous = None
@@ -443,7 +444,7 @@ def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[
 
     _check_width(width)
     if frame.empty:
-        raise ValueError("no counterfactual results to render")
+        raise StatisticError("no counterfactual results to render")
     t_p, w_p = p_column(frame, "t_p_value"), p_column(frame, "wilcoxon_p_value")
     adjusted = "" if t_p == "t_p_value" else f" (p-values adjusted: {t_p.rsplit('_', 1)[-1]})"
     std = set(["corpus", "model", "emotion", "test", "note", "settings"]) | set(
@@ -539,7 +540,7 @@ def confusion_tables(frame: pd.DataFrame, *, digits: int = 3, shares: bool = Fal
     ``width="column"`` heads the row labels "Priv. \\ Min." (spelled out in the caption)."""
     _check_width(width)
     if frame.empty:
-        raise ValueError("no confusion matrix to render")
+        raise StatisticError("no confusion matrix to render")
     tables = []
     keys = [c for c in ("corpus", "model", "emotion") if c in frame.columns]
     for key, g in (frame.groupby(keys, sort=False) if keys else [((), frame)]):

@@ -28,16 +28,28 @@ from .paths import with_base, with_options
 DEFAULT_CHUNK = 1000
 DEFAULT_RETRIES = 3
 
-# statistic settings handed to AuditPlan.settings under the same name, unchecked here: the
-# statistics that read them validate them (docs/stats.md)
-PASS_THROUGH = ("inference", "race_pooling", "score_range")
 MODEL_OPTIONS = ("device", "precision", "batch_size", "max_length")
-KEYS = ("corpora", "models", "stats", "alpha", "correction", "bootstrap", "seed", "band", "noun_phrases",
-        "allow_pickle", "report", "cache_dir", "chunk_size", "retries", "assoc", "vectors", "permutations",
-        "model_options", *PASS_THROUGH)
-# AuditPlan.validate names command-line flags; a plan file names its keys
-_FLAG_TO_KEY = {"--corpus": "corpora", "--model": "models", "--stats": "stats", "--alpha": "alpha",
-                "--bootstrap": "bootstrap", "--band": "band", "--permutations": "permutations", "--out": "out"}
+#: the plan's own keys; every statistic setting adds its plan key and its key (engine.stats.settings:
+#: ``bootstrap`` or ``n_resamples``, ``band`` or ``band_share``, …), see ``keys()``
+PLAN_KEYS = ("corpora", "models", "stats", "allow_pickle", "report", "cache_dir", "chunk_size", "retries", "assoc",
+             "vectors", "permutations", "model_options")
+# AuditPlan.validate names command-line flags; a plan file names its keys (the settings' are added in _flag_to_key)
+_FLAG_TO_KEY = {"--corpus": "corpora", "--model": "models", "--stats": "stats", "--permutations": "permutations",
+                "--out": "out"}
+
+
+def keys() -> tuple[str, ...]:
+    """Every key a [sweep] table may hold: the plan's own, then each statistic setting's names."""
+    from engine.stats.registry import settings
+
+    return PLAN_KEYS + tuple(k for s in settings() for k in s.plan_keys)
+
+
+def _flag_to_key(flag: str) -> str:
+    from engine.stats.registry import settings
+
+    known = {**_FLAG_TO_KEY, **{f: s.plan_key for s in settings() for f in s.flags}}
+    return known.get(flag, flag.lstrip("-"))
 
 
 @dataclass
@@ -117,12 +129,6 @@ class _Reader:
             raise self.fail(key, f"'{key}' must be {what}, not {value!r}")
         return kind(value)
 
-    def choice(self, d: dict, key: str, default: Any, choices: tuple[str, ...]) -> Any:
-        value = d.get(key, default)
-        if value is not None and value not in choices:
-            raise self.fail(key, f"'{key}' must be one of {', '.join(choices)}, not {value!r}")
-        return value
-
     def flag(self, d: dict, key: str) -> bool:
         value = d.get(key, False)
         if not isinstance(value, bool):
@@ -139,9 +145,10 @@ class _Reader:
         if extra:
             raise SweepError(f"unknown table or key '{extra[0]}'", file=self.name, line=locate(self.text, extra[0]),
                              field=extra[0], fix="put everything under [sweep]")
-        unknown = [k for k in d if k not in KEYS]
+        known_keys = keys()
+        unknown = [k for k in d if k not in known_keys]
         if unknown:
-            raise self.fail(unknown[0], f"unknown key '{unknown[0]}'", fix=f"known keys: {', '.join(KEYS)}")
+            raise self.fail(unknown[0], f"unknown key '{unknown[0]}'", fix=f"known keys: {', '.join(known_keys)}")
         corpora = [self.corpus(c) for c in self.strings(d, "corpora", required=True)]
         options = self.model_options(d)
         models = [self.model(m, options) for m in self.strings(d, "models", required=True)]
@@ -150,14 +157,7 @@ class _Reader:
         bad = [s for s in stats or [] if s not in known]
         if bad:
             raise self.fail("stats", f"unknown statistic {bad[0]!r}", fix=f"choose from {', '.join(known)}")
-        settings: dict[str, Any] = {
-            "alpha": self.number(d, "alpha", 0.05, float),
-            "correction": self.choice(d, "correction", None, ("holm", "bh")),
-            "n_resamples": self.number(d, "bootstrap", 1000, int),
-            "seed": self.number(d, "seed", 0, int),
-            "band_share": self.number(d, "band", 0.03, float),
-            "noun_phrases": self.choice(d, "noun_phrases", "exclude", ("exclude", "gender")),
-            **{k: d[k] for k in PASS_THROUGH if k in d}}
+        settings = self.settings(d)
         tests = self.strings(d, "assoc")
         assoc = None
         if tests:
@@ -176,7 +176,7 @@ class _Reader:
         try:
             plan.validate()
         except UsageError as exc:
-            key = _FLAG_TO_KEY.get(exc.field, exc.field.lstrip("-"))
+            key = _flag_to_key(exc.field)
             if key == "out" or exc.file:
                 raise
             raise self.fail(key, exc.message, exc.fix.replace(f"{exc.field} ", f"{key} = ")) from None
@@ -187,6 +187,30 @@ class _Reader:
         if retries < 0:
             raise self.fail("retries", f"'retries' cannot be negative ({retries})", fix="e.g. retries = 3")
         return SweepPlan(plan, chunk_size=chunk, retries=retries)
+
+    def settings(self, d: dict) -> dict[str, Any]:
+        """Every statistic setting (engine.stats.settings) under its plan key or its key, checked as
+        declared; a setting the file does not name takes its default, as on the command line."""
+        from engine.stats.registry import settings
+
+        out: dict[str, Any] = {}
+        for s in settings():
+            given = [k for k in s.plan_keys if k in d]
+            if len(given) > 1:
+                raise self.fail(given[1], f"'{given[0]}' and '{given[1]}' are the same setting",
+                                fix=f"keep one of them ({s.plan_key})")
+            if not given:
+                out[s.key] = s.default
+                continue
+            key, value = given[0], d[given[0]]
+            if s.kind == "float" and isinstance(value, int) and not isinstance(value, bool):
+                value = float(value)  # TOML's 1 for 1.0
+            try:
+                out[s.key] = s.check(value, key)
+            except UsageError as exc:
+                fix = exc.fix.replace(f"{s.flag} ", f"{key} = ") if exc.fix else exc.fix
+                raise self.fail(key, exc.message, fix) from None
+        return out
 
     def corpus(self, name: str) -> str:
         from engine.corpus.registry import resolve_path

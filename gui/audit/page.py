@@ -164,7 +164,7 @@ class AuditPage(QWidget):
             plan = self.setup.to_plan(out)
             scheduler = self.setup.scheduler_address()
         except SetupIncomplete as exc:
-            raise ValueError(_(str(exc))) from None
+            raise ValueError(exc.translated(_)) from None
         return AuditJob(plan=plan, out_dir=out, scheduler=scheduler)
 
     @property

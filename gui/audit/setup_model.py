@@ -25,7 +25,29 @@ FAMILY_ORDER = ("weat", "seat", "lpbs", "fise")
 
 
 class SetupIncomplete(ValueError):
-    """The setup cannot run yet; the message is an untranslated (N_-marked) sentence."""
+    """The setup cannot run yet; the message is an untranslated (N_-marked) sentence, with
+    ``{name}`` fields filled from ``fields`` (themselves N_-marked) after translation."""
+
+    def __init__(self, message: str, **fields: str) -> None:
+        super().__init__(message)
+        self.message, self.fields = message, fields
+
+    def translated(self, tr: Callable[[str], str]) -> str:
+        text = tr(self.message)
+        # a field is a form label ("Score range:"): without its colon inside a sentence
+        return text.format(**{k: tr(v).rstrip(":： ") for k, v in self.fields.items()}) if self.fields else text
+
+
+def statistic_settings() -> list[Any]:
+    """The settings the statistics declare (engine.stats.settings), in the order the form shows them."""
+    from engine.stats.registry import settings
+
+    return settings()
+
+
+def default_settings() -> dict[str, Any]:
+    """Every declared setting at its default; a LOW,HIGH range as the text its line edit holds."""
+    return {s.key: ("" if s.kind == "range" else s.default) for s in statistic_settings()}
 
 
 @dataclass
@@ -65,16 +87,9 @@ class AuditSetup:
     scorers: list[Choice] = field(default_factory=list)
     tests: list[Choice] = field(default_factory=list)
     stats: dict[str, bool] = field(default_factory=lambda: {k: True for k in statistic_ids()})
-    alpha: float = 0.05
-    correction: str | None = None
-    n_resamples: int = 1000
-    seed: int = 0
-    #: "person" (person-robust tests, the default) or "paper" (the seed papers' tests, to reproduce them)
-    inference: str = "person"
-    #: K&M race pairs: "paper" (both genders pooled) or "within_gender"
-    race_pooling: str = "paper"
-    #: the systems' score scale as "LOW,HIGH" for the counterfactual band ('' : declared or observed)
-    score_range: str = ""
+    #: the statistics' settings by key (alpha, inference, n_resamples, …), as the registry declares them
+    #: (engine.stats.settings); a LOW,HIGH range is held as typed ("" : none) and read by ``to_plan``
+    settings: dict[str, Any] = field(default_factory=default_settings)
     device: str = "auto"
     batch_size: int = 0  # 0: automatic
     allow_pickle: bool = False
@@ -204,9 +219,17 @@ class AuditSetup:
         self._changed("options")
 
     def set_option(self, name: str, value: Any) -> None:
-        if not hasattr(self, name) or name in ("corpora", "scorers", "tests", "stats", "listeners"):
+        """Set a statistic setting (by its key) or one of the setup's own options."""
+        if name in self.settings:
+            self.settings[name] = value
+            return
+        if not hasattr(self, name) or name in ("corpora", "scorers", "tests", "stats", "listeners", "settings"):
             raise AttributeError(name)
         setattr(self, name, value)
+
+    def option(self, name: str) -> Any:
+        """A statistic setting's value (by its key) or one of the setup's own options."""
+        return self.settings[name] if name in self.settings else getattr(self, name)
 
     # -- reading ---------------------------------------------------------------------------
     def checked_corpora(self) -> list[str]:
@@ -257,20 +280,22 @@ class AuditSetup:
                                      "(the address `dask scheduler` prints)."))
         return address
 
-    def parsed_score_range(self) -> tuple[float, float] | None:
-        """(low, high) from the "LOW,HIGH" field; None when empty; SetupIncomplete when malformed."""
-        text = self.score_range.strip()
-        if not text:
-            return None
-        parts = [x.strip() for x in text.replace(";", ",").split(",")]
-        try:
-            low, high = (float(parts[0]), float(parts[1])) if len(parts) == 2 else (None, None)
-        except ValueError:
-            low = high = None
-        if low is None or high is None or not high > low:
-            raise SetupIncomplete(N_("Give the score range as LOW,HIGH with HIGH above LOW (e.g. 0,1 or 1,5), "
-                                     "or leave it empty."))
-        return low, high
+    def plan_settings(self) -> dict[str, Any]:
+        """The settings as the plan takes them: a LOW,HIGH text read as (low, high) or None;
+        SetupIncomplete (naming the setting) when it does not read as one."""
+        from engine.common.errors import UsageError
+
+        out = {}
+        for s in statistic_settings():
+            value = self.settings.get(s.key, s.default)
+            if s.kind == "range":
+                try:
+                    value = s.parse_text(value or "")
+                except UsageError:
+                    raise SetupIncomplete(N_("Give {setting} as LOW,HIGH with HIGH above LOW (e.g. 0,1 or 1,5), "
+                                             "or leave it empty."), setting=s.label) from None
+            out[s.key] = value
+        return out
 
     def to_plan(self, out_dir: Path) -> AuditPlan:
         """The engine's plan; SetupIncomplete (an N_-marked sentence) when something is missing."""
@@ -287,16 +312,13 @@ class AuditSetup:
             raise SetupIncomplete(N_("To score corpora, tick at least one corpus and one system "
                                      "(or untick them to run the association tests only)."))
         scoring = bool(corpora and scorers)
+        settings = self.plan_settings()
         assoc = AssocStep(tests, vectors=self.vectors.strip() or "glove-6b-50d", permutations=self.permutations,
-                          seed=self.seed) if tests else None
+                          seed=settings.get("seed") or 0) if tests else None
         return AuditPlan(corpora=corpora if scoring else [], scorers=scorers if scoring else [],
                          stats=(stats or ["paired"]) if scoring else [], out_dir=out_dir, cache_dir=self.cache_dir,
                          allow_pickle=self.allow_pickle,
-                         settings={"alpha": self.alpha, "correction": self.correction or None,
-                                   "n_resamples": self.n_resamples, "seed": self.seed,
-                                   "inference": self.inference, "race_pooling": self.race_pooling,
-                                   "score_range": self.parsed_score_range(),
-                                   **({"jobs": self.jobs} if self.jobs else {})},
+                         settings={**settings, **({"jobs": self.jobs} if self.jobs else {})},
                          assoc=assoc)
 
 

@@ -12,9 +12,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
-    QDoubleSpinBox,
     QFileDialog,
-    QFormLayout,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -34,11 +32,13 @@ from PySide6.QtWidgets import (
 
 from engine.stats.registry import get as statistic
 
+from engine.common import extras
+from gui.common.extras import grey_without, missing_text
 from gui.errors import friendly
 from gui.i18n import N_, _, connect_retranslate
 
+from .settings_form import SettingsForm
 from .setup_model import FAMILY_ORDER, AuditSetup, Choice, describe_model_folder
-from engine.audit import INFERENCE_CHOICES
 
 KEY_ROLE = Qt.UserRole + 40
 
@@ -127,9 +127,11 @@ class AuditSetupView(QWidget):
         opts.addWidget(self.jobs)
         opts.addStretch(1)
         opts.addWidget(self.remove_scorer_button)
+        self.models_note = QLabel()  # shown when the 'models' extra is missing (gui/common/extras.py)
         lay = QVBoxLayout(self.scorers_box)
         lay.addWidget(self.scorers, 1)
         lay.addLayout(grid)
+        lay.addWidget(self.models_note)
         lay.addLayout(opts)
         lay.addWidget(self.allow_pickle)
         lay.addWidget(self.policy_label)  # label above: the choices are long sentences in some languages
@@ -144,46 +146,10 @@ class AuditSetupView(QWidget):
             cb.toggled.connect(lambda on, k=key: self._stat_toggled(k, on))
             self.stat_checks[key] = cb
             stats_lay.addWidget(cb)
-        form = QFormLayout()
-        self.alpha = QDoubleSpinBox()
-        self.alpha.setRange(0.001, 0.5)
-        self.alpha.setDecimals(3)
-        self.alpha.setSingleStep(0.01)
-        self.alpha.valueChanged.connect(lambda v: setup.set_option("alpha", float(v)))
-        self.correction = QComboBox()
-        for key in ("", "holm", "bh"):
-            self.correction.addItem("", key)
-        self.correction.currentIndexChanged.connect(
-            lambda _i: setup.set_option("correction", self.correction.currentData() or None))
-        self.bootstrap = QSpinBox()
-        self.bootstrap.setRange(0, 100_000)
-        self.bootstrap.setSingleStep(500)
-        self.bootstrap.valueChanged.connect(lambda v: setup.set_option("n_resamples", int(v)))
-        self.seed = QSpinBox()
-        self.seed.setRange(0, 2**31 - 1)
-        self.seed.valueChanged.connect(lambda v: setup.set_option("seed", int(v)))
-        self.inference = QComboBox()
-        for key in INFERENCE_CHOICES:  # person, crossed, paper: the engine's order
-            self.inference.addItem("", key)
-        self.inference.currentIndexChanged.connect(
-            lambda _i: setup.set_option("inference", self.inference.currentData() or "person"))
-        self.pooling = QComboBox()
-        for key in ("paper", "within_gender"):
-            self.pooling.addItem("", key)
-        self.pooling.currentIndexChanged.connect(
-            lambda _i: setup.set_option("race_pooling", self.pooling.currentData() or "paper"))
-        self.score_range = QLineEdit()
-        self.score_range.textChanged.connect(lambda t: setup.set_option("score_range", t))
-        self.alpha_label, self.correction_label, self.bootstrap_label, self.seed_label = (QLabel() for _i in range(4))
-        self.inference_label, self.pooling_label, self.score_range_label = (QLabel() for _i in range(3))
-        form.addRow(self.inference_label, self.inference)
-        form.addRow(self.pooling_label, self.pooling)
-        form.addRow(self.score_range_label, self.score_range)
-        form.addRow(self.alpha_label, self.alpha)
-        form.addRow(self.correction_label, self.correction)
-        form.addRow(self.bootstrap_label, self.bootstrap)
-        form.addRow(self.seed_label, self.seed)
-        stats_lay.addLayout(form)
+        # one row per setting the statistics declare (engine.stats.settings), none written here
+        self.settings_form = SettingsForm(setup)
+        self.bootstrap = self.settings_form.widgets.get("n_resamples")  # the page and tests reach for it
+        stats_lay.addLayout(self.settings_form)
 
         # -- association tests: grouped by family and language, with a search box -------
         self.assoc_box = QGroupBox()
@@ -257,14 +223,7 @@ class AuditSetupView(QWidget):
         try:
             for key, cb in self.stat_checks.items():
                 cb.setChecked(s.stats.get(key, False))
-            self.alpha.setValue(s.alpha)
-            self.inference.setCurrentIndex(max(0, self.inference.findData(s.inference)))
-            self.pooling.setCurrentIndex(max(0, self.pooling.findData(s.race_pooling)))
-            if self.score_range.text() != s.score_range:
-                self.score_range.setText(s.score_range)
-            self.correction.setCurrentIndex(max(0, self.correction.findData(s.correction or "")))
-            self.bootstrap.setValue(s.n_resamples)
-            self.seed.setValue(s.seed)
+            self.settings_form.refresh()
             self.device.setCurrentText(s.device)
             self.batch_size.setValue(s.batch_size)
             self.allow_pickle.setChecked(s.allow_pickle)
@@ -411,6 +370,8 @@ class AuditSetupView(QWidget):
         self.add_llm_button.setText(_("Add local LLM…"))
         self.add_llm_button.setToolTip(_("A causal language model folder or a .gguf file, asked through prompts "
                                          "you can read and edit"))
+        grey_without("models", self.add_model_button, self.add_heads_button, self.add_llm_button,
+                     note=self.models_note)
         self.remove_scorer_button.setText(_("Remove"))
         self.device_label.setText(_("Device:"))
         self.batch_label.setText(_("Batch size:"))
@@ -433,34 +394,13 @@ class AuditSetupView(QWidget):
             stat = statistic(key)
             cb.setText(_(stat.label))
             cb.setToolTip(_(stat.paper))
-        self.inference_label.setText(_("Inference:"))
-        names = {"person": _("person-robust"),
-                 # TRANSLATORS: inference that treats persons, templates and emotion words as random factors
-                 "crossed": _("persons, templates and words"), "paper": _("the papers' tests")}
-        for i, key in enumerate(INFERENCE_CHOICES):
-            self.inference.setItemText(i, names[key])
-        self.inference.setToolTip(_("Each person appears in many sentences, so sentence-level tests are too "
-                                    "optimistic; person-robust tests treat persons as the units (docs/stats.md)")
-                                  + "\n" + _("Persons, templates and words: the verdict also generalises to other "
-                                              "templates and emotion words like these (wider intervals).")
-                                  + "\n" + _("The papers' tests reproduce their published numbers."))
-        self.pooling_label.setText(_("Race pairs (K&M):"))
-        self.pooling.setItemText(0, _("pooled, as in the paper"))
-        self.pooling.setItemText(1, _("within gender"))
-        self.score_range_label.setText(_("Score range:"))
-        self.score_range.setPlaceholderText(_("e.g. 0,1 (empty: declared)"))
-        self.score_range.setToolTip(_("Sets the counterfactual pairs' negligible band (a share of this range)"))
-        self.alpha_label.setText(_("Significance level α:"))
-        self.correction_label.setText(_("Multiple-comparison correction:"))
-        for i, text in enumerate([_("none"), _("Holm"), _("Benjamini–Hochberg")]):
-            self.correction.setItemText(i, text)
-        self.bootstrap_label.setText(_("Bootstrap resamples:"))
-        self.seed_label.setText(_("Random seed:"))
+        self.settings_form.retranslate()
         self.assoc_box.setTitle(_("Association tests (WEAT, SEAT, LPBS, FISE)"))
         self.assoc_filter.setPlaceholderText(_("Filter tests…"))
         self.vectors_label.setText(_("Vectors:"))
         self.vectors.setToolTip(_("glove-6b-50d, a vectors file (.bin, .vec, .txt, .npy) or hf:FOLDER for a local "
-                                  "model (LPBS needs a masked language model)"))
+                                  "model (LPBS needs a masked language model)")
+                                + ("" if extras.available("vectors") else "\n" + missing_text("vectors")))  # glove-6b-50d
         self.vectors_button.setText(_("Browse…"))
         self.permutations_label.setText(_("Permutations:"))
         self.refresh_list("scorers")

@@ -11,7 +11,14 @@ from engine.common.svg import Row, level_of
 
 from ..context import StatContext, unit_interval_columns
 from ..registry import KeyRow, PlotSpec, Statistic
+from ..settings import CORRECTION, INFERENCE, N_PERMUTATIONS, SEED, Setting
 from ._shared import inference_suffix, p_column
+
+
+NOUN_PHRASES = Setting("noun_phrases", "choice", "exclude", choices=("exclude", "gender"),
+                       choice_aliases={"gender_only": "gender"},
+                       choice_labels=(N_("left out"), N_("gender only")), label=N_("Noun phrases (Beta):"),
+                       help="Beta regression: leave noun-phrase sentences out, or fit them with gender only")
 
 
 def applies(ctx: StatContext) -> str | None:
@@ -28,9 +35,9 @@ def compute(ctx: StatContext) -> list[Any]:
     if not cols:
         return []
     return [beta_regression(ctx.scores, cols, corpus=ctx.corpus_id, minority=ctx.minority, majority=ctx.majority,
-                            noun_phrases=ctx.setting("noun_phrases", "exclude"), correction=ctx.setting("correction", None),
-                            inference=ctx.setting("inference", "person"),
-                            n_permutations=ctx.setting("n_permutations", 2000), seed=ctx.setting("seed", 0),
+                            noun_phrases=ctx.setting("noun_phrases"), correction=ctx.setting("correction"),
+                            inference=ctx.setting("inference"),
+                            n_permutations=ctx.setting("n_permutations"), seed=ctx.setting("seed"),
                             dropna=ctx.setting("dropna", False))]
 
 
@@ -83,4 +90,5 @@ ENTRY = Statistic(
     plot=plot,
     key_rows=key_rows,
     layouts=(("",), ()),
+    settings=(INFERENCE, NOUN_PHRASES, CORRECTION, N_PERMUTATIONS, SEED),
 )

@@ -11,8 +11,19 @@ from engine.common.svg import UNTESTED, Row
 
 from ..context import StatContext
 from ..registry import KeyRow, PlotSpec, Statistic
+from ..settings import CORRECTION, INFERENCE, N_PERMUTATIONS, N_RESAMPLES, SEED, Setting
 from ..verdicts import band_verdict
 from ._shared import inference_suffix, p_column
+
+
+BAND_SHARE = Setting("band_share", "float", 0.03, flag="--band", plan_key="band", low=0.0, high=1.0, high_open=True,
+                     fix="a share of the score range, e.g. 0.03", label=N_("Negligible band:"),
+                     help="counterfactual band as a share of the score range", step=0.01, gui_high=0.5)
+SCORE_RANGE = Setting("score_range", "range", None, optional=True, metavar="LOW,HIGH",
+                      fix="e.g. --score-range 1,5 or --score-range -1,1", label=N_("Score range:"),
+                      tooltip=(N_("Sets the counterfactual pairs' negligible band (a share of this range)"),),
+                      help="the models' score scale, e.g. 1,5 for stars: sets the counterfactual band (default: "
+                           "each model's declared scale, else the observed range)")
 
 
 def applies(ctx: StatContext) -> str | None:
@@ -26,11 +37,11 @@ def compute(ctx: StatContext) -> list[Any]:
     for col, (sname, dim) in ctx.score_cols.items():
         rng, source = score_range_for(ctx, col)
         out.append(counterfactual_analysis(ctx.pairs, f"{col}:privileged", f"{col}:minoritised", model=sname, emotion=dim,
-                                           corpus=ctx.corpus_id, band_share=ctx.setting("band_share", 0.03),
-                                           correction=ctx.setting("correction", None),
-                                           n_resamples=ctx.setting("n_resamples", 1000), seed=ctx.setting("seed", 0),
-                                           inference=ctx.setting("inference", "person"),
-                                           n_permutations=ctx.setting("n_permutations", 2000),
+                                           corpus=ctx.corpus_id, band_share=ctx.setting("band_share"),
+                                           correction=ctx.setting("correction"),
+                                           n_resamples=ctx.setting("n_resamples"), seed=ctx.setting("seed"),
+                                           inference=ctx.setting("inference"),
+                                           n_permutations=ctx.setting("n_permutations"),
                                            score_range=rng, score_range_source=source,
                                            dropna=ctx.setting("dropna", False)))
     return out
@@ -50,7 +61,7 @@ def score_range_for(ctx: StatContext, col: str) -> tuple[tuple[float, float] | N
         tol = 1e-12 * (hi - lo)
         return hi > lo and (not vals.size or (vals.min() >= lo - tol and vals.max() <= hi + tol))
 
-    user = ctx.setting("score_range", None)
+    user = ctx.setting("score_range")
     if user is not None:
         if fits(user):
             return (float(user[0]), float(user[1])), "user (--score-range)"
@@ -102,4 +113,5 @@ ENTRY = Statistic(
     plot=plot,
     key_rows=key_rows,
     layouts=(("",), ()),
+    settings=(INFERENCE, BAND_SHARE, SCORE_RANGE, CORRECTION, N_RESAMPLES, N_PERMUTATIONS, SEED),
 )

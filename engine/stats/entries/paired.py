@@ -10,8 +10,17 @@ from engine.common.i18n import N_
 from engine.common.svg import UNTESTED, Row
 
 from ..context import StatContext, noun_phrase_pairs
+from ..inference import RACE_POOLING_CHOICES
 from ..registry import KeyRow, PlotSpec, Statistic
+from ..settings import ALPHA, CORRECTION, INFERENCE, N_PERMUTATIONS, N_RESAMPLES, SEED, Setting
 from ._shared import inference_suffix, p_column
+
+
+RACE_POOLING = Setting("race_pooling", "choice", "paper", choices=RACE_POOLING_CHOICES,
+                       choice_labels=(N_("pooled, as in the paper"), N_("within gender")),
+                       label=N_("Race pairs (K&M):"),
+                       help="K&M race pairs: both genders pooled as in the paper (default, 144 pairs on the EEC) "
+                            "or one pair per gender (288)")
 
 
 def compute(ctx: StatContext) -> list[Any]:
@@ -22,11 +31,10 @@ def compute(ctx: StatContext) -> list[Any]:
     return [km_paired_analysis(ctx.scores, ctx.score_cols, axis="both" if race is not None else "gender",
                                corpus=ctx.corpus_id, minority=ctx.minority if race else None,
                                majority=ctx.majority if race else None, np_pairs=np_pairs or None,
-                               alpha=ctx.setting("alpha", 0.05), correction=ctx.setting("correction", None),
-                               n_resamples=ctx.setting("n_resamples", 1000), seed=ctx.setting("seed", 0),
-                               inference=ctx.setting("inference", "person"),
-                               race_pooling=ctx.setting("race_pooling", "paper"),
-                               n_permutations=ctx.setting("n_permutations", 2000),
+                               alpha=ctx.setting("alpha"), correction=ctx.setting("correction"),
+                               n_resamples=ctx.setting("n_resamples"), seed=ctx.setting("seed"),
+                               inference=ctx.setting("inference"), race_pooling=ctx.setting("race_pooling"),
+                               n_permutations=ctx.setting("n_permutations"),
                                dropna=ctx.setting("dropna", False))]
 
 
@@ -72,4 +80,5 @@ ENTRY = Statistic(
     plot=plot,
     key_rows=key_rows,
     layouts=(("km_models",), ("km",)),
+    settings=(INFERENCE, RACE_POOLING, ALPHA, CORRECTION, N_RESAMPLES, N_PERMUTATIONS, SEED),
 )
