@@ -68,10 +68,20 @@ class PreferencesDialog(QDialog):
         return i18n.set_language(code or i18n.system_language())
 
 
-def _subset_list(entries: list[Any]) -> QListWidget:
+def _entry_text(key: str, e: Any) -> str:
+    """What the translator recognises an item by: a template's text, an entry's forms."""
+    if key == "templates":
+        return " ‖ ".join(v.text for v in e.variants)
+    return " / ".join(f.text for f in e.forms)
+
+
+def _subset_list(key: str, entries: list[Any]) -> QListWidget:
     box = QListWidget()
     for e in entries:
-        item = QListWidgetItem(e.id)
+        text = _entry_text(key, e)
+        item = QListWidgetItem(f"{e.id} — {text}" if text and text != e.id else e.id)
+        item.setData(Qt.UserRole, e.id)
+        item.setToolTip(text)
         item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
         item.setCheckState(Qt.Checked)
         box.addItem(item)
@@ -80,59 +90,123 @@ def _subset_list(entries: list[Any]) -> QListWidget:
 
 def _checked(box: QListWidget) -> list[str]:
     """The ticked ids; [] when all are ticked (= take everything)."""
-    ids = [box.item(i).text() for i in range(box.count()) if box.item(i).checkState() == Qt.Checked]
+    ids = [box.item(i).data(Qt.UserRole) for i in range(box.count()) if box.item(i).checkState() == Qt.Checked]
     return [] if len(ids) == box.count() else ids
 
 
 class TranslateDialog(QDialog):
-    """Asks for the new corpus's language (by name), id and name, and which items to take."""
+    """Asks for the source corpus, the new corpus's language (by name), id and name, and which items
+    to take (ticked in lists that show each template's text, or typed: "keep only T01, T04")."""
 
     def __init__(self, source_id: str, parent: QWidget | None = None, source: Any = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(_("Translate from {corpus}").format(corpus=source_id))
+        from engine.corpus.registry import list_corpora
+
         self.source_id = source_id
+        self.source = source
+        self.entries = list_corpora()
+        self.taken_ids = {e.id for e in self.entries}
+        self.source_box = QComboBox()
+        for e in self.entries:
+            self.source_box.addItem(e.id, str(e.path))
+        self.source_box.setCurrentIndex(max(0, self.source_box.findText(source_id)))
+        self.source_box.currentIndexChanged.connect(lambda _i: self._source_chosen())
         self.language = LanguagePicker()
         self.corpus_id = QLineEdit()
         self.name = QLineEdit()
         self.language.tag_changed.connect(self._suggest)
-        intro = QLabel(_("The new corpus keeps the template, person and emotion-word ids of {corpus}; every "
-                         "target form starts empty with the source text shown beside it.").format(corpus=source_id))
-        intro.setWordWrap(True)
+        self.intro = QLabel()
+        self.intro.setWordWrap(True)
         self.problem = QLabel()
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("QLabel { color: #b00020; }")
+        self.keep_only = QLineEdit()
+        self.keep_only.setPlaceholderText(_("e.g. T01, T04, T05 — only these are ticked (Enter)"))
+        self.keep_only.returnPressed.connect(lambda: self.keep(self.keep_only.text()))
         form = QFormLayout()
-        form.addRow(_("Language:"), self.language)
-        form.addRow(_("Corpus id:"), self.corpus_id)
-        form.addRow(_("Name:"), self.name)
+        for text, widget in ((_("&Source corpus:"), self.source_box), (_("&Language:"), self.language),
+                             (_("Corpus &id:"), self.corpus_id), (_("&Name:"), self.name),
+                             (_("&Keep only:"), self.keep_only)):
+            label = QLabel(text)
+            label.setBuddy(widget)
+            form.addRow(label, widget)
         # a subset: untick what the new corpus does not need (3 templates of 11, say)
         self.subset: dict[str, QListWidget] = {}
-        subset_row = QHBoxLayout()
-        if source is not None:
-            for key, title in (("templates", _("Templates")), ("persons", _("Persons")),
-                               ("emotion_words", _("Emotion words"))):
-                col = QVBoxLayout()
-                col.addWidget(QLabel(title))
-                self.subset[key] = _subset_list(getattr(source, key))
-                self.subset[key].setMaximumHeight(160)
-                col.addWidget(self.subset[key])
-                subset_row.addLayout(col)
+        self.subset_row = QHBoxLayout()
         self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.corpus_id.textChanged.connect(lambda _t: self._validate())
         layout = QVBoxLayout(self)
-        layout.addWidget(intro)
+        layout.addWidget(self.intro)
         layout.addLayout(form)
-        if self.subset:
-            subset_label = QLabel(_("Take only the ticked items (everything is ticked at first):"))
-            subset_label.setWordWrap(True)
-            layout.addWidget(subset_label)
-            layout.addLayout(subset_row)
+        self.subset_label = QLabel(_("Take only the ticked items (everything is ticked at first):"))
+        self.subset_label.setWordWrap(True)
+        layout.addWidget(self.subset_label)
+        layout.addLayout(self.subset_row)
         layout.addWidget(self.problem)
         layout.addWidget(self.buttons)
-        self.setMinimumWidth(560)
+        self.setMinimumWidth(640)
+        self._show_source(source)
         self._validate()
+
+    def _source_chosen(self) -> None:
+        from engine.corpus import load_corpus
+
+        path = self.source_box.currentData()
+        try:
+            source = load_corpus(path)
+        except Exception as exc:  # noqa: BLE001 - shown in the dialog, the choice stays open
+            self.problem.setText(_("{corpus} cannot be read: {why}").format(corpus=self.source_box.currentText(), why=exc))
+            return
+        self._show_source(source)
+        self._suggest(self.language.tag())
+
+    def _show_source(self, source: Any) -> None:
+        self.source = source
+        if source is not None:
+            self.source_id = source.id
+        self.setWindowTitle(_("Translate from {corpus}").format(corpus=self.source_id))
+        self.intro.setText(_("The new corpus keeps the template, person and emotion-word ids of {corpus}; every "
+                             "target form starts empty with the source text shown beside it.").format(corpus=self.source_id))
+        while self.subset_row.count():
+            item = self.subset_row.takeAt(0)
+            lay = item.layout()
+            while lay is not None and lay.count():
+                w = lay.takeAt(0).widget()
+                if w is not None:
+                    w.deleteLater()
+        self.subset = {}
+        if source is None:
+            return
+        for key, title in (("templates", _("Templates")), ("persons", _("Persons")),
+                           ("emotion_words", _("Emotion words"))):
+            col = QVBoxLayout()
+            col.addWidget(QLabel(title))
+            self.subset[key] = _subset_list(key, getattr(source, key))
+            # the items are in the source corpus's language: its direction, whatever the interface's
+            self.subset[key].setLayoutDirection(Qt.RightToLeft if source.direction == "rtl" else Qt.LeftToRight)
+            self.subset[key].setMinimumHeight(150)
+            col.addWidget(self.subset[key])
+            self.subset_row.addLayout(col, 2 if key == "templates" else 1)
+
+    def keep(self, text: str) -> int:
+        """Tick only the typed ids (comma- or space-separated) in each list that has any of them;
+        says which ids are unknown. Returns how many items stay ticked."""
+        wanted = {w for w in re.split(r"[,\s]+", text) if w}
+        found: set[str] = set()
+        for box in self.subset.values():
+            ids = {box.item(i).data(Qt.UserRole) for i in range(box.count())}
+            hit = wanted & ids
+            if not hit:
+                continue
+            found |= hit
+            for i in range(box.count()):
+                box.item(i).setCheckState(Qt.Checked if box.item(i).data(Qt.UserRole) in hit else Qt.Unchecked)
+        unknown = sorted(wanted - found)
+        self.problem.setText(_("Not in {corpus}: {ids}").format(corpus=self.source_id, ids=", ".join(unknown))
+                             if unknown else "")
+        return sum(box.item(i).checkState() == Qt.Checked for box in self.subset.values() for i in range(box.count()))
 
     def _suggest(self, lang: str) -> None:
         tail = self.source_id.split("-", 1)[1] if "-" in self.source_id else self.source_id
@@ -150,6 +224,9 @@ class TranslateDialog(QDialog):
         new_id = self.corpus_id.text().strip()
         if new_id and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", new_id):
             return _("The corpus id may contain only letters, digits, '-', '_' and '.' (it names the file).")
+        if new_id in self.taken_ids:
+            # refused before anything is written: two corpora with one id would shadow each other
+            return _("A corpus with the id “{id}” exists already: choose another id (e.g. {id}-2).").format(id=new_id)
         return ""
 
     def _validate(self) -> None:
@@ -165,6 +242,9 @@ class TranslateDialog(QDialog):
         if self.subset:
             out["subset"] = Subset(**{k: _checked(box) for k, box in self.subset.items()})
         return out
+
+    def source_path(self) -> str:
+        return self.source_box.currentData() or ""
 
 
 class NewCorpusDialog(QDialog):

@@ -198,7 +198,10 @@ def _install_qt_translations(app: object, code: str) -> None:
     if code == SOURCE_LANGUAGE:
         return
     translator = QTranslator(app)
-    if translator.load(f"qtbase_{code}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+    folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    # Qt ships some languages only with a region (qtbase_pt_BR): take it when the bare one is missing
+    names = [f"qtbase_{code}"] + sorted(p.stem for p in Path(folder).glob(f"qtbase_{code.split('-')[0]}_*.qm"))
+    if any(translator.load(name, folder) for name in names):
         app.installTranslator(translator)
         _qt_translator = translator
 

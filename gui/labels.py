@@ -28,7 +28,7 @@ CHECK_TITLES = [
     N_("sentence does not start with a capital letter"),
     N_("name not capitalised"),
     N_("stray whitespace in template text"),
-    N_("counterpart (pair) missing or not of the other gender"),
+    N_("counterpart (pair) missing, not mirrored or not of the other gender"),
     N_("review status not recognised"),
     N_("entry marked untranslatable: its combinations are skipped"),
 ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from gui import settings
 from gui.errors import show_error
@@ -56,7 +56,7 @@ class FileActions:
             return
         dlg = TranslateDialog(source.id, self, source=source)
         if dlg.exec():
-            self.translate_from(source_path, **dlg.values())
+            self.translate_from(dlg.source_path() or source_path, **dlg.values())
 
     def new_corpus(self, language: str, corpus_id: str = "", name: str = "",
                    features: dict[str, list[str]] | None = None) -> "WorkbenchPage | None":
@@ -98,6 +98,51 @@ class FileActions:
         self.statusBar().showMessage(summary, 10000)
         return True
 
+    def export_folder(self) -> Path:
+        """Where exports are proposed: beside the corpus file, else the corpora folder (never the
+        working directory or the bare home folder)."""
+        from engine.corpus.registry import user_corpus_dir
+
+        if self.doc is not None and self.doc.path is not None and not self.doc.is_builtin:
+            return Path(self.doc.path).parent
+        folder = user_corpus_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+
+    def export_all_to(self, folder: str | Path, confirm: Any = None) -> list[Path]:
+        """Every export format into ``folder`` (one action); asks before replacing files there."""
+        from gui.workbench.exporting import KINDS, export_all
+
+        if self.doc is None:
+            return []
+        if self.workbench is not None:
+            self.workbench.commit_pending()
+        folder = Path(folder)
+        existing = [folder / f"{self.doc.corpus.id}{k.suffix or '-hf'}" for k in KINDS.values()]
+        existing = [p for p in existing if p.exists()]
+        if existing:
+            ask = confirm or (lambda names: self.ask(
+                _("Replace files?"), _("{folder} already holds {files}. Replace them?").format(
+                    folder=folder, files=", ".join(names)), QMessageBox.Yes | QMessageBox.No,
+                QMessageBox.No) == QMessageBox.Yes)
+            if not ask([p.name for p in existing]):
+                return []
+        try:
+            written = export_all(self.doc, folder)
+        except Exception as exc:
+            show_error(self, exc, context=_("Exporting to {path}").format(path=folder))
+            return []
+        self.statusBar().showMessage(ngettext("{n} export written to {folder}", "{n} exports written to {folder}",
+                                              len(written)).format(n=len(written), folder=folder), 10000)
+        return written
+
+    def export_all_dialog(self) -> list[Path]:
+        if self.doc is None:
+            self.statusBar().showMessage(_("Open a corpus first."), 5000)
+            return []
+        folder = QFileDialog.getExistingDirectory(self, _("Export every format into a folder"), str(self.export_folder()))
+        return self.export_all_to(folder) if folder else []
+
     def export_dialog(self, kind: str) -> bool:
         from gui.workbench.exporting import KINDS
 
@@ -105,7 +150,7 @@ class FileActions:
             self.statusBar().showMessage(_("Open a corpus first."), 5000)
             return False
         spec = KINDS[kind]
-        start = str(Path.home() / f"{self.doc.corpus.id}{spec.suffix}")
+        start = str(self.export_folder() / f"{self.doc.corpus.id}{spec.suffix}")
         if kind == "hf":
             path = QFileDialog.getSaveFileName(self, _("Hugging Face dataset folder"), start)[0]
         else:

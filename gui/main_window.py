@@ -122,6 +122,8 @@ class MainWindow(FileActions, QMainWindow):
         self.export_menu = self.file_menu.addMenu("")
         self.export_actions = {kind: self._action(self.export_menu, lambda k=kind: self.export_dialog(k))
                                for kind in ("package", "po", "xliff", "csv", "jsonl", "parquet", "hf")}
+        self.export_menu.addSeparator()
+        self.act_export_all = self._action(self.export_menu, self.export_all_dialog)
         self.act_import = self._action(self.file_menu, self.import_dialog)
         self.file_menu.addSeparator()
         self.act_quit = self._action(self.file_menu, self.close, QKeySequence.Quit)
@@ -145,6 +147,7 @@ class MainWindow(FileActions, QMainWindow):
                            ("parquet", _("Sentences as P&arquet…")),
                            ("hf", _("&Hugging Face dataset folder…"))):
             self.export_actions[kind].setText(text)
+        self.act_export_all.setText(_("E&very format into a folder…"))
         self.act_import.setText(_("&Import translations (PO, XLIFF)…"))
         self.recent_menu.setTitle(_("Open &recent"))
         self.act_translate.setText(_("&Translate into a new language…"))
@@ -313,8 +316,10 @@ class MainWindow(FileActions, QMainWindow):
     def save_as_dialog(self) -> bool:
         if self.doc is None:
             return False
-        path, _f = QFileDialog.getSaveFileName(self, _("Save corpus definition"), str(self.doc.suggested_path()),
-                                               _("Corpus definitions (*.toml)"))
+        suggested = self.doc.suggested_path()  # in the corpora folder, created on first use
+        path, _f = QFileDialog.getSaveFileName(
+            self, _("Save corpus definition — your corpora folder: {folder}").format(folder=suggested.parent),
+            str(suggested), _("Corpus definitions (*.toml)"))
         return self.save_as(path) if path else False
 
     def undo(self) -> None:

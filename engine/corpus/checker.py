@@ -10,6 +10,7 @@ import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from .axes import axis_findings
 from .compiled import CompiledCorpus, Realisation
 from .expect import expect_findings
 from .findings import Finding
@@ -72,6 +73,7 @@ def check_corpus(corpus: CorpusDefinition, compiled: CompiledCorpus | None = Non
     out = report.findings
     out += _check_features(corpus)
     out += _check_persons(corpus)
+    out += axis_findings(corpus)
     out += _check_emotions(corpus)
     out += _check_forms(corpus)
     out += _check_duplicates(corpus)
@@ -141,6 +143,8 @@ def _check_persons(corpus: CorpusDefinition) -> list[Finding]:
     out = []
     race = corpus.race_axis
     by_id = {p.id: p for p in corpus.persons}
+    # persons a [[pairs]] entry pairs on gender need no `pair` field
+    in_pairs = {x for pr in corpus.pairs if pr.variable == "gender" for x in pr.privileged + pr.minoritised}
     for p in corpus.persons:
         item = f"persons[{p.id}]"
         if p.kind not in PERSON_KINDS:
@@ -162,10 +166,7 @@ def _check_persons(corpus: CorpusDefinition) -> list[Finding]:
         elif not p.forms:
             out.append(Finding("E012", "no forms: this person term yields no sentences", item=item, person=p.id))
         out += _feature_problems(corpus, p.features, item)
-        if p.pair:
-            other = by_id.get(p.pair)
-            if other is None or other.gender == p.gender:
-                out.append(Finding("W106", f"pair {p.pair!r} is missing or of the same gender", item=item, person=p.id))
+        out += _pair_findings(p, by_id, item, in_pairs)
         if p.kind == "name":
             for f in p.forms:
                 first = f.text[:1]
@@ -175,6 +176,32 @@ def _check_persons(corpus: CorpusDefinition) -> list[Finding]:
         if p.review.status not in REVIEW_STATUSES:
             out.append(Finding("W107", f"status {p.review.status!r} is not one of {list(REVIEW_STATUSES)}", item=item))
     return out
+
+
+def _pair_findings(p, by_id: dict, item: str, in_pairs: set[str]) -> list[Finding]:
+    """W106: a pair naming nobody or the same gender, a pair set on one side only (mirror it), or
+    a gendered noun phrase left without a counterpart while noun phrases of another gender exist
+    (its sentences then have no counterfactual twin: the pair count falls without a word)."""
+    if p.pair:
+        other = by_id.get(p.pair)
+        if other is None or other.gender == p.gender:
+            return [Finding("W106", f"pair {p.pair!r} is missing or of the same gender", item=item, person=p.id)]
+        if other.pair != p.id:
+            now = f"names {other.pair!r}" if other.pair else "is empty"
+            return [Finding("W106", f"pair not mirrored: {other.id!r}'s pair {now}; set it to {p.id!r} "
+                            f"(Fix: mirror the pair)", item=item, person=p.id)]
+        return []
+    if p.kind != "noun_phrase" or not p.gender or p.id in in_pairs:
+        return []
+    if any(q.pair == p.id for q in by_id.values()):
+        return []  # named by the other side: its "not mirrored" finding says what to do
+    free = [q.id for q in by_id.values() if q.kind == "noun_phrase" and q.gender and q.gender != p.gender
+            and (not q.pair or q.pair == p.id) and q.id not in in_pairs]
+    if not free and not any(q.kind == "noun_phrase" and q.gender and q.gender != p.gender for q in by_id.values()):
+        return []
+    hint = f" (e.g. {', '.join(repr(x) for x in free[:3])})" if free else ""
+    return [Finding("W106", f"noun phrase has no pair: choose its counterpart of the other gender{hint} in the Pair "
+                    f"column, else its sentences have no counterfactual twin", item=item, person=p.id)]
 
 
 def _check_emotions(corpus: CorpusDefinition) -> list[Finding]:

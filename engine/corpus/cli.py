@@ -31,18 +31,23 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
     nw = sub.add_parser("new", help="start an empty corpus in a language, with its grammatical features preset")
     nw.add_argument("--language", required=True, metavar="LANG", help="a tag (fr, es-MX) or a name (French)")
-    nw.add_argument("--out", required=True, metavar="FILE.toml")
+    nw.add_argument("--out", default="", metavar="FILE.toml",
+                    help="default: ID.toml in your corpora folder (created on first use), where the app lists it")
     nw.add_argument("--id", default="", help="corpus id (default: LANG-my-eec)")
     nw.add_argument("--name", default="", help="corpus name (default: EEC (language name))")
     nw.add_argument("--feature", action="append", default=[], metavar="NAME=V1,V2",
                     help="set a grammatical feature's values (repeatable); NAME= drops a preset feature")
+    nw.add_argument("--axis", action="append", default=[], metavar="NAME=G1*,G2",
+                    help="a social axis besides gender with its groups (repeatable), e.g. race=white*,black; "
+                         "* marks the reference group (default: the first); NAME:Label=… titles it")
     nw.add_argument("--overwrite", "--force", dest="overwrite", action="store_true", help="replace FILE if it exists")
     nw.set_defaults(func=cmd_new)
 
     tr = sub.add_parser("translate", help="start a new language from a corpus: same ids, empty forms, source kept")
     tr.add_argument("source", metavar="SOURCE", help="built-in id, user corpus id or .toml path")
     tr.add_argument("--language", required=True, metavar="LANG", help="a tag (fr, es-MX) or a name (French)")
-    tr.add_argument("--out", required=True, metavar="FILE.toml")
+    tr.add_argument("--out", default="", metavar="FILE.toml",
+                    help="default: ID.toml in your corpora folder (created on first use)")
     tr.add_argument("--id", default="", help="corpus id (default: LANG-SOURCE)")
     tr.add_argument("--name", default="")
     for opt, what in (("templates", "template"), ("persons", "person"), ("emotion-words", "emotion word"),
@@ -135,22 +140,28 @@ def _write_new(corpus, out: str, overwrite: bool) -> Path:
 
     from .writer import save_definition
 
-    path = Path(out)
+    from .registry import user_corpus_dir
+
+    path = Path(out) if out else user_corpus_dir() / f"{corpus.id}.toml"
     may_replace(path, overwrite=overwrite, confirm=None)
+    path.parent.mkdir(parents=True, exist_ok=True)  # the corpora folder, on first use
     return save_definition(corpus, path, comments_from=None)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    from .axes import parse_axis_option
     from .new_corpus import new_corpus, parse_feature_option
 
     try:
         feats = dict(parse_feature_option(f) for f in args.feature)
-        corpus = new_corpus(args.language, args.id, args.name, feats)
+        axes = [parse_axis_option(a) for a in args.axis]
+        corpus = new_corpus(args.language, args.id, args.name, feats, axes)
     except ValueError as exc:
         raise UsageError(str(exc), field="corpus new") from None
     path = _write_new(corpus, args.out, args.overwrite)
     feats = "; ".join(f"{k} = {', '.join(v)}" for k, v in corpus.features.items()) or "none"
-    print(f"{corpus.id} ({corpus.language}, {corpus.direction}) -> {path}\n  features: {feats}")
+    axes_text = "; ".join(f"{a.name} = {', '.join(a.groups)} (reference {a.reference})" for a in corpus.axes.values())
+    print(f"{corpus.id} ({corpus.language}, {corpus.direction}) -> {path}\n  features: {feats}\n  axes: {axes_text}")
     return exits.OK
 
 

@@ -204,6 +204,14 @@ class CompiledCorpus:
                 elif code == "E001":
                     msg = f"slot {slot.name!r}: {entry.id!r} has no form with {_fmt(wanted)}"
                 else:
+                    agree = _agreement_fix(entry.forms, wanted, slot, person)
+                    if agree:
+                        # the template's slot does not ask for the feature the forms differ in:
+                        # the fix is in the template, not in each emotion word (one finding per slot)
+                        msg = (f"slot {slot.name!r} does not ask for {agree}, and its words have one form per "
+                               f"{agree}: add {agree}=person.{agree} to the slot (Fix: add {agree}=person.{agree})")
+                        return Finding(code, msg, item=f"templates[{ct.id}]", slot=slot.name,
+                                       wanted={agree: f"person.{agree}"}, **_base(ct, person, emotion))
                     msg = f"slot {slot.name!r}: several forms of {entry.id!r} fit {_fmt(wanted) or 'the slot'}; add a feature to tell them apart"
                 return Finding(code, msg, slot=slot.name, wanted=dict(wanted),
                                available=[_describe(f) for f in entry.forms], **_base(ct, person, emotion))
@@ -290,6 +298,18 @@ def _select(forms: list[CForm], wanted: dict[str, str]) -> CForm | str:
     if len(best) > 1:
         return "ambiguous"
     return best[0]
+
+
+def _agreement_fix(forms: list[CForm], wanted: dict[str, str], slot: Slot, person: CEntry) -> str:
+    """The feature an ambiguous slot should agree on with the person ('' if none fits): the forms
+    that fit differ in it, the slot does not ask for it, and the person has it (gender, usually)."""
+    fit = [f for f in forms if all(f.features.get(k, v) == v for k, v in wanted.items())]
+    for key in sorted({k for f in fit for k in f.features}):
+        values = {f.features.get(key) for f in fit}
+        if len(values) > 1 and key not in slot.fixed and key not in slot.refs and slot.source != "person":
+            if key in person.entry_features or any(key in f.features for f in person.forms):
+                return key
+    return ""
 
 
 def _dependency_order(parsed: ParsedTemplate) -> tuple[list[Slot], str]:

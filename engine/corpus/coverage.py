@@ -60,8 +60,8 @@ class Coverage:
 
 
 def person_group(corpus: CorpusDefinition, person) -> str:
-    race = corpus.race_axis
-    second = person.groups.get(race.name, "") if race else ""
+    # one column per cell of the design: gender × every other axis's group (race, religion…)
+    second = " · ".join(person.groups[a] for a in corpus.axes if a != "gender" and person.groups.get(a))
     label = "noun phrase" if person.kind == "noun_phrase" else (second or person.kind)
     return f"{person.gender or '?'} · {label}"
 

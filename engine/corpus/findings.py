@@ -47,7 +47,7 @@ CODES: dict[str, tuple[str, str]] = {
     "W103": (WARNING, "sentence does not start with a capital letter"),
     "W104": (WARNING, "name not capitalised"),
     "W105": (WARNING, "stray whitespace in template text"),
-    "W106": (WARNING, "counterpart (pair) missing or not of the other gender"),
+    "W106": (WARNING, "counterpart (pair) missing, not mirrored or not of the other gender"),
     "W107": (WARNING, "review status not recognised"),
     "W108": (WARNING, "entry marked untranslatable: its combinations are skipped"),
     "W109": (WARNING, "form declared absent: its combinations are skipped"),
@@ -56,6 +56,8 @@ CODES: dict[str, tuple[str, str]] = {
     "W112": (WARNING, "realised form does not have the shape [expect] asks for"),
     "W113": (WARNING, "word not in the language's spelling dictionary (Hunspell, UniDic)"),
     "W114": (WARNING, "no spelling dictionary for the language on this system: spelling not checked"),
+    "W115": (WARNING, "a group of a social axis has no names"),
+    "W116": (WARNING, "unbalanced design: the cells of the social axes hold different numbers of names"),
 }
 
 # Codes a definition may declare in [known_defects] (a published text kept as it was).

@@ -28,10 +28,11 @@ def parse_feature_option(text: str) -> tuple[str, list[str]]:
 
 
 def new_corpus(language: str, corpus_id: str = "", name: str = "",
-               features: dict[str, list[str]] | None = None) -> CorpusDefinition:
+               features: dict[str, list[str]] | None = None, axes: list[Axis] | None = None) -> CorpusDefinition:
     """An empty definition in ``language`` (a tag or a language name).
 
     ``features`` replaces the preset's values feature by feature; an empty list drops one.
+    ``axes``: social axes besides gender (race, religion…; ``axes.parse_axis_option``).
     """
     tag = language_tag(language)
     preset = preset_for(tag)
@@ -47,8 +48,13 @@ def new_corpus(language: str, corpus_id: str = "", name: str = "",
     gender = Axis("gender", ["female", "male"], "male", label=axis_label(tag, "gender"))
     if "gender" in feats and {"f", "m"} <= set(feats["gender"]):
         gender.feature_values = {"female": "f", "male": "m"}
+    all_axes = {"gender": gender}
+    for axis in axes or []:
+        if axis.name == "gender":
+            raise ValueError("the gender axis is always there (female, male); --axis adds other axes such as race")
+        all_axes[axis.name] = axis
     return CorpusDefinition(
         id=corpus_id, language=tag, name=name.strip() or f"EEC ({language_name(tag, tag)})",
-        axes={"gender": gender}, features=feats, persons=[], emotion_words=[], templates=[], words=[],
+        axes=all_axes, features=feats, persons=[], emotion_words=[], templates=[], words=[],
         capitalize=preset.capitalize, direction=direction_of(tag),
     )

@@ -72,12 +72,22 @@ class CorpusProgress:
 
     @property
     def percent(self) -> float:
-        return 100.0 if not self.total else 100.0 * self.translated / self.total
+        """Share translated, 0–100. An empty corpus is 0 %: nothing is done yet (never "100 %")."""
+        return 0.0 if not self.total else 100.0 * self.translated / self.total
 
     def line(self) -> str:
         """One line for the CLI: "34% translated (38 of 111 items), 2 reviewed, 73 left"."""
         return (f"{percent_text(self.percent)} translated ({self.translated:,} of {self.total:,} items), "
                 f"{self.reviewed:,} reviewed, {self.left:,} left")
+
+
+def next_to_add(corpus: CorpusDefinition) -> str:
+    """The list a corpus still needs its first entry in ("templates", "persons", "emotion_words"),
+    in the order a corpus is built; '' when each has one. An empty corpus says what to add next."""
+    for name in ("templates", "persons", "emotion_words"):
+        if not getattr(corpus, name):
+            return name
+    return ""
 
 
 def percent_text(p: float) -> str:

@@ -32,6 +32,51 @@ class CorpusEntry:
     id: str
     path: Path
     builtin: bool
+    elsewhere: bool = False  # a user's file kept outside the corpora folder, remembered when opened or saved
+
+
+def known_list_path() -> Path:
+    """The list of definition files opened or saved outside the corpora folder (one path a line)."""
+    return user_home() / "known-corpora.txt"
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+        return True
+    except (ValueError, OSError):
+        return False
+
+
+def remember_corpus(path: str | os.PathLike) -> bool:
+    """Remember a definition kept outside the corpora folder, so the corpora list, the audit list and
+    the translation memory find it too (one home for the user's corpora, wherever the file lives).
+    Returns whether the list changed; a file in the corpora or built-in folder needs no entry."""
+    p = Path(path).resolve()
+    if p.suffix.lower() != ".toml" or _inside(p, user_corpus_dir()) or _inside(p, BUILTIN_DIR):
+        return False
+    known = _known_paths()
+    if p in known:
+        return False
+    from engine.common.io import atomic_write_text
+
+    known_list_path().parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(known_list_path(), "".join(f"{k}\n" for k in known + [p]))
+    return True
+
+
+def _known_paths() -> list[Path]:
+    try:
+        lines = known_list_path().read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    return [Path(x) for x in dict.fromkeys(ln.strip() for ln in lines if ln.strip())]
+
+
+def _known() -> list[CorpusEntry]:
+    """Remembered files that still exist (a moved or deleted file drops out of the list)."""
+    return [CorpusEntry(p.stem, p, False, elsewhere=True) for p in _known_paths()
+            if p.is_file() and not _inside(p, user_corpus_dir())]
 
 
 def _scan(folder: Path, builtin: bool) -> list[CorpusEntry]:
@@ -45,8 +90,9 @@ def _scan(folder: Path, builtin: bool) -> list[CorpusEntry]:
 
 
 def list_corpora() -> list[CorpusEntry]:
-    """Built-in first, then user corpora (file stem is the corpus id by convention)."""
-    return _scan(BUILTIN_DIR, True) + _scan(user_corpus_dir(), False)
+    """Built-in first, then user corpora (file stem is the corpus id by convention), then the
+    user's files kept elsewhere (``remember_corpus``)."""
+    return _scan(BUILTIN_DIR, True) + _scan(user_corpus_dir(), False) + _known()
 
 
 def builtin_names() -> list[str]:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QPushButton,
     QStyle,
     QTreeWidget,
     QTreeWidgetItem,
@@ -52,14 +53,30 @@ def describe_cause(cause: tuple[str, str] | None, fallback: str = "") -> str:
     return kinds[cause[0]].format(id=cause[1])
 
 
+def fix_label(fix: Any) -> str:
+    """The fix button's text in the interface language."""
+    a = fix.args
+    if fix.kind == "agree":
+        return _("Fix: add {feature}={ref} to the slot {slot} of {template}").format(
+            feature=a["feature"], ref=a["ref"], slot="{" + a["slot"] + "}", template=a["template"])
+    if fix.kind == "mirror":
+        return _("Fix: set the pair of {other} to {person}").format(other=a["other"], person=a["person"])
+    if fix.kind == "pair":
+        return _("Fix: pair {person} with {other}").format(person=a["person"], other=a["other"])
+    return _("Fix")
+
+
 class ChecksPanel(QWidget):
     """Shows grouped findings; emits ``jump(list_name, entry_id)`` when one is clicked."""
 
     jump = Signal(str, str)
+    fix_requested = Signal(object)  # an engine.corpus.fixes.Fix to apply (one undo step)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.report: CheckReport | None = None
+        self.fix_for: Any = lambda _finding: None  # finding -> Fix | None (the page knows the corpus)
+        self.current_fix: Any = None
         self.groups: list[FindingGroup] = []
         self.untranslated_groups: list[FindingGroup] = []
         self.failure = ""
@@ -89,10 +106,15 @@ class ChecksPanel(QWidget):
         self.detail.setMinimumHeight(64)
         self.detail.setAlignment(Qt.AlignTop | Qt.AlignLeading)
         self.detail.setStyleSheet("QLabel { background: palette(base); border: 1px solid palette(mid); padding: 4px; }")
+        # the mechanical fix of the selected finding (add gender=person.gender, mirror a pair): one click
+        self.fix_button = QPushButton()
+        self.fix_button.setEnabled(False)
+        self.fix_button.clicked.connect(self.apply_fix)
         layout.addLayout(top)
         layout.addWidget(self.show_untranslated)
         layout.addWidget(self.tree, 1)
         layout.addWidget(self.detail)
+        layout.addWidget(self.fix_button, 0, Qt.AlignLeading)
         connect_retranslate(self)
         self.retranslate()
 
@@ -138,7 +160,11 @@ class ChecksPanel(QWidget):
             self.summary.setText(_("Checking…"))
             return
         errors, warnings = self.counts()
-        if not errors and not warnings:
+        if not errors and not warnings and not self.report.sentences:
+            # an empty corpus has nothing wrong, but nothing right either: no "no problems" tick
+            self.summary.setText(_("Nothing to check yet: the corpus generates no sentence. Add a template, "
+                                   "persons and emotion words."))
+        elif not errors and not warnings:
             self.summary.setText("✔ " + _("No problems found."))
         else:
             self.summary.setText(ngettext("{n} error", "{n} errors", errors).format(n=errors) + ", "
@@ -176,6 +202,9 @@ class ChecksPanel(QWidget):
     def _describe(self, item: QTreeWidgetItem | None) -> None:
         """The whole finding, wrapped, under the list (the Problem column is often too narrow)."""
         g = item.data(0, GROUP_ROLE) if item is not None else None
+        self.current_fix = self.fix_for(g.finding) if g is not None else None
+        self.fix_button.setEnabled(self.current_fix is not None)
+        self.fix_button.setText(fix_label(self.current_fix) if self.current_fix is not None else _("Fix"))
         if g is None:
             hint = _("Click a problem to go to the entry it is about.") if self.tree.topLevelItemCount() else ""
             self.detail.setText(f"<span style='color:#555'>{html.escape(hint)}</span>")
@@ -189,6 +218,21 @@ class ChecksPanel(QWidget):
         if g.combinations:
             parts.append(html.escape(_("Combinations: {list}").format(list=g.combination_text())))
         self.detail.setText("<br>".join(parts))
+
+    def apply_fix(self) -> bool:
+        """Apply the selected finding's mechanical fix (the page makes it one undo step)."""
+        if self.current_fix is None:
+            return False
+        self.fix_requested.emit(self.current_fix)
+        return True
+
+    def select_code(self, code: str) -> bool:
+        """Select the first finding with ``code`` (tests, keyboard users via the tree)."""
+        for i in range(self.tree.topLevelItemCount()):
+            if self.tree.topLevelItem(i).text(1) == code:
+                self.tree.setCurrentItem(self.tree.topLevelItem(i))
+                return True
+        return False
 
     def _activate(self, item: QTreeWidgetItem, _column: int = 0) -> None:
         target = item.data(0, TARGET_ROLE)

@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -59,11 +60,32 @@ class CorpusSettings(QWidget):
         self.features.itemChanged.connect(self._commit_features)
         self.add_feature = QPushButton()
         self.add_feature.clicked.connect(self._add_feature)
+        # the social axes: the groups compared (gender, race, religion…) and each one's reference group
+        self.axes_label = QLabel()
+        self.axes_label.setWordWrap(True)
+        self.axes = QTableWidget(0, 4)
+        self.axes.horizontalHeader().setSectionResizeMode(2, QHeaderView.Stretch)
+        self.axes.verticalHeader().setVisible(False)
+        self.axes.itemChanged.connect(self._commit_axis)
+        self.new_axis = QLineEdit()
+        self.new_axis.returnPressed.connect(self.add_axis_from_text)
+        self.add_axis_button = QPushButton()
+        self.add_axis_button.clicked.connect(self.add_axis_from_text)
+        self.axis_problem = QLabel()
+        self.axis_problem.setWordWrap(True)
+        self.axis_problem.setStyleSheet("QLabel { color: #b00020; }")
+        axis_row = QHBoxLayout()
+        axis_row.addWidget(self.new_axis, 1)
+        axis_row.addWidget(self.add_axis_button)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.features_label)
         layout.addWidget(self.features, 1)
         layout.addWidget(self.add_feature, 0, Qt.AlignLeft)
+        layout.addWidget(self.axes_label)
+        layout.addWidget(self.axes, 1)
+        layout.addLayout(axis_row)
+        layout.addWidget(self.axis_problem)
         # deferred: the edit may come from a cell of this very table, which must outlive its signal
         doc.changed.connect(self._on_doc_changed)
         connect_retranslate(self)
@@ -80,6 +102,11 @@ class CorpusSettings(QWidget):
         self.direction.setItemText(1, _("right to left (Arabic, Hebrew…)"))
         self.features.setHorizontalHeaderLabels([_("Feature"), _("Values")])
         self.add_feature.setText(_("Add feature"))
+        self.axes_label.setText(_("Social axes: the groups the audit compares, and each axis's reference group "
+                                  "(edit a cell to rename; persons tagged with a renamed group follow):"))
+        self.axes.setHorizontalHeaderLabels([_("Axis"), _("Title"), _("Groups"), _("Reference group")])
+        self.new_axis.setPlaceholderText(_("New axis, e.g. race=white*,black (* marks the reference group)"))
+        self.add_axis_button.setText(_("Add axis"))
         self.refresh()
 
     def refresh(self) -> None:
@@ -95,8 +122,89 @@ class CorpusSettings(QWidget):
             for r, (name, values) in enumerate(c.features.items()):
                 self.features.setItem(r, 0, QTableWidgetItem(name))
                 self.features.setItem(r, 1, QTableWidgetItem(", ".join(values)))
+            self.axes.setRowCount(len(c.axes))
+            for r, (name, axis) in enumerate(c.axes.items()):
+                name_item = QTableWidgetItem(name)
+                name_item.setFlags(name_item.flags() & ~Qt.ItemIsEditable)  # the key persons are tagged with
+                self.axes.setItem(r, 0, name_item)
+                self.axes.setItem(r, 1, QTableWidgetItem(axis.label))
+                self.axes.setItem(r, 2, QTableWidgetItem(", ".join(axis.groups)))
+                self.axes.setItem(r, 3, QTableWidgetItem(axis.reference))
         finally:
             self._building = False
+
+    # -- social axes ------------------------------------------------------------
+    def add_axis_from_text(self) -> bool:
+        """Add the axis typed as NAME[:Title]=GROUP*,GROUP (one undo step); says why when it cannot."""
+        from engine.corpus.axes import AxisError, parse_axis_option, with_axis
+
+        text = self.new_axis.text().strip()
+        if not text:
+            self.axis_problem.setText(_("Type the axis first, e.g. race=white*,black."))
+            return False
+        try:
+            axis = parse_axis_option(text)
+            if axis.name in self.doc.corpus.axes:
+                raise AxisError(f"axis {axis.name!r} exists already: edit its groups in the table")
+        except AxisError as exc:
+            self.axis_problem.setText(str(exc).removeprefix("--axis "))
+            return False
+        self.axis_problem.setText("")
+        self.doc.set(("axes",), with_axis(self.doc.corpus, axis), _("Add axis {axis}").format(axis=axis.name))
+        self.new_axis.clear()
+        return True
+
+    def _commit_axis(self, item: QTableWidgetItem) -> None:
+        """A cell of the axes table: title, groups (a changed name is a rename) or reference group."""
+        import copy
+
+        from engine.corpus.axes import AxisError, make_axis
+
+        if self._building:
+            return
+        c = self.doc.corpus
+        name = self.axes.item(item.row(), 0).text()
+        axis = c.axes.get(name)
+        if axis is None:
+            return
+        text = item.text().strip()
+        try:
+            if item.column() == 1:
+                new = copy.deepcopy(axis)
+                new.label = text
+                self.doc.set(("axes", name), new, _("Edit the title of axis {axis}").format(axis=name))
+            elif item.column() == 3:
+                new = make_axis(name, axis.groups, text, axis.label)
+                new.feature_values = dict(axis.feature_values)
+                self.doc.set(("axes", name), new, _("Set the reference group of {axis}").format(axis=name))
+            elif item.column() == 2:
+                self._commit_groups(name, [g.strip() for g in text.split(",") if g.strip()])
+            self.axis_problem.setText("")
+        except AxisError as exc:
+            self.axis_problem.setText(str(exc))
+            QTimer.singleShot(0, self.refresh)
+
+    def _commit_groups(self, name: str, groups: list[str]) -> None:
+        """Same number of groups with one name changed: a rename (persons follow); else the new list."""
+        from engine.corpus.axes import make_axis, renamed_group
+
+        c = self.doc.corpus
+        axis = c.axes[name]
+        changed = [(a, b) for a, b in zip(axis.groups, groups) if a != b]
+        stack = self.doc.undo_stack
+        if len(groups) == len(axis.groups) and len(changed) == 1:
+            old, new = changed[0]
+            new_axis, persons = renamed_group(c, name, old, new)
+            stack.beginMacro(_("Rename group {old} to {new}").format(old=old, new=new))
+            self.doc.set(("axes", name), new_axis, _("Rename group {old} to {new}").format(old=old, new=new))
+            for i, person_groups in persons.items():
+                self.doc.set(("persons", i, "groups"), person_groups, _("Rename group {old} to {new}").format(old=old, new=new))
+            stack.endMacro()
+            return
+        reference = axis.reference if axis.reference in groups else groups[0] if groups else ""
+        new_axis = make_axis(name, groups, reference, axis.label)
+        new_axis.feature_values = {g: v for g, v in axis.feature_values.items() if g in groups}
+        self.doc.set(("axes", name), new_axis, _("Edit the groups of axis {axis}").format(axis=name))
 
     def _fill_speaker_gender(self) -> None:
         """"not set" and the corpus's gender values; disabled (and why) without a gender feature."""
@@ -131,7 +239,7 @@ class CorpusSettings(QWidget):
         self.doc.set(("speaker_gender",), value, _("Set the speaker's grammatical gender"))
 
     def _on_doc_changed(self, path: tuple) -> None:
-        if len(path) == 1:
+        if len(path) == 1 or path[0] == "axes":
             QTimer.singleShot(0, self.refresh)
 
     def _commit(self, key: str, value: str) -> None:

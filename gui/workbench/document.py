@@ -7,6 +7,7 @@ every edit, "modified" is simply "undo stack not clean", and autosave knows what
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 from pathlib import Path
 from typing import Any, Sequence
@@ -16,7 +17,7 @@ from PySide6.QtGui import QUndoStack
 
 from engine.corpus import CorpusDefinition, load_corpus
 from engine.corpus.paths import resolve
-from engine.corpus.registry import BUILTIN_DIR, user_corpus_dir
+from engine.corpus.registry import BUILTIN_DIR, remember_corpus, user_corpus_dir
 from engine.corpus.writer import save_definition
 
 from .commands import InsertItem, RemoveItem, SetValue
@@ -40,13 +41,17 @@ class CorpusDocument(QObject):
         self.undo_stack = QUndoStack(self)
         self.revision = 0  # bumps on every change; autosave compares it
         self._key = hashlib.sha1(f"{self.path or ''}|{corpus.id}|{id(self)}".encode()).hexdigest()[:12]
+        self.disk_hash = self.hash_on_disk()  # what the file held when read or written (external changes)
 
     # -- identity ---------------------------------------------------------------
     @classmethod
     def open(cls, name_or_path: str | Path, parent: QObject | None = None) -> "CorpusDocument":
         """Open a built-in corpus by id or a definition file (raises DefinitionError)."""
         corpus = load_corpus(name_or_path)
-        return cls(corpus, corpus.path or name_or_path, parent=parent)
+        doc = cls(corpus, corpus.path or name_or_path, parent=parent)
+        if not doc.is_builtin and doc.path is not None:
+            remember_corpus(doc.path)  # listed on the Corpora page, in the Audit list and the memory
+        return doc
 
     @property
     def key(self) -> str:
@@ -78,8 +83,39 @@ class CorpusDocument(QObject):
         return self.path.name if self.path else f"{self.corpus.id}.toml"
 
     def suggested_path(self) -> Path:
-        """Where Save As proposes to write: the user corpora folder, never the built-in one."""
-        return user_corpus_dir() / f"{self.corpus.id}.toml"
+        """Where Save As proposes to write: the user corpora folder (created on first use, so the
+        file dialog opens there and not in the working directory), never the built-in one."""
+        folder = user_corpus_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            pass  # the dialog still proposes it; saving says why it cannot write there
+        return folder / f"{self.corpus.id}.toml"
+
+    # -- the file on disk ---------------------------------------------------------
+    def hash_on_disk(self) -> str:
+        try:
+            return hashlib.sha1(self.path.read_bytes()).hexdigest() if self.path else ""
+        except OSError:
+            return ""
+
+    def changed_on_disk(self) -> bool:
+        """Whether another program rewrote (or deleted) the file since this document read or saved it."""
+        return self.path is not None and not self.is_builtin and self.hash_on_disk() != self.disk_hash
+
+    def reload_from_disk(self) -> None:
+        """Replace the definition with the file's as ONE undo step, then call that state saved: the
+        unsaved edits stay one Undo away instead of being thrown away."""
+        fresh = load_corpus(self.path)
+        self.undo_stack.beginMacro(f"Reload {self.path.name} from disk")
+        for f in dataclasses.fields(fresh):
+            if f.name != "path":
+                self.set((f.name,), getattr(fresh, f.name), f"Reload {f.name}")
+        self.undo_stack.endMacro()
+        self.disk_hash = self.hash_on_disk()
+        self.undo_stack.setClean()
+        for name in LISTS:
+            self.structure_changed.emit(name)
 
     # -- edits ------------------------------------------------------------------
     def notify(self, path: Sequence[Any], structure: bool = False) -> None:
@@ -125,10 +161,13 @@ class CorpusDocument(QObject):
         if target is None:
             raise ValueError("no file name: use Save As")
         # the file it was opened from lends its # comments (also to a Save As under a new name)
+        target.parent.mkdir(parents=True, exist_ok=True)  # the corpora folder, on first use
         save_definition(self.corpus, target, comments_from=self.path)
+        remember_corpus(target)  # a file kept elsewhere is still one of the user's corpora
         if target != self.path:
             self.path = target
             self.path_changed.emit()
+        self.disk_hash = self.hash_on_disk()
         self.undo_stack.setClean()
         return target
 

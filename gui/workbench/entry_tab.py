@@ -4,7 +4,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, Signal
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QPushButton, QTableView, QVBoxLayout, QWidget
 
 from engine.corpus import Form, Template, Variant, Word
@@ -51,6 +51,26 @@ def new_entry(doc: CorpusDocument, list_name: str, values: dict[str, Any] | None
     return entry
 
 
+class EntryView(QTableView):
+    """The entry table. Typing on a row never edits its id (an id is a key shared across languages;
+    *Rename* is its own action): a key typed while the id — or any cell that cannot take text — is
+    current goes to the row's translation cell instead."""
+
+    def edit(self, index: Any, trigger: Any = None, event: Any = None) -> bool:  # noqa: A003 - Qt's name
+        if trigger is None:
+            return super().edit(index)
+        if trigger == QAbstractItemView.AnyKeyPressed and index.isValid():
+            model = self.model().sourceModel()
+            col = model.columns[index.column()]
+            if col.key == "id" or not (index.flags() & Qt.ItemIsEditable):
+                target = self.model().index(index.row(), model.target_column())
+                if target.isValid() and target.flags() & Qt.ItemIsEditable and target.column() != index.column():
+                    self.setCurrentIndex(target)
+                    return super().edit(target, trigger, event)
+                return False
+        return super().edit(index, trigger, event)
+
+
 class EntryTab(QWidget):
     """Table of one list; emits ``current(list_name, row)`` when the selected entry changes."""
 
@@ -63,7 +83,7 @@ class EntryTab(QWidget):
         self.model = EntryTableModel(doc, list_name)
         self.proxy = StatusFilterProxy(self)
         self.proxy.setSourceModel(self.model)
-        self.view = QTableView()
+        self.view = EntryView()
         self.view.setModel(self.proxy)
         self.view.setItemDelegate(CellDelegate(self.model, self.view))
         self.view.setSelectionBehavior(QAbstractItemView.SelectRows)
@@ -79,9 +99,12 @@ class EntryTab(QWidget):
         self.add_button.clicked.connect(lambda _checked=False: self.add_entry())
         self.remove_button = QPushButton()
         self.remove_button.clicked.connect(self.remove_selected)
+        self.rename_button = QPushButton()  # ids change only here (F2 on the id, or a double-click)
+        self.rename_button.clicked.connect(lambda _checked=False: self.rename_selected())
         buttons = QHBoxLayout()
         buttons.addWidget(self.add_button)
         buttons.addWidget(self.remove_button)
+        buttons.addWidget(self.rename_button)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -102,6 +125,9 @@ class EntryTab(QWidget):
     def retranslate(self, *_args: Any) -> None:
         self.add_button.setText(_("Add"))
         self.remove_button.setText(_("Remove"))
+        self.rename_button.setText(_("Rename id…"))
+        self.rename_button.setToolTip(_("Change the selected entry's id (every reference to it follows). Typing "
+                                        "on a row edits its translation, never its id."))
         self.model.retranslate()
 
     def _size_columns(self) -> None:
@@ -142,9 +168,36 @@ class EntryTab(QWidget):
             self.proxy.set_status("")
             self.proxy.set_text("")
             index = self.proxy.mapFromSource(self.model.index(row, 0))
-        self.view.selectionModel().setCurrentIndex(index, QItemSelectionModel.ClearAndSelect | QItemSelectionModel.Rows)
-        self.view.scrollTo(index, QAbstractItemView.PositionAtCenter)
+        # the current cell is the translation, so what the translator types next lands there
+        target = self.proxy.index(index.row(), max(0, self.model.target_column()))
+        self.view.selectionModel().setCurrentIndex(target, QItemSelectionModel.ClearAndSelect | QItemSelectionModel.Rows)
+        self.view.scrollTo(target, QAbstractItemView.PositionAtCenter)
         self.current.emit(self.list_name, row)
+        return True
+
+    def edit_translation(self) -> bool:
+        """Open the current row's translation cell for typing (False: its forms are edited in the
+        form editor, or there is no row)."""
+        rows = self.selected_rows()
+        if not rows:
+            return False
+        index = self.proxy.mapFromSource(self.model.index(rows[0], max(0, self.model.target_column())))
+        if not index.isValid() or not index.flags() & Qt.ItemIsEditable:
+            return False
+        self.view.setFocus()
+        self.view.setCurrentIndex(index)
+        self.view.edit(index)
+        return True
+
+    def rename_selected(self) -> bool:
+        """Rename: open the id cell of the selected row (the only way an id changes in the tables)."""
+        rows = self.selected_rows()
+        if not rows:
+            return False
+        index = self.proxy.mapFromSource(self.model.index(rows[0], self.model.column_index("id")))
+        self.view.setFocus()
+        self.view.setCurrentIndex(index)
+        self.view.edit(index)
         return True
 
     # -- edits ------------------------------------------------------------------
@@ -179,6 +232,10 @@ class EntryTab(QWidget):
             entries.append(entry)
         if not entries:
             return []
+        for v, entry in zip(values, entries):  # "X ~ Y" typed on one line: paired both ways from the start
+            k = v.get("pair_index", -1)
+            if self.list_name == "persons" and 0 <= k < len(entries):
+                entry.pair = entries[k].id
         stack = self.doc.undo_stack
         if len(entries) > 1:
             stack.beginMacro(ngettext("Add {n} entry", "Add {n} entries", len(entries)).format(n=len(entries)))

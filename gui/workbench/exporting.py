@@ -41,6 +41,20 @@ KINDS = {
 }
 
 
+def export_all(doc: CorpusDocument, folder: str | Path) -> list[Path]:
+    """Every format at once into ``folder`` (created if needed), each file named after the corpus
+    id (``pt-my-eec.eecpkg``, ``….po``, ``….xlf``, ``….csv``, ``….jsonl``, ``….parquet`` and the
+    Hugging Face folder ``pt-my-eec-hf``): the end of a translator's work in one action."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for kind, spec in KINDS.items():
+        out = folder / (f"{doc.corpus.id}{spec.suffix}" if spec.suffix else f"{doc.corpus.id}-hf")
+        export_document(doc, kind, out)
+        written.append(out)
+    return written
+
+
 def export_document(doc: CorpusDocument, kind: str, out: str | Path) -> str:
     """Write ``doc`` as ``kind`` to ``out`` (the user already agreed to replace it); returns a
     one-line summary for the status bar."""

@@ -7,6 +7,8 @@ than English. Codes without a sentence here keep the engine's message.
 """
 from __future__ import annotations
 
+import re
+
 from engine.corpus import Finding
 from engine.corpus.findings import CODES
 
@@ -43,11 +45,13 @@ MORE_CHECK_TITLES = [
     N_("missing or non-standard sentence-final punctuation"),
     N_("word not in the language's spelling dictionary (Hunspell, UniDic)"),
     N_("no spelling dictionary for the language on this system: spelling not checked"),
+    N_("a group of a social axis has no names"),
+    N_("unbalanced design: the cells of the social axes hold different numbers of names"),
 ]
 
 
 #: codes finding_message words itself (from the finding's fields)
-_OWN_SENTENCES = {"E001", "E002", "E003", "E008", "E012", "W104", "W108", "W111"}
+_OWN_SENTENCES = {"E001", "E002", "E003", "E008", "E012", "W104", "W106", "W108", "W111", "W115", "W116"}
 
 
 def value_label(value: str) -> str:
@@ -64,6 +68,31 @@ def finding_message(f: Finding, entry: str = "") -> str:
     plain = all("." not in v for v in f.wanted.values())  # agreement references keep the engine's wording
     if f.code == "E001" and f.wanted and plain and entry and "untranslated" not in f.message:
         return _("“{entry}” has no form with {features}").format(entry=entry, features=_features(f.wanted))
+    if f.code == "E002" and f.item.startswith("templates[") and f.wanted:
+        feature, ref = next(iter(f.wanted.items()))
+        return _("the slot {slot} does not ask for {feature}, and its words have one form per {feature}: add "
+                 "{feature}={ref} to the slot").format(slot="{" + f.slot + "}", feature=feature, ref=ref)
+    if f.code == "W106":
+        m = re.search(r"'([^']+)''s pair", f.message)
+        if "not mirrored" in f.message and m:
+            return _("the pair is set on this side only: set the pair of {other} to {person} too").format(
+                other=m.group(1), person=f.person)
+        if "has no pair" in f.message:
+            return _("noun phrase without a pair: choose its counterpart of the other gender in the Pair column, "
+                     "else its sentences have no counterfactual twin")
+        return _("the pair names nobody or a person of the same gender")
+    if f.code == "W115":
+        m = re.match(r"group '(.+)' of axis '(.+?)'", f.message)
+        if m:
+            return _("the group “{group}” of the axis {axis} has no names: tag a name with it, or remove the "
+                     "group").format(group=m.group(1), axis=m.group(2))
+    if f.code == "W116":
+        m = re.search(r"per [^:]+: (.+); give each \w+ (\d+)", f.message)
+        if m:
+            return _("unbalanced design ({cells}): give each cell {n} names, so that no group's mean rests on "
+                     "fewer sentences").format(cells=m.group(1), n=m.group(2))
+    if f.code in ("W115", "W116"):
+        return _(CODES[f.code][1])  # a message this module cannot read: its title, never English
     if f.code == "E002" and f.wanted and plain and entry:
         return _("several forms of “{entry}” fit {features}: add a feature to tell them apart").format(
             entry=entry, features=_features(f.wanted))

@@ -546,6 +546,19 @@ class FormEditor(QWidget):
         """Programmatic edit of one form's text (used by tests and by paste)."""
         self.table.item(r, 0).setText(text)
 
+    def edit_first_empty(self) -> bool:
+        """Open the first empty text row (else the first row) for typing: where a jump to an item
+        still to translate puts the cursor when its forms are edited here."""
+        if self.entry is None or not self.table.rowCount():
+            return False
+        rows = range(self.table.rowCount())
+        r = next((r for r in rows if not (self.table.item(r, 0) and self.table.item(r, 0).text().strip())), 0)
+        index = self.table.model().index(r, 0)
+        self.table.setFocus()
+        self.table.setCurrentIndex(index)
+        self.table.edit(index)
+        return True
+
     def feature_box(self, r: int, feature: str) -> QComboBox | None:
         """The combo box choosing ``feature`` for form (or variant) ``r``."""
         feats = self.features()

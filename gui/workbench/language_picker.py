@@ -15,6 +15,13 @@ from engine.corpus.language_presets import language_choices, language_tag
 from gui import i18n
 
 
+def _fold(text: str) -> str:
+    """Case- and accent-blind form of a name: "Portugués" and "portugues" are the same language."""
+    import unicodedata
+
+    return "".join(ch for ch in unicodedata.normalize("NFD", text.strip().casefold()) if not unicodedata.combining(ch))
+
+
 class LanguagePicker(QComboBox):
     """An editable combo of language names; ``tag()`` is the chosen BCP-47 tag ('' if unknown)."""
 
@@ -25,8 +32,14 @@ class LanguagePicker(QComboBox):
         self.setEditable(True)
         self.setInsertPolicy(QComboBox.NoInsert)
         self.setMaxVisibleItems(20)
-        for name, code in language_choices(i18n.current_language() or "en"):
+        ui = i18n.current_language() or "en"
+        self._by_name: dict[str, str] = {}
+        for name, code in language_choices(ui):
             self.addItem(f"{name} ({code})", code)
+            self._by_name.setdefault(_fold(name), code)
+        if ui.split("-")[0] != "en":  # the English name works in every interface language
+            for name, code in language_choices("en"):
+                self._by_name.setdefault(_fold(name), code)
         self.setCurrentIndex(-1)
         self.completer().setCompletionMode(QCompleter.PopupCompletion)
         self.completer().setFilterMode(Qt.MatchContains)
@@ -38,6 +51,9 @@ class LanguagePicker(QComboBox):
         i = self.findText(text)
         if i >= 0:
             return self.itemData(i)
+        code = self._by_name.get(_fold(text))
+        if code:  # a whole name typed, in the interface language or in English ("Portuguese", "portugués")
+            return code
         if text.endswith(")") and "(" in text:  # "French (fr)" typed by hand
             text = text[text.rindex("(") + 1:-1]
         if not re.fullmatch(r"[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*", text):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -30,9 +30,10 @@ from PySide6.QtWidgets import (
 from engine.corpus import check_corpus, generate
 from engine.corpus.coverage import compute_coverage
 from engine.corpus.finding_groups import group_findings
+from engine.corpus.fixes import fix_for
 from engine.corpus.model import REVIEW_STATUSES
 from engine.corpus.pairs import pair_count
-from engine.corpus.progress import corpus_progress, is_done, percent_text
+from engine.corpus.progress import corpus_progress, is_done, next_to_add, percent_text
 
 from gui import i18n, settings
 from gui.common.background import Latest
@@ -51,7 +52,7 @@ from .native_review import review_state, review_text, review_tooltip
 from .preview import PreviewPanel
 from .recovery import remove_recovery, write_recovery
 from .suggestions import SuggestionsPanel
-from .table_model import ID_ROLE
+from .table_model import ID_ROLE, TO_REVIEW
 
 DEBOUNCE_MS = 300
 
@@ -165,6 +166,8 @@ class WorkbenchPage(QWidget):
         # right: checks, preview, coverage
         self.checks = ChecksPanel()
         self.checks.jump.connect(self.jump_to)
+        self.checks.fix_for = lambda finding: fix_for(self.doc.corpus, finding)
+        self.checks.fix_requested.connect(self.apply_fix)
         self.preview = PreviewPanel(doc)
         self.coverage = CoverageView()
         self.coverage.cell_chosen.connect(self._coverage_clicked)
@@ -186,8 +189,26 @@ class WorkbenchPage(QWidget):
         left.setSizes([420, 260])
         left.setChildrenCollapsible(False)
         self.split, self.left_split = split, left
+        # the file changed on disk (another editor, a git pull): said here, never silently overwritten
+        self.disk_banner = QWidget()
+        self.disk_text = QLabel()
+        self.disk_text.setWordWrap(True)
+        self.reload_button = QPushButton()
+        self.reload_button.clicked.connect(self.reload_from_disk)
+        self.keep_button = QPushButton()
+        self.keep_button.clicked.connect(self.keep_mine)
+        banner = QHBoxLayout(self.disk_banner)
+        banner.setContentsMargins(6, 4, 6, 4)
+        banner.addWidget(self.disk_text, 1)
+        banner.addWidget(self.reload_button)
+        banner.addWidget(self.keep_button)
+        self.disk_banner.setStyleSheet("QWidget { background: #fff4ce; }")
+        self.disk_banner.hide()
+        self._watcher = QFileSystemWatcher(self)
+        self._watcher.fileChanged.connect(lambda _p: QTimer.singleShot(200, self.check_disk))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.disk_banner)
         layout.addLayout(header)
         layout.addWidget(split, 1)
 
@@ -210,12 +231,17 @@ class WorkbenchPage(QWidget):
         self._doc_gone = False
         doc.destroyed.connect(self._mark_doc_gone)
         doc.path_changed.connect(self._update_heading)
+        doc.path_changed.connect(self._watch_file)
+        self._watch_file()
         doc.path_changed.connect(self.check_review)  # the record lives beside the file (Save As)
         # Poedit's keys: the next (previous) item still to translate, the next item with a problem
         self.shortcuts = {}
         for name, keys, slot in (("next_untranslated", "Ctrl+Shift+Down", lambda: self.go_untranslated(1)),
                                  ("previous_untranslated", "Ctrl+Shift+Up", lambda: self.go_untranslated(-1)),
-                                 ("next_problem", "Ctrl+Alt+Down", lambda: self.go_problem(1))):
+                                 ("next_problem", "Ctrl+Alt+Down", lambda: self.go_problem(1)),
+                                 ("previous_problem", "Ctrl+Alt+Up", lambda: self.go_problem(-1)),
+                                 ("commit_next", "Ctrl+Return", self.commit_and_next),
+                                 ("commit_next_enter", "Ctrl+Enter", self.commit_and_next)):
             sc = QShortcut(QKeySequence(keys), self)
             sc.setContext(Qt.WindowShortcut)  # wherever the focus is in the window (tables, checks, editor)
             sc.activated.connect(slot)
@@ -238,11 +264,14 @@ class WorkbenchPage(QWidget):
         self.status_filter.blockSignals(True)
         self.status_filter.clear()
         self.status_filter.addItem(_("All"), "")
+        self.status_filter.addItem(_("translated, not reviewed"), TO_REVIEW)
         for s in REVIEW_STATUSES:
             self.status_filter.addItem(status_label(s), s)
         self.status_filter.setCurrentIndex(max(0, self.status_filter.findData(current)))
         self.status_filter.blockSignals(False)
         self.search.setPlaceholderText(_("Search…"))
+        self.reload_button.setText(_("Reload"))
+        self.keep_button.setText(_("Keep mine"))
         self.review_button.setText(_("Mark reviewed"))
         self.review_button.setToolTip(_("Mark the selected entries as reviewed by you (a second native speaker)"))
         self._show_review()
@@ -284,6 +313,11 @@ class WorkbenchPage(QWidget):
         """"34% translated · 73 items left · 2 reviewed" (the bar's caption)."""
         p = corpus_progress(self.doc.corpus)
         parts = [_("{percent} translated").format(percent=percent_text(p.percent))]
+        todo = next_to_add(self.doc.corpus)
+        if todo:  # a corpus still being built: say what comes next instead of "100 %" or "no problems"
+            parts.append({"templates": _("next: add a template (Templates tab, Add)"),
+                          "persons": _("next: add persons (Persons tab, Add)"),
+                          "emotion_words": _("next: add emotion words (Emotion words tab, Add)")}[todo])
         if p.left:
             parts.append(ngettext("{n} item left", "{n} items left", p.left).format(n=f"{p.left:,}"))
         # TRANSLATORS: {n} of the {total} entries (templates, persons, words) are reviewed; {n} picks the form
@@ -369,6 +403,58 @@ class WorkbenchPage(QWidget):
                 if translator:
                     settings.put("translator_id", translator)
         return tab.set_review("reviewed", translator)
+
+    # -- the file on disk ---------------------------------------------------------
+    def _watch_file(self) -> None:
+        if self._watcher.files():
+            self._watcher.removePaths(self._watcher.files())
+        if self.doc.path is not None and not self.doc.is_builtin and self.doc.path.exists():
+            self._watcher.addPath(str(self.doc.path))
+
+    def check_disk(self) -> bool:
+        """Offer a reload when another program changed the open file (True: the banner is shown)."""
+        self._watch_file()  # an editor that writes a new file and renames it drops the watch
+        if not self.doc.changed_on_disk():
+            return False
+        name = self.doc.path.name
+        if not self.doc.path.exists():
+            self.disk_text.setText(_("{file} was deleted or moved on disk. Save writes it again.").format(file=name))
+            self.reload_button.hide()
+        elif self.doc.modified:
+            self.disk_text.setText(_("{file} changed on disk, and you have unsaved edits. Reload takes the file's "
+                                     "version (Undo brings your edits back); Keep mine leaves the file to be "
+                                     "overwritten at the next Save.").format(file=name))
+            self.reload_button.show()
+        else:
+            self.disk_text.setText(_("{file} changed on disk. Reload it?").format(file=name))
+            self.reload_button.show()
+        self.disk_banner.show()
+        return True
+
+    def reload_from_disk(self) -> bool:
+        try:
+            self.doc.reload_from_disk()
+        except Exception as exc:  # a half-written file: say why, keep the document as it is
+            self.disk_text.setText(friendly(exc).text)
+            return False
+        self.disk_banner.hide()
+        self.message.emit(_("Reloaded {file} from disk.").format(file=self.doc.path.name))
+        return True
+
+    def keep_mine(self) -> None:
+        self.doc.disk_hash = self.doc.hash_on_disk()
+        self.disk_banner.hide()
+
+    def apply_fix(self, fix: Any) -> None:
+        """A checker finding's mechanical fix, applied as one undo step (re-checked at once)."""
+        from .checks_panel import fix_label
+
+        label = fix_label(fix)
+        self.doc.undo_stack.beginMacro(label)
+        for path, value in fix.edits:
+            self.doc.set(path, value, label)
+        self.doc.undo_stack.endMacro()
+        self.message.emit(label)
 
     def _coverage_clicked(self, template: str, emotion: str) -> None:
         self.preview.set_filter(template=template, emotion=emotion)
@@ -465,7 +551,26 @@ class WorkbenchPage(QWidget):
         if not self._go(todo, step):
             self.message.emit(_("Everything is translated."))
             return False
+        self.edit_translation()
         return True
+
+    def edit_translation(self) -> bool:
+        """Put the cursor in the current item's translation: its table cell (a single form or a
+        template text), else the form editor's first empty form — never the id column."""
+        tab = self.current_tab()
+        if tab is not None and tab.edit_translation():
+            return True
+        return self.form_editor.edit_first_empty()
+
+    def commit_and_next(self) -> bool:
+        """Ctrl+Enter: take in what is being typed, then go to the next item still to translate."""
+        from PySide6.QtWidgets import QApplication
+
+        focus = QApplication.focusWidget()
+        if focus is not None:
+            self.tabs.setFocus()  # the open cell editor loses focus: its delegate commits the text
+        self.commit_pending()
+        return self.go_untranslated(1)
 
     def go_problem(self, step: int = 1) -> bool:
         """Jump to the next item the checker has a problem with (Ctrl+Alt+Down)."""
@@ -475,6 +580,7 @@ class WorkbenchPage(QWidget):
         if not self._go(lambda name, item_id: problems.get(name, {}).get(item_id) in wanted, step):
             self.message.emit(_("No problems found."))
             return False
+        self.edit_translation()
         return True
 
     def _check_failed(self, exc: BaseException) -> None:

@@ -28,6 +28,8 @@ STATUS_ROLE = Qt.UserRole + 1
 ID_ROLE = Qt.UserRole + 2
 #: setData role for a keystroke while a cell editor is open: value is (text, typing-session key)
 LIVE_EDIT_ROLE = Qt.UserRole + 3
+#: the status filter's "translated, not reviewed" entry (the reviewer's queue)
+TO_REVIEW = "to-review"
 _STATUS_COLOURS = {"new": "#fde2e1", "machine-translated": "#fff1cc", "translated": "#e3f0ff",
                    "reviewed": "#dff5e1", "untranslatable": "#eeeeee"}
 
@@ -58,6 +60,10 @@ class EntryTableModel(QAbstractTableModel):
 
     def column_index(self, key: str) -> int:
         return next((i for i, c in enumerate(self.columns) if c.key == key), -1)
+
+    def target_column(self) -> int:
+        """The column holding the text being written (forms, template text)."""
+        return next((i for i, c in enumerate(self.columns) if c.target), 0)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole) -> Any:
         if orientation == Qt.Horizontal and 0 <= section < len(self.columns):
@@ -135,6 +141,8 @@ class EntryTableModel(QAbstractTableModel):
         path = (self.list_name, index.row()) + tuple(col.path(entry))
         if col.key == "id":
             return self._rename(index.row(), entry.id, new, path)
+        if col.key == "pair":
+            return self.set_pair(entry.id, str(value))
         label = _("Edit {column} of {item}").format(column=_(col.header), item=entry.id)
         if col.target:
             # the text being translated: the review status follows it (new <-> translated), one undo step
@@ -147,6 +155,23 @@ class EntryTableModel(QAbstractTableModel):
             self.doc.set((self.list_name, index.row()), updated, label, merge_key=key)
             return True
         self.doc.set(path, new, label, merge_key=key)
+        return True
+
+    def set_pair(self, person_id: str, other_id: str) -> bool:
+        """Pair two noun phrases both ways (and release their former partners) as one undo step."""
+        from engine.corpus.fixes import pair_edits
+
+        if other_id and self.doc.index_of("persons", other_id) < 0:
+            return False
+        edits = pair_edits(self.doc.corpus, person_id, other_id)
+        if not edits:
+            return False
+        label = (_("Pair {a} with {b}").format(a=person_id, b=other_id) if other_id
+                 else _("Unpair {a}").format(a=person_id))
+        self.doc.undo_stack.beginMacro(label)
+        for path, value in edits:
+            self.doc.set(path, value, label)
+        self.doc.undo_stack.endMacro()
         return True
 
     def _rename(self, row: int, old: str, new: str, path: tuple) -> bool:
@@ -200,6 +225,12 @@ class EntryTableModel(QAbstractTableModel):
 
     # -- document signals -------------------------------------------------------
     def _on_changed(self, path: tuple) -> None:
+        if path and path[0] == "axes" and self.list_name == "persons":
+            # an axis added, renamed or removed: one column per axis
+            self.beginResetModel()
+            self.columns = COLUMNS_FOR[self.list_name](self.doc.corpus)
+            self.endResetModel()
+            return
         if not path or path[0] != self.list_name:
             return
         if len(path) >= 2 and isinstance(path[1], int) and path[1] < len(self.entries):
@@ -238,7 +269,10 @@ class StatusFilterProxy(QSortFilterProxyModel):
 
     def filterAcceptsRow(self, row: int, parent: QModelIndex | QPersistentModelIndex) -> bool:
         model = self.sourceModel()
-        if self.status and model.index(row, 0, parent).data(STATUS_ROLE) != self.status:
+        status = model.index(row, 0, parent).data(STATUS_ROLE)
+        if self.status == TO_REVIEW and status not in ("translated", "machine-translated"):
+            return False  # the reviewer's queue: translated, not reviewed yet
+        if self.status and self.status != TO_REVIEW and status != self.status:
             return False
         if self.text:
             return any(self.text in str(model.index(row, c, parent).data(Qt.DisplayRole) or "").casefold()
