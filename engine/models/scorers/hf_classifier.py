@@ -16,7 +16,8 @@ from typing import Any
 
 from engine.models.base import make_frame, stable_hash
 from engine.models.batching import pad_batch, run_in_batches
-from engine.models.device import PROBE_TEXTS, DeviceInfo, PrecisionCheck, autocast, resolve_precision, select_device
+from engine.models.device import (PROBE_TEXTS, DeviceInfo, PrecisionCheck, attention_kernels, autocast,
+                                  resolve_precision, select_device)
 from engine.models.errors import ModelError
 from engine.models.fingerprint import folder_fingerprint
 from engine.models.hf_loading import load_model, load_tokenizer, resolve_model_dir
@@ -161,7 +162,7 @@ class SequenceClassifierScorer:
         pad = self._tok.pad_token_id if self._tok.pad_token_id is not None else 0
         batch = pad_batch(seqs, pad, with_token_types="token_type_ids" in self._tok.model_input_names)
         batch = {k: v.to(self.device.torch_device) for k, v in batch.items()}
-        with torch.inference_mode(), autocast(self.device, dtype):
+        with torch.inference_mode(), autocast(self.device, dtype), attention_kernels(self.device):
             logits = self._model(**batch).logits.float()
         if logits.shape[-1] == 1:
             return logits.cpu().numpy()

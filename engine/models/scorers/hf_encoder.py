@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.models.base import stable_hash
 from engine.models.batching import pad_batch, run_in_batches
-from engine.models.device import DeviceInfo, autocast, dtype_name, select_device
+from engine.models.device import DeviceInfo, attention_kernels, autocast, dtype_name, select_device
 from engine.models.errors import ModelError
 from engine.models.fingerprint import folder_fingerprint
 from engine.models.hf_loading import load_model, load_tokenizer, resolve_model_dir
@@ -98,7 +98,7 @@ class HFEncoder:
         pad_id = tok.pad_token_id if tok.pad_token_id is not None else 0
         batch = pad_batch(seqs, pad_id, with_token_types="token_type_ids" in tok.model_input_names)
         batch = {k: v.to(self.device.torch_device) for k, v in batch.items()}
-        with torch.inference_mode(), autocast(self.device, dtype):
+        with torch.inference_mode(), autocast(self.device, dtype), attention_kernels(self.device):
             hidden = self._model(**batch).last_hidden_state
             if self.pooling == "cls":
                 pooled = hidden[:, 0]

@@ -395,20 +395,10 @@ class LLMScorer:
         return out
 
     def _attention_kernels(self) -> Any:
-        """On CUDA, attention without the cuDNN kernel.
+        """On CUDA, attention without the cuDNN kernel (engine.models.device.attention_kernels)."""
+        from engine.models.device import attention_kernels
 
-        Why: torch picks cuDNN's attention for bf16/fp16 on Hopper cards, and cuDNN builds a plan for
-        every new shape; length-sorted batches have a new length almost every batch. Measured on an
-        H100 (bench/gpu_check.sh): bf16 scoring ran slower than fp32 with it."""
-        import contextlib
-
-        if self.device is None or self.device.type != "cuda":
-            return contextlib.nullcontext()
-        try:
-            from torch.nn.attention import SDPBackend, sdpa_kernel
-        except ImportError:  # torch < 2.3
-            return contextlib.nullcontext()
-        return sdpa_kernel([SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH])
+        return attention_kernels(self.device)
 
     def _group_probs(self, pp: PreparedPrompt, rows: list[_Row], cached: bool, plan: LabelPlan) -> Any:
         """One context pass (prompt + the tokens all labels share), then, for labels of several tokens,
