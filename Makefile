@@ -6,7 +6,7 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test bench clean
+.PHONY: setup run test bench bundle clean
 
 # pip stays quiet (its progress bars fill screens); each step says what it is doing instead.
 $(STAMP): pyproject.toml
@@ -36,5 +36,19 @@ bench: $(STAMP)
 	@$(VPY) -m pip install --quiet -e '.[test,bench]'
 	for b in bench/bench_*.py; do echo "== $$b"; $(VPY) $$b || exit 1; done
 
+# The translator's install as one folder (PyInstaller): dist/eec-studio/eec-studio starts the app
+# without Python. Built in its own environment with the plain `pip install .` (no extras), so that
+# nothing of .venv (torch, transformers, GloVe, Dask) enters it. tests/test_bundle.py starts it under Xvfb.
+BUNDLE_VENV := .venv-bundle
+bundle:
+	@test -x $(BUNDLE_VENV)/bin/python || { echo "== creating $(BUNDLE_VENV)"; $(PY) -m venv $(BUNDLE_VENV); }
+	@echo "== installing the translator's install (no extras) and PyInstaller into $(BUNDLE_VENV)"
+	@$(BUNDLE_VENV)/bin/python -m pip install --quiet --upgrade pip
+	@$(BUNDLE_VENV)/bin/python -m pip install --quiet . 'pyinstaller>=6.10'
+	@echo "== building dist/eec-studio with PyInstaller (packaging/eec-studio.spec; minutes)"
+	$(BUNDLE_VENV)/bin/pyinstaller --noconfirm --clean --log-level WARN --distpath dist --workpath build/pyinstaller \
+		packaging/eec-studio.spec
+	@du -sh dist/eec-studio
+
 clean:
-	rm -rf $(VENV) out .pytest_cache
+	rm -rf $(VENV) $(BUNDLE_VENV) out .pytest_cache build/pyinstaller dist/eec-studio

@@ -62,8 +62,10 @@ def _unidic_tagger_cached():
 
         return fugashi.Tagger(), "UniDic"
     except Exception as exc:  # ImportError, or MeCab failing to open its dictionary
+        from engine.common.extras import install_command
+
         return None, (f"spelling not checked: fugashi with unidic-lite is not available "
-                      f"({type(exc).__name__}); pip install fugashi unidic-lite")
+                      f"({type(exc).__name__}); {install_command('japanese')}")
 
 
 class SpellingCheck:

@@ -18,27 +18,83 @@ Why strings: they fit on a command line, in a plan file and in a run manifest al
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 from urllib.parse import parse_qsl
 
+from engine.common.extras import require_extra
 from engine.models.errors import ModelError
 
-KINDS = ("vader", "textblob", "model", "hf-classifier", "predictions", "llm")
 _INT_OPTS = {"batch_size", "max_length"}
+
+
+@dataclass(frozen=True)
+class LoadRequest:
+    """What a scorer kind's loader gets: the spec, its target and options (the common ones taken out)."""
+
+    spec: str
+    kind: str
+    target: str
+    opts: dict[str, str]  # the kind's own options, still to be checked by the loader
+    common: dict[str, Any]  # device, precision, batch_size, max_length (as given)
+    name: str | None
+    allow_pickle: bool
+    ids: Mapping[str, str] | None
+
+
+@dataclass(frozen=True)
+class ScorerKind:
+    """One kind of spec (``KIND:TARGET?options``): how to load it and what it needs.
+
+    Why a registry: the CLI's --model, the sweep plan's models, the GUI's model list and the audit all
+    read specs; a new scorer is one registration (its module plus ``register_scorer``), not another
+    branch of an if-chain here. ``extra`` names the pip extra whose libraries it needs
+    (engine.common.extras), checked before loading so a missing one is one line naming the extra."""
+
+    kind: str
+    load: Callable[[LoadRequest], Any]
+    help: str = ""
+    needs_target: bool = True
+    extra: str = ""
+
+
+_SCORERS: dict[str, ScorerKind] = {}
+
+
+def register_scorer(entry: ScorerKind) -> None:
+    """Add a scorer kind (a plug-in's, a notebook's); a kind already taken is refused."""
+    if entry.kind in _SCORERS:
+        raise ModelError("", f"a scorer kind {entry.kind!r} is already registered", field="kind",
+                         fix="give the new scorer a spec prefix of its own")
+    _SCORERS[entry.kind] = entry
+
+
+def unregister_scorer(kind: str) -> None:
+    _SCORERS.pop(kind, None)
+
+
+def scorer_kinds() -> list[ScorerKind]:
+    """Every registered kind, built-ins first."""
+    return list(_SCORERS.values())
+
+
+def kinds() -> tuple[str, ...]:
+    return tuple(_SCORERS)
 
 
 def parse_spec(spec: str) -> tuple[str, str, dict[str, str]]:
     """(kind, target, options) of a spec string."""
     text = spec.strip()
     if not text:
-        raise ModelError("", "empty model spec", field="--model", fix=f"use one of {', '.join(KINDS)}")
+        raise ModelError("", "empty model spec", field="--model", fix=f"use one of {', '.join(kinds())}")
     body, _, query = text.partition("?")
     opts = dict(parse_qsl(query, keep_blank_values=True)) if query else {}
     kind, sep, target = body.partition(":")
-    if not sep and kind.lower() in ("vader", "textblob"):
-        return kind.lower(), "", opts
-    if sep and kind in KINDS:
+    entry = _SCORERS.get(kind.lower() if not sep else kind)
+    if not sep and entry is not None and not entry.needs_target:
+        return entry.kind, "", opts
+    if sep and entry is not None:
         return kind, target, opts
     # Windows drive letters and bare paths: treat the whole body as a trained-model folder
     return "model", body, opts
@@ -60,40 +116,56 @@ def load_scorer(spec: str, *, allow_pickle: bool = False, ids: Mapping[str, str]
             except ValueError:
                 raise ModelError(spec, f"option {k} must be a whole number", field=k) from None
     name = opts.pop("name", None)
-
-    if kind in ("vader", "textblob"):
-        from engine.models.scorers.lexicon import TextBlobScorer, VaderScorer
-
-        if opts:  # a misspelt option must not be ignored silently
-            raise ModelError(spec, f"unknown option {next(iter(opts))!r}", field="--model",
-                             fix=f"{kind} takes name=… and the common options (device, precision, batch_size, "
-                                 f"max_length), which a lexicon does not need")
-        # the common options are accepted (a sweep plan's model_options apply to every model); only
-        # batch_size means something here: texts per scoring chunk
-        scorer = VaderScorer(name) if kind == "vader" else TextBlobScorer(name)
-        if "batch_size" in common:
-            scorer.batch_size = max(1, common["batch_size"])
-        return scorer
-    if not target:
+    entry = _SCORERS[kind]
+    if entry.needs_target and not target:
         raise ModelError(spec, f"'{kind}:' needs a path", field="--model")
-    if kind == "predictions":
-        from engine.models.scorers.predictions import PredictionFileScorer
+    if entry.extra:  # e.g. local models: torch and friends come with the 'models' extra
+        require_extra(f"'{kind}:' models", entry.extra)
+    return entry.load(LoadRequest(spec, kind, target, opts, common, name, allow_pickle, ids))
 
-        cols = opts.pop("columns", None)
-        kw = {k: opts.pop(k) for k in ("key", "on_missing", "on_bad", "on_duplicate", "sep", "decimal") if k in opts}
-        if opts:  # a misspelt option must not silently fall back to the strict default
-            raise ModelError(spec, f"unknown option {next(iter(opts))!r}", field="--model",
-                             fix="prediction files take key, columns, on_missing, on_bad, on_duplicate, sep, decimal "
-                                 "and name")
-        return PredictionFileScorer(target, ids=ids, columns=cols.split(",") if cols else None, name=name, **kw)
-    if kind == "llm":
-        return _load_llm(spec, target, opts, name, allow_pickle, common)
-    if kind == "hf-classifier":
-        from engine.models.scorers.hf_classifier import SequenceClassifierScorer
 
-        return SequenceClassifierScorer(target, allow_pickle=allow_pickle, name=name, **common)
-    return load_trained(target, allow_pickle=allow_pickle, encoder=opts.pop("encoder", None),
-                        vectors=opts.pop("vectors", None), **common)
+def _load_lexicon(req: LoadRequest) -> Any:
+    from engine.models.scorers.lexicon import TextBlobScorer, VaderScorer
+
+    if req.opts:  # a misspelt option must not be ignored silently
+        raise ModelError(req.spec, f"unknown option {next(iter(req.opts))!r}", field="--model",
+                         fix=f"{req.kind} takes name=… and the common options (device, precision, batch_size, "
+                             f"max_length), which a lexicon does not need")
+    # the common options are accepted (a sweep plan's model_options apply to every model); only
+    # batch_size means something here: texts per scoring chunk
+    scorer = VaderScorer(req.name) if req.kind == "vader" else TextBlobScorer(req.name)
+    if "batch_size" in req.common:
+        scorer.batch_size = max(1, req.common["batch_size"])
+    return scorer
+
+
+def _load_predictions(req: LoadRequest) -> Any:
+    from engine.models.scorers.predictions import PredictionFileScorer
+
+    opts = dict(req.opts)
+    cols = opts.pop("columns", None)
+    kw = {k: opts.pop(k) for k in ("key", "on_missing", "on_bad", "on_duplicate", "sep", "decimal") if k in opts}
+    if opts:  # a misspelt option must not silently fall back to the strict default
+        raise ModelError(req.spec, f"unknown option {next(iter(opts))!r}", field="--model",
+                         fix="prediction files take key, columns, on_missing, on_bad, on_duplicate, sep, decimal "
+                             "and name")
+    return PredictionFileScorer(req.target, ids=req.ids, columns=cols.split(",") if cols else None, name=req.name, **kw)
+
+
+def _load_hf_classifier(req: LoadRequest) -> Any:
+    from engine.models.scorers.hf_classifier import SequenceClassifierScorer
+
+    return SequenceClassifierScorer(req.target, allow_pickle=req.allow_pickle, name=req.name, **req.common)
+
+
+def _load_model_folder(req: LoadRequest) -> Any:
+    opts = dict(req.opts)
+    return load_trained(req.target, allow_pickle=req.allow_pickle, encoder=opts.pop("encoder", None),
+                        vectors=opts.pop("vectors", None), **req.common)
+
+
+def _load_llm_kind(req: LoadRequest) -> Any:
+    return _load_llm(req.spec, req.target, dict(req.opts), req.name, req.allow_pickle, dict(req.common))
 
 
 _LLM_OPTS = ("prompt", "task", "language", "prompt_file", "prefix_cache", "chat", "label_reading")
@@ -135,6 +207,7 @@ def load_trained(folder: str | Path, *, allow_pickle: bool = False, encoder: str
                          fix="for a prediction file use predictions:FILE")
     man = read_manifest(folder)
     system = man["system"]
+    require_extra(f"trained '{system}' models", "models")
     if system == "encoder-head":
         from engine.models.scorers.encoder_head import EncoderHeadScorer
 
@@ -202,3 +275,16 @@ def suggest_spec(path: str | Path) -> tuple[str, str]:
                      fix="choose the folder that contains config.json and the weights, a folder written by "
                          "`main.py train`, or a .gguf file")
 
+
+for _entry in (
+    ScorerKind("vader", _load_lexicon, "VADER lexicon (valence)", needs_target=False),
+    ScorerKind("textblob", _load_lexicon, "TextBlob lexicon (polarity)", needs_target=False),
+    ScorerKind("model", _load_model_folder, "a folder written by `main.py train` (or a bare path)", extra=""),
+    ScorerKind("hf-classifier", _load_hf_classifier, "a local Hugging Face sequence classifier", extra="models"),
+    ScorerKind("predictions", _load_predictions, "a prediction file (CSV/TSV) of a black-box system"),
+    ScorerKind("llm", _load_llm_kind, "a local causal language model folder or .gguf file, asked prompts",
+               extra="models"),
+):
+    register_scorer(_entry)
+#: the built-in kinds (kept for callers of the old tuple; ``kinds()`` includes registered ones)
+KINDS = kinds()

@@ -66,6 +66,9 @@ def run_sweep(plan: AuditPlan, *, scheduler: str | None = None, jobs: int | None
     from engine.audit.pipeline import plan_texts, run_audit
 
     plan.validate()
+    from engine.common.extras import require
+
+    require("audit sweeps on a Dask cluster", "distributed")
     say = log or (lambda _msg: None)
     phase = on_phase or (lambda _name, _total: None)
     if not plan.corpora:  # association tests only: nothing to score

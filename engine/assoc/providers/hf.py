@@ -25,6 +25,9 @@ def check_folder(path: str | Path) -> Path:
     if not (p / "config.json").exists():
         raise AssocError("no config.json in the model folder", file=str(p),
                          fix="give the folder that save_pretrained wrote")
+    from engine.common.extras import require
+
+    require("local Hugging Face models (hf:FOLDER)", "torch", "transformers")
     return p
 
 

@@ -115,6 +115,9 @@ def _train(args: argparse.Namespace) -> int:
     from engine.models.training.train import TrainSettings, train_classifier, train_regression
 
     out = _check_arguments(args)
+    from engine.common.extras import require_extra
+
+    require_extra(f"training '{args.system}' systems", "models")  # torch, scikit-learn, fastText
     if out.exists() and any(out.iterdir()) and not (out / "manifest.json").exists():
         raise ModelError(str(out), "output folder exists and is not a model folder", field="--out",
                          fix="choose a new or empty folder")
