@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import gettext
+import warnings
 import io
 import re
 import shutil
@@ -25,7 +26,7 @@ from gui import i18n, settings
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ROOT / "locales"
 POT = LOCALES / "eec_studio.pot"
-LANGS = ["es", "de", "ar"]
+LANGS = ["es", "de", "ar", "pt", "fr"]
 AR_PLURAL = ("nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : "
              "n%100>=11 ? 4 : 5);")
 
@@ -33,6 +34,12 @@ AR_PLURAL = ("nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n
 PLACEHOLDER = re.compile(r"\{[A-Za-z0-9_.\[\]]*(?:![rsa])?(?::[^{}]*)?\}"
                          r"|%(?:\([A-Za-z0-9_]+\))?[-#0+]*\d*(?:\.\d+)?[sdifrxXeEgGc]"
                          r"|</?[A-Za-z][A-Za-z0-9]*\b[^<>]*>")
+
+
+class UntranslatedWarning(UserWarning):
+    """A message shown in English because its translation is not in the catalogs yet: the GUI falls back
+    to the English text, so a new label (a statistic registered without touching locales/) warns
+    instead of failing the suite; the lead regenerates and translates the catalogs."""
 
 
 def _read(path: Path, locale: str | None = None):
@@ -67,9 +74,11 @@ def test_pot_matches_the_strings_in_gui():
     current = {(ctx, m if isinstance(m, str) else tuple(m))
                for _f, _l, m, _c, ctx in extract_from_dir(ROOT, method_map, options_map)}
     committed = {(m.context, m.id if isinstance(m.id, str) else tuple(m.id)) for m in _read(POT) if m.id}
-    assert current - committed == set(), (
-        "messages in gui/ missing from locales/eec_studio.pot: run `python tools/i18n.py all`, "
-        "then translate them (docs/i18n.md)")
+    new = current - committed
+    if new:  # shown in English until the catalogs are regenerated and translated (issue 27): not a failure
+        warnings.warn(UntranslatedWarning(
+            f"{len(new)} messages in gui/ are not in locales/eec_studio.pot yet (shown in English): run "
+            f"`python tools/i18n.py all`, then translate them (docs/i18n.md): {sorted(str(m[1]) for m in new)[:8]}"))
     assert committed - current == set(), "stale messages in the .pot: run `python tools/i18n.py all`"
 
 
@@ -85,18 +94,20 @@ def test_catalog_is_complete_and_keeps_placeholders(lang):
     assert sorted(hits) == list(range(catalog.num_plurals)), "every plural form must be reachable"
     single = {i for i, count in hits.items() if count == 1}  # forms for exactly one n ("one error")
     problems = []
+    untranslated = []  # shown in English (gettext's fallback): a warning, not a failure (issue 27)
     for tmsg in template:
         if not tmsg.id:
             continue
         msg = catalog.get(tmsg.id, context=tmsg.context)
         if msg is None:
-            problems.append(f"missing: {tmsg.id!r}")
+            untranslated.append(f"missing: {tmsg.id!r}")
             continue
         forms = _forms(msg)
         if msg.fuzzy:
-            problems.append(f"fuzzy: {tmsg.id!r}")
+            untranslated.append(f"fuzzy: {tmsg.id!r}")
+            continue  # gettext ignores a fuzzy entry: the English text is shown
         if not all(f.strip() for f in forms):
-            problems.append(f"untranslated: {tmsg.id!r}")
+            untranslated.append(f"untranslated: {tmsg.id!r}")
             continue
         sources = [tmsg.id] if isinstance(tmsg.id, str) else list(tmsg.id)
         if len(sources) > 1 and len(forms) != catalog.num_plurals:
@@ -116,6 +127,9 @@ def test_catalog_is_complete_and_keeps_placeholders(lang):
         accel = re.compile(r"(?<!&)&(?=[^\s&])")  # "&File"; not "&&" or "Kiritchenko & Mohammad"
         if len(accel.findall(sources[0])) == 1 and any(len(accel.findall(f)) != 1 for f in forms):
             problems.append(f"keyboard accelerator lost: {forms!r}")
+    if untranslated:
+        warnings.warn(UntranslatedWarning(f"{lang}: {len(untranslated)} messages fall back to English: "
+                                          f"{untranslated[:8]}"))
     assert problems == []
 
 
@@ -144,7 +158,7 @@ def test_catalogs_compile_in_memory_and_a_stale_mo_never_wins(tmp_path, monkeypa
     copy = tmp_path / "locales"
     shutil.copytree(LOCALES, copy, ignore=shutil.ignore_patterns("*.mo"))
     monkeypatch.setattr(i18n, "LOCALES_DIR", copy)
-    assert i18n.available_languages() == ["en", "ar", "de", "es"]
+    assert i18n.available_languages() == ["en", "ar", "de", "es", "fr", "pt"]
     assert i18n.load_catalog("es").gettext("Preferences") == "Preferencias"  # no .mo: compiled from .po
     from engine.corpus.registry import user_home
 
@@ -163,6 +177,40 @@ def test_catalogs_compile_in_memory_and_a_stale_mo_never_wins(tmp_path, monkeypa
     assert i18n.load_catalog("de").gettext("Preferences") == "Voreinstellungen"  # .po newer: .mo ignored
 
 
+def test_portuguese_and_french_use_the_plural_rules_of_translators_tools():
+    """Two forms, as Poedit and Weblate write them (CLDR's third form for round millions is not
+    used by gettext tools): French 0 and 1 singular; Brazilian Portuguese only 1."""
+    fr = _read(LOCALES / "fr" / "LC_MESSAGES" / "eec_studio.po", locale="fr")
+    pt = _read(LOCALES / "pt" / "LC_MESSAGES" / "eec_studio.po", locale="pt")
+    assert fr.plural_forms == "nplurals=2; plural=(n > 1);"
+    assert pt.plural_forms == "nplurals=2; plural=(n != 1);"
+    tr_fr, tr_pt = i18n.load_catalog("fr"), i18n.load_catalog("pt")
+    assert [tr_fr.ngettext("{n} error", "{n} errors", n).format(n=n) for n in (0, 1, 2)] == [
+        "0 erreur", "1 erreur", "2 erreurs"]
+    assert [tr_pt.ngettext("{n} error", "{n} errors", n).format(n=n) for n in (0, 1, 2)] == [
+        "0 erros", "1 erro", "2 erros"]
+    assert tr_pt.gettext("&Save") == "&Salvar" and tr_fr.gettext("&Save") == "&Enregistrer"
+
+
+def test_error_and_warning_counts_use_the_language_list_separator(qtbot, english_after):
+    """"خطأ واحد، لا تحذيرات", not "خطأ واحد, لا تحذيرات" (the checks panel's summary)."""
+    from engine.corpus import CheckReport, Finding, load_corpus
+    from engine.corpus.finding_groups import group_findings
+    from gui.workbench.checks_panel import ChecksPanel
+
+    panel = ChecksPanel()
+    qtbot.addWidget(panel)
+    report = CheckReport(corpus_id="x", findings=[Finding(code="E008", message="empty form", item="persons[a]")],
+                         sentences=4)
+    groups = group_findings(report, load_corpus("en-kiritchenko2018"))
+    i18n.set_language("ar")
+    panel.show_report(report, groups=groups)
+    assert panel.summary.text() == "خطأ واحد، لا تحذيرات"
+    i18n.set_language("fr")
+    panel.show_report(report, groups=groups)
+    assert panel.summary.text() == "1 erreur, 0 avertissement"
+
+
 # -- language names, system default ------------------------------------------------------------
 def test_preferences_lists_languages_by_their_own_names(qtbot, english_after):
     from gui.dialogs import PreferencesDialog
@@ -171,15 +219,15 @@ def test_preferences_lists_languages_by_their_own_names(qtbot, english_after):
     qtbot.addWidget(dlg)
     entries = {dlg.language.itemData(i): dlg.language.itemText(i) for i in range(dlg.language.count())}
     assert entries["de"] == "Deutsch" and entries["es"] == "Español" and entries["ar"] == "العربية"
-    assert entries["en"] == "English"
-    for code in ("en", "es", "de", "ar"):  # straight from CLDR, never from our catalogs
+    assert entries["en"] == "English" and entries["pt"] == "Português" and entries["fr"] == "Français"
+    for code in ("en", "es", "de", "ar", "pt", "fr"):  # straight from CLDR, never from our catalogs
         name = Locale.parse(code).get_display_name(code)
         assert entries[code].lower() == name.lower()
     assert entries[""].startswith("System default")  # first entry: follow the system
 
 
 @pytest.mark.parametrize("system, expected", [("de_DE", "de"), ("es_MX", "es"), ("ar_EG", "ar"),
-                                              ("fr_FR", "en"), ("C", "en")])
+                                              ("fr_FR", "fr"), ("pt_BR", "pt"), ("it_IT", "en"), ("C", "en")])
 def test_the_system_locale_is_the_default(monkeypatch, english_after, system, expected):
     class FakeLocale:
         @staticmethod
@@ -402,7 +450,7 @@ def test_every_checker_message_reads_in_the_interface_language(english_after):
     from engine.corpus.findings import CODES
     from gui.workbench.finding_text import finding_message, untranslated_detail
 
-    english = Finding(code="W101", item="persons[p1]", message="the form 'Ana' is listed for p1 and p2")
+    english = Finding(code="W101", item="persons[p1]", message="a message in a shape the GUI cannot read")
     assert finding_message(english) == english.message and untranslated_detail(english) == ""
     i18n.set_language("de")
     for code, (_severity, title) in CODES.items():

@@ -50,6 +50,11 @@ HEADER = ("# {language} of the EEC Studio user interface.\n"
 PLURAL_FORMS = {
     "ar": "nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : "
           "n%100>=11 ? 4 : 5);",
+    # CLDR adds a third "many" form for round millions ("1 million de fichiers"), which no
+    # gettext tool shows; translators' tools use two. French: 0 and 1 take the singular.
+    "fr": "nplurals=2; plural=(n > 1);",
+    # Brazilian Portuguese (Qt ships qtbase_pt_BR only): "0 erros", "1 erro", "2 erros".
+    "pt": "nplurals=2; plural=(n != 1);",
 }
 
 # {name}, {name:fmt}, {0}, {}, %s, %d, %(name)s, %.2f -- a translation must keep every one.

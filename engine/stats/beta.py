@@ -98,13 +98,24 @@ class BetaFit:
                             ["term", "coef (logit)", "std err", "t/z", "df", "p", "", "[ci low", "ci high]",
                              "p (perm.)"]),
                  "",
-                 text_table(self.terms, ["term", "ame", "ame_ci_low", "ame_ci_high", "ols_estimate",
-                                         "ols_std_err", "ols_p_value", "ols_stars", "paper_p_value"],
+                 text_table(_shown(self.terms), ["term", "ame", "ame_ci_low", "ame_ci_high", "ols_estimate",
+                                                 "ols_std_err", "ols_p_value", "ols_stars", "paper_p_value"],
                             ["term", "AME (score)", "[ci low", "ci high]", "OLS coef", "OLS se", "p", "",
                              "p (paper)"])]
         for n in self.notes:
             lines.append("note: " + n)
         return "\n".join(lines)
+
+
+def _shown(terms: pd.DataFrame) -> pd.DataFrame:
+    """The terms as the text summary prints them: a term without a person-level test shows no
+    p-value at all — the papers' sentence-level one stays in the table's paper_p_value column
+    (for reproductions), but printed beside "no person-level test" it would read as the verdict."""
+    if "_status" not in terms:
+        return terms
+    out = terms.copy()
+    out.loc[out["_status"] == NO_PERSON_VARIATION, "paper_p_value"] = np.nan
+    return out
 
 
 def _inference_line(settings: dict) -> str:
@@ -428,9 +439,12 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
             for part in no_person_test:
                 vals[f"{part}person_p_value"] = nan
                 vals[f"{part}crossed_p_value"] = nan
+                # the person-clustered standard errors are rounding or leakage here: none is shown
+                if part == "":
+                    vals.update(person_std_err=nan, crossed_std_err=nan)
                 if use is person or use is crossed:
                     vals.update({f"{part}statistic": nan, f"{part}p_value": nan, f"{part}ci_low": nan,
-                                 f"{part}ci_high": nan})
+                                 f"{part}ci_high": nan, f"{part}std_err": nan, f"{part}df": nan})
             note = no_person_test_note() + " (the papers' sentence-level p-value is paper_p_value)"
             perm = (person or {}).get("perm", {}).get(term)
             if perm is not None and perm.note:

@@ -28,7 +28,7 @@ from engine.corpus.ids import derive_id
 from engine.corpus.model import EMOTION_KINDS, EMOTIONS, PERSON_KINDS
 from engine.corpus.needed_forms import needed_combinations
 
-from gui.i18n import _
+from gui.i18n import _, list_separator
 
 from .finding_text import value_label
 
@@ -151,7 +151,7 @@ class AddEntryDialog(QDialog):
         else:
             self.syntax.setText(_("Start a line with “emotion:” to give its emotion ({emotions}); a line with only "
                                   "“emotion:” applies to the lines below.").format(
-                emotions=", ".join(value_label(e) for e in EMOTIONS)))
+                emotions=list_separator().join(value_label(e) for e in EMOTIONS)))
 
     def lines(self) -> list[str]:
         return [ln.strip() for ln in self.text.toPlainText().splitlines() if ln.strip()]

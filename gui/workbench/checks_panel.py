@@ -31,7 +31,7 @@ from engine.corpus import CODES, Finding
 from engine.corpus.checker import CheckReport
 from engine.corpus.finding_groups import FindingGroup, cause_of
 
-from gui.i18n import _, connect_retranslate, ngettext
+from gui.i18n import _, connect_retranslate, list_separator, ngettext
 
 from .finding_text import finding_message, untranslated_detail
 
@@ -64,6 +64,14 @@ def fix_label(fix: Any) -> str:
     if fix.kind == "pair":
         return _("Fix: pair {person} with {other}").format(person=a["person"], other=a["other"])
     return _("Fix")
+
+
+def _combinations(g: FindingGroup, limit: int = 6) -> str:
+    """The first combinations of a group, then "… and N more", in the interface language
+    (the engine's ``combination_text`` is English, for the CLI)."""
+    shown = [" · ".join(x for x in c if x) for c in g.combinations[:limit]]
+    more = len(g.combinations) - limit
+    return list_separator().join(shown + ([_("… and {n} more").format(n=more)] if more > 0 else []))
 
 
 class ChecksPanel(QWidget):
@@ -167,7 +175,7 @@ class ChecksPanel(QWidget):
         elif not errors and not warnings:
             self.summary.setText("✔ " + _("No problems found."))
         else:
-            self.summary.setText(ngettext("{n} error", "{n} errors", errors).format(n=errors) + ", "
+            self.summary.setText(ngettext("{n} error", "{n} errors", errors).format(n=errors) + list_separator()
                                  + ngettext("{n} warning", "{n} warnings", warnings).format(n=warnings))
         style = QApplication.style()
         err_icon = style.standardIcon(QStyle.SP_MessageBoxCritical)
@@ -216,7 +224,7 @@ class ChecksPanel(QWidget):
         if english:
             parts.append(html.escape(_("Details (in English): {text}").format(text=english)))
         if g.combinations:
-            parts.append(html.escape(_("Combinations: {list}").format(list=g.combination_text())))
+            parts.append(html.escape(_("Combinations: {list}").format(list=_combinations(g))))
         self.detail.setText("<br>".join(parts))
 
     def apply_fix(self) -> bool:
