@@ -153,3 +153,20 @@ def test_nothing_outside_engine_audit_composes_an_audit():
         if "score_texts(" in text and "registry.statistics()" in text:
             composers.append(str(path.relative_to(ROOT)))
     assert composers == []
+
+
+def test_the_results_folder_has_one_package_below_the_audit_and_the_report():
+    """engine/results owns the folder's layout, writer and reader; it and the report never import the
+    pipeline's package, and nobody else reads manifest.json or parses the folder's tables."""
+    for pkg in ("results", "report"):
+        for path in sorted((ROOT / "engine" / pkg).glob("*.py")):
+            bad = [m for m in _imports(path) if m.startswith("engine.audit")]
+            assert not bad, f"engine/{pkg}/{path.name} imports {bad}; read and write folders through engine.results"
+    readers = []
+    for path in list((ROOT / "engine").rglob("*.py")) + list((ROOT / "gui").rglob("*.py")):
+        if path.parent.name == "results" and path.parent.parent.name == "engine":
+            continue
+        text = path.read_text(encoding="utf-8")
+        if '"manifest.json"' in text and "json.loads" in text and "stats" in text:
+            readers.append(str(path.relative_to(ROOT)))
+    assert readers == []

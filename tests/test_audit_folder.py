@@ -1,4 +1,4 @@
-"""One reader of audit folders (engine.audit.folder) for the GUI, the report and notebooks."""
+"""One reader of audit folders (engine.results) for the GUI, the report and notebooks."""
 import json
 import shutil
 
@@ -6,9 +6,9 @@ import pandas as pd
 import pytest
 
 from engine.audit import AuditPlan, run_audit
-from engine.audit.folder import AuditError, read_audit
-from engine.report.audit_folder import read_audit as read_for_report
+from engine.report import build_report
 from engine.report.errors import ReportError
+from engine.results import AuditError, read_audit, read_folder
 
 
 @pytest.fixture(scope="module")
@@ -27,9 +27,11 @@ def test_reads_back_what_the_audit_wrote(audit_dir):
     pd.testing.assert_frame_equal(r.tables["paired"], again)
     light = read_audit(audit_dir / "manifest.json", load_scores=False)  # the manifest's folder
     assert not light.scores and set(light.tables) == set(r.tables)
-    report_view = read_for_report(audit_dir)
+    report_view = read_folder(audit_dir, load_scores=False, need_manifest=True)  # what build_report reads
     pd.testing.assert_frame_equal(report_view.stats["beta"], r.tables["beta"])
-    assert report_view.scores["en-kiritchenko2018"].name == "en-kiritchenko2018.csv"
+    assert report_view.score_files["en-kiritchenko2018"].name == "en-kiritchenko2018.csv"
+    assert report_view.summary == (audit_dir / "summary.txt").read_text(encoding="utf-8")
+    assert set(report_view.latex) == {"beta", "paired"} and not report_view.scores
 
 
 @pytest.mark.parametrize("damage, message", [
@@ -47,4 +49,27 @@ def test_a_damaged_folder_is_one_line_for_the_gui_and_the_report(audit_dir, tmp_
         read_audit(d)
     assert "\n" not in str(info.value) and "—" in str(info.value)  # the message and its fix, one line
     with pytest.raises(ReportError, match=message):
-        read_for_report(d)
+        build_report(d, tmp_path / "report")
+    assert not (tmp_path / "report").exists()
+
+
+def test_reading_results_does_not_import_the_pipeline():
+    """The report and the results reader stand below the audit: building a report of a folder copied
+    to another machine needs the registry and pandas, not the scorers' pipeline."""
+    import subprocess
+    import sys
+
+    code = ("import sys, engine.report, engine.results; "
+            "print(sorted(m for m in sys.modules if m.startswith('engine.audit')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_a_file_the_manifest_does_not_list_is_not_read(audit_dir, tmp_path):
+    d = tmp_path / "copy"
+    shutil.copytree(audit_dir, d)
+    (d / "stats" / "counterfactual.csv").write_text("corpus,model\nstale,1\n")  # left by another run
+    (d / "tables" / "counterfactual.tex").write_text("stale")
+    folder = read_folder(d)
+    assert "counterfactual" not in folder.tables and "counterfactual" not in folder.latex
+    assert all(p.name != "counterfactual.csv" for p in folder.data_files)

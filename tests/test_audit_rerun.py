@@ -63,7 +63,7 @@ def test_report_reads_only_the_files_the_manifest_lists(inputs, tmp_path, run):
     assert "Beta regression" not in html and "Paired" in html
     assert not (tmp_path / "report" / "data" / "beta.csv").exists()
 
-    from engine.audit.folder import read_audit
+    from engine.results import read_audit
 
     assert "beta" not in read_audit(out).tables and "paired" in read_audit(out).tables
 

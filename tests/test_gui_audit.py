@@ -312,3 +312,25 @@ def test_processes_preference_is_remembered(qtbot, page, tmp_path):
     again = AuditPage()
     qtbot.addWidget(again)
     assert again.setup.jobs == 3 and again.setup_view.jobs.value() == 3
+
+
+def test_a_system_that_cannot_read_the_corpus_language_is_said_before_running(qtbot, page):
+    """VADER (English) ticked with a Spanish corpus: the page says so before the run, with what to choose
+    instead; unticking VADER clears it (issue 28, part 9)."""
+    from PySide6.QtCore import Qt
+
+    page.add_corpus("es-camara2022")
+    page.add_scorer("vader", kind="lexicon")
+    assert page.language_note.isVisible()
+    text = page.language_note.text()
+    assert "VADER reads en but es-camara2022 is in es" in text and "Choose a system that reads es" in text
+    page.add_scorer("llm:/models/qwen?language=es&name=qwen-es", kind="llm", checked=False)  # listed, reads es
+    assert "Choose instead: qwen-es." in page.language_note.text()
+    vader = next(page.setup_view.scorers.item(i) for i in range(page.setup_view.scorers.count())
+                 if page.setup_view.scorers.item(i).data(Qt.UserRole + 1) == "vader"
+                 or page.setup_view.scorers.item(i).text().startswith("VADER"))
+    vader.setCheckState(Qt.Unchecked)  # a tick in the list, as a user clicks it
+    assert not page.language_note.isVisible() and page.language_warnings() == []
+    page.add_corpus("en-kiritchenko2018")
+    page.add_scorer("vader", kind="lexicon")
+    assert page.language_note.isVisible() and "en-kiritchenko2018" not in page.language_note.text()

@@ -23,7 +23,8 @@ def audit_dir(tmp_path_factory):
     from engine.audit import AuditPlan, run_audit
     import json
 
-    from engine.audit.assoc_step import AssocStep, assoc_record, run_assoc_step, write_assoc_tables
+    from engine.audit.assoc_step import AssocStep, assoc_record, run_assoc_step
+    from engine.results.writer import write_assoc_tables
 
     root = tmp_path_factory.mktemp("results")
     corpus = write_mini_corpus(root)
@@ -198,7 +199,7 @@ def test_export_png_svg_csv_and_clipboard(qtbot, page, tmp_path):
 
 
 def test_shows_a_fresh_result_and_refuses_a_wrong_folder(qtbot, audit_dir, tmp_path):
-    from engine.audit.folder import read_audit
+    from engine.results import read_audit
 
     p = ResultsPage()
     qtbot.addWidget(p)
@@ -240,7 +241,7 @@ def test_language_switch_redraws(qtbot, page):
 
 
 def test_main_window_hands_a_finished_audit_to_the_results_page(qtbot, audit_dir):
-    from engine.audit.folder import read_audit
+    from engine.results import read_audit
     from gui.main_window import MainWindow
 
     win = MainWindow()
@@ -254,7 +255,7 @@ def test_main_window_hands_a_finished_audit_to_the_results_page(qtbot, audit_dir
 
 
 def test_a_result_is_handed_over_in_steps_and_a_newer_one_wins(qtbot, audit_dir):
-    from engine.audit.folder import read_audit
+    from engine.results import read_audit
     from engine.audit import AuditResult
 
     p = ResultsPage()
@@ -315,7 +316,7 @@ def test_a_newer_selection_drops_the_rest_of_an_older_drawing(qtbot, page):
 
 def test_a_newer_result_drops_the_rest_of_an_older_drawing(qtbot, audit_dir):
     from engine.audit import AuditResult
-    from engine.audit.folder import read_audit
+    from engine.results import read_audit
 
     p = ResultsPage()
     qtbot.addWidget(p)
@@ -330,3 +331,31 @@ def test_a_newer_result_drops_the_rest_of_an_older_drawing(qtbot, audit_dir):
     qtbot.wait(50)
     assert not p.beta.drawing and p.beta.plots == [] and p.beta.marks == []
     assert p.beta.stack.currentWidget() is p.beta.empty and p.beta.canvas.updatesEnabled()
+
+
+def test_untested_rows_say_not_tested_and_why_on_the_plot(qtbot, audit_dir):
+    """A system whose scores do not vary (VADER on a language it cannot read) has no test: its marks
+    are hollow and the plot itself says "not tested" and why — not only the Notes tab (issue 28, 9)."""
+    from engine.results import read_audit
+
+    result = read_audit(audit_dir)
+    for name in ("beta", "paired"):
+        frame = result.tables[name].copy()
+        vader = frame["model"].astype(str) == "vader"
+        frame.loc[vader, "p_value"] = float("nan")
+        frame.loc[vader, "status"] = "constant"
+        if name == "paired":
+            frame.loc[vader, "verdict"] = "not tested"
+        result.tables[name] = frame
+    p = ResultsPage()
+    qtbot.addWidget(p)
+    p.show()
+    with qtbot.waitSignal(p.loaded, timeout=60_000):
+        p.show_result(result)
+    why = "not tested: the scores do not vary (every sentence scored alike)"
+    beta = p.show_tab("beta")
+    assert why in [t for plot in beta.plots for t in _texts(plot)]
+    km = p.show_tab("paired")
+    texts = [t for plot in km.plots for t in _texts(plot)]
+    assert any(t.startswith(why) and t.endswith(")") and "(n = " in t for t in texts), texts
+    assert not any("(, n" in t for t in texts)

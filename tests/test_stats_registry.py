@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from engine.audit import AuditPlan, run_audit
-from engine.audit.folder import read_audit
+from engine.results import read_audit
 from engine.common.svg import Row
 from engine.stats import registry
 from engine.stats.registry import KeyRow, PlotSpec, Statistic
@@ -84,7 +84,7 @@ def test_a_registered_statistic_runs_everywhere_without_other_edits(gap, tmp_pat
 
 
 def test_the_folder_reader_checks_a_statistics_needed_columns(gap, tmp_path):
-    from engine.audit.folder import AuditError
+    from engine.results import AuditError
 
     out = tmp_path / "audit"
     run_audit(AuditPlan(["en-kiritchenko2018"], ["vader"], stats=["mean_gap"], out_dir=out, cache_dir=tmp_path / "c"))

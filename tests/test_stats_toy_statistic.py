@@ -153,3 +153,20 @@ def test_an_audit_writes_it_and_the_results_page_and_report_show_it(toy, qtbot, 
     keys = [tables.which.itemData(i) for i in range(tables.which.count())]
     assert "toy" in keys
     assert tables.which.itemText(keys.index("toy")) == "Toy share above a threshold (test only)"
+
+    # its plot: the entry's plot adapter drawn on a tab of its own (no GUI code was written for it)
+    import pyqtgraph as pg
+
+    view = page.show_tab("toy")
+    assert page.tabs.tabText(page.tabs.indexOf(view)) == "Toy share"  # its label, English where untranslated
+    assert len(view.plots) == 1 and view.stack.currentWidget() is view.canvas
+    plot = view.plots[0]
+    points = [p for item in plot.items if isinstance(item, pg.ScatterPlotItem) for p in item.points()]
+    assert sorted(round(p.pos().x(), 6) for p in points) == sorted(round(v, 6) for v in table["share_above"])
+    texts = [item.toPlainText() for item in plot.items if isinstance(item, pg.TextItem)]
+    assert texts.count("not tested") == len(table)  # its rows have no p-value: said on the plot itself
+    assert "Share above the toy threshold" in plot.titleLabel.text
+    first = view.marks[0]
+    view.click_data(0, first["x"], first["y"])
+    qtbot.waitUntil(lambda: view.drill_idle and view.detail.frame is not None, timeout=10_000)
+    assert view.detail.frame.iloc[0]["share_above"] == pytest.approx(first["x"])

@@ -4,7 +4,8 @@ Why: an audit in the GUI pairs the extrinsic statistics of the scored corpora wi
 intrinsic tests of a representation; both must land in the same results folder so the results
 screen, the HTML report and a notebook find them. The tests themselves are
 ``engine.assoc.runner.run_test``; this module only runs a list of them with cancel/progress,
-keeps one failing test from sinking the others, and writes tidy tables:
+keeps one failing test from sinking the others, and returns tidy tables (written by
+engine.results.writer):
 
     assoc/tests.csv           one row per WEAT/SEAT/LPBS test (``WeatResult.to_frame()``)
     assoc/word_scores.csv     per-word association s(w, A, B) with the test id and kind (drill-down)
@@ -17,12 +18,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, Callable
 
 import pandas as pd
 
-from engine.common.io import atomic_write_bytes
 from engine.models.base import Cancelled, is_cancelled
 
 LogFn = Callable[[str], None]
@@ -142,16 +141,6 @@ def assoc_record(step: AssocStep, problems: list[str] | None = None) -> dict[str
             "seed": step.seed, "top_k": step.top_k, "problems": list(problems or [])}
 
 
-def write_assoc_tables(out: str | Path, tables: dict[str, pd.DataFrame]) -> None:
-    """The association tables under ``out/assoc/`` (file names from the statistics registry)."""
-    from engine.stats.registry import ASSOC_TABLES
-
-    for t in ASSOC_TABLES:
-        frame = tables.get(t.id)
-        if frame is not None:
-            atomic_write_bytes(Path(out) / t.folder / f"{t.file}.csv", frame.to_csv(index=False).encode("utf-8"))
-
-
 def assoc_overview(tables: dict[str, pd.DataFrame], step: AssocStep, problems: list[str]) -> pd.DataFrame:
     """One row per requested test — the results, and the refused or failed ones with the reason."""
     from engine.assoc.library import resolve
@@ -174,33 +163,3 @@ def assoc_overview(tables: dict[str, pd.DataFrame], step: AssocStep, problems: l
         frame["title"] = ""
     frame["title"] = frame["title"].fillna("")
     return frame
-
-
-def assoc_markdown(df: pd.DataFrame) -> str:
-    """The overview as a Markdown table (tables/assoc.md)."""
-    from engine.common.fmt import number, p_value
-
-    lines = ["| test | title | d | p | method | n X/Y/A/B | status |", "|---|---|---:|---:|---|---|---|"]
-    for r in df.to_dict("records"):
-        if r.get("status") == "ok":
-            sizes = "/".join(str(int(r[k])) if k in r and r[k] == r[k] else "–" for k in ("n_x", "n_y", "n_a", "n_b"))
-            lines.append(f"| {r['test']} | {r['title']} | {number(r['effect_size'])} | {p_value(r['p_value'])} | "
-                         f"{r.get('p_method', '')} | {sizes} | ok |")
-        else:
-            lines.append(f"| {r['test']} | {r.get('title', '')} | – | – | – | – | {r['status']}: {str(r['note'])[:100]}… |")
-    return "\n".join(lines) + "\n"
-
-
-def assoc_plot(df: pd.DataFrame) -> Any:
-    """Forest plot of the association tests' effect sizes (no interval; p-value as the note)."""
-    from engine.common.fmt import as_float, p_label
-    from engine.common.svg import Row, level_of
-    from engine.stats.registry import PlotSpec
-
-    ok = df[df.status == "ok"] if "status" in df else df
-    rows = [Row(f"{r.test} {r.title}" if isinstance(getattr(r, "title", ""), str) and getattr(r, "title", "") else str(r.test),
-                as_float(r.effect_size) if as_float(r.effect_size) is not None else float("nan"), None, None,
-                p_label(r.p_value), level_of(r.p_value)) for r in ok.itertuples()]
-    reps = sorted({str(v) for v in df["representation"].dropna()}) if "representation" in df else []
-    title = "Association tests: effect sizes" + (f" ({', '.join(reps)})" if reps else "")
-    return PlotSpec(title, "effect size d", rows)

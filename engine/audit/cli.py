@@ -116,7 +116,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     result = run_audit(plan, progress=ProgressBar("scoring"), log=lambda m: print(m, file=sys.stderr))
     print(result.summary())
     if result.assoc_overview is not None:
-        from .assoc_step import assoc_markdown
+        from engine.results.writer import assoc_markdown
 
         print("\nAssociation tests\n")
         print(assoc_markdown(result.assoc_overview))
@@ -132,7 +132,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     demo = run_demo(out, progress=ProgressBar("scoring"), log=lambda m: print(m, file=sys.stderr))
     print(demo.audit.summary())
     if demo.weat is not None:
-        from .assoc_step import assoc_markdown
+        from engine.results.writer import assoc_markdown
 
         print("\nWEAT on GloVe 6B 50d (10,000 permutations or exact)\n")
         print(assoc_markdown(demo.weat))

@@ -14,7 +14,7 @@ from pathlib import Path
 from engine.common.errors import UsageError
 from engine.package.overwrite import Confirm, exists, may_replace
 
-from .folder import is_audit_folder
+from engine.results.layout import is_audit_folder
 
 
 def may_write_audit(out: Path, *, overwrite: bool, confirm: Confirm = None) -> None:

@@ -5,19 +5,8 @@ Steps: corpora (generate sentences and counterfactual pairs) → scoring (every 
 corpus, through the score cache, one progress bar) → statistics (the registry's entries) →
 association tests (optional) → files → HTML report (optional).
 
-Output folder contract (read by the HTML report, the GUI and ``engine.audit.folder``):
-    manifest.json                      run manifest (corpora hashes, scorer fingerprints, settings, versions)
-    scores/<corpus>.csv                the generated corpus + one column per scorer × dimension ("scorer:dim")
-    pairs/<corpus>.csv                 counterfactual pairs with ":privileged"/":minoritised" score columns
-    stats/<statistic>.csv              tidy tables, one per registry entry (+ its extra tables, e.g. paired_pairs)
-    stats/*.parquet, scores/*.parquet  the same tidy tables as parquet (typed columns, for pandas/R/Arrow)
-    tables/<stat>.tex, -wide.tex, .md, .csv   rendered in the papers' layouts (the report writes the same set)
-    assoc/tests.csv, assoc/word_scores.csv, assoc/fise_*.csv, tables/assoc.md   association tests
-    plots/<stat>.svg, plots/assoc.svg  forest plots (estimate and CI per row)
-    summary.txt                        the results objects' own summaries
-    report/index.html                  the HTML report (plan.report)
-    (manifest.json lists every file of the run under "files"; the readers take only those)
-Nothing is written unless the run completes, and then the folder is replaced as a whole (an earlier
+The results folder's layout, writer and reader are engine.results (layout: engine/results/layout.py);
+nothing is written unless the run completes, and then the folder is replaced as a whole (an earlier
 audit folder only with plan.overwrite, engine.audit.out_folder); a cancelled run resumes from the
 score cache.
 """
@@ -30,7 +19,6 @@ from typing import Any, Callable
 import pandas as pd
 
 from engine.common.errors import UsageError
-from engine.common.io import atomic_write_bytes
 from engine.models.base import Cancelled, is_cancelled
 
 from .manifest import device_info, now_iso, package_versions, scorer_record, sha256_file, sha256_text, spec_label
@@ -88,14 +76,11 @@ def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: An
         phase("writing", 0)
         from engine.common.staged_folder import staged_folder
 
-        from .outputs import write_manifest, write_outputs
+        from engine.results.writer import write_results
 
         # the whole folder at once: an earlier run's files cannot survive beside this run's
         with staged_folder(plan.out_dir) as staging:
-            write_outputs(result, staging)
-            if plan.has_assoc:
-                _write_assoc(staging, result)
-            write_manifest(result, staging)
+            write_results(result, staging)
         say(f"results written to {plan.out_dir}")
         if plan.report:
             phase("report", 0)
@@ -335,7 +320,7 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
             result.pairs[corpus.id] = pairs
         render = None
         if plan.out_dir is not None and processes > 1:
-            from .outputs import corpus_files
+            from engine.results.writer import corpus_files
 
             if side_by_side:  # rendered beside its statistics, at the end
                 render = lambda cid=corpus.id: corpus_files(result, cid)  # noqa: E731
@@ -533,12 +518,3 @@ def _association_tests(plan: AuditPlan, result: AuditResult, progress: ProgressF
     result.problems.extend(problems)
     result.manifest["assoc"] = assoc_record(plan.assoc, problems)
     result.assoc_overview = assoc_overview(tables, plan.assoc, problems)
-
-
-def _write_assoc(out: Path, result: AuditResult) -> None:
-    from .assoc_step import assoc_markdown, write_assoc_tables
-
-    write_assoc_tables(out, result.tables)
-    overview = result.assoc_overview
-    if overview is not None and len(overview):
-        atomic_write_bytes(out / "tables" / "assoc.md", assoc_markdown(overview).encode("utf-8"))

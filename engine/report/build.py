@@ -22,16 +22,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
-import uuid
 from pathlib import Path
 from typing import Callable, Optional
 
-from engine.common.io import current_umask
+from engine.common.staged_folder import staged_folder
+from engine.results.reader import read_folder
 
-from .audit_folder import read_audit
-from .errors import ReportError
+from .errors import ReportError, reading_audit
 from .key_results import key_results
 from .render import datasheets, layout_tables, render_html
 
@@ -41,20 +38,20 @@ REPORT = "index.html"
 
 
 # ----------------------------------------------------------------------------- output folder
-def _prepare_destination(out: Path, audit: Path, overwrite: bool, confirm: Confirm) -> bool:
-    """True when ``out`` exists and will be replaced; raises when that is not allowed."""
+def _check_destination(out: Path, audit: Path, overwrite: bool, confirm: Confirm) -> None:
+    """Return when ``out`` is new or may be replaced; raise when that is not allowed."""
     a, o = audit.resolve(), out.resolve()
     if o == a or o in a.parents:
         raise ReportError(str(out), "the report folder would replace the audit folder it is built from",
                           fix="choose a new folder, e.g. AUDIT_DIR/report")
     if not (out.exists() or out.is_symlink()):
-        return False
+        return
     if out.is_symlink() or not out.is_dir():
         raise ReportError(str(out), "exists and is not a folder", fix="choose another --out folder")
     if (out / MARKER).is_file() or not any(out.iterdir()):
-        return True
+        return
     if overwrite or (confirm is not None and confirm(f"{out} exists and is not an EEC Studio report. Replace it?")):
-        return True
+        return
     raise ReportError(str(out), "folder exists and is not an earlier report; nothing was changed",
                       fix="pass --overwrite to replace it, or choose another --out folder")
 
@@ -74,9 +71,10 @@ def build_report(audit_dir: str | os.PathLike, out_dir: str | os.PathLike, *, ov
     from engine.package.version import app_version
     from engine.stats.render import statistic_files
 
-    folder = read_audit(audit_dir)
+    with reading_audit():  # the one reader (engine.results): every check, only the files of the run
+        folder = read_folder(audit_dir, load_scores=False, need_manifest=True)
     out = Path(out_dir)
-    replace = _prepare_destination(out, Path(audit_dir), overwrite, confirm)
+    _check_destination(out, Path(audit_dir), overwrite, confirm)  # staged_folder then replaces it as a whole
     layouts = {name: layout_tables(name, frame) for name, frame in folder.stats.items()}
     results = key_results(folder)
     sheets = datasheets(folder)
@@ -97,23 +95,7 @@ def build_report(audit_dir: str | os.PathLike, out_dir: str | os.PathLike, *, ov
     files[MARKER] = (json.dumps({"kind": "eec-studio audit report", "app_version": app_version(),
                                  "audit": str(Path(audit_dir).resolve())}) + "\n").encode("utf-8")
 
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.building-", dir=out.parent))
-    os.chmod(staging, 0o777 & ~current_umask())  # mkdtemp makes it 0700; the report is the user's folder
-    backup: Path | None = None
-    try:
+    with staged_folder(out, tag="building") as staging:
         for rel, data in files.items():
             _write(staging, rel, data)
-        if replace:
-            backup = out.parent / f".{out.name}.old-{uuid.uuid4().hex[:8]}"
-            os.rename(out, backup)
-        os.rename(staging, out)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        if backup is not None and not out.exists():
-            os.rename(backup, out)
-            backup = None
-        raise
-    if backup is not None:
-        shutil.rmtree(backup, ignore_errors=True)
     return out / REPORT

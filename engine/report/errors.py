@@ -6,9 +6,12 @@ Subclasses ValueError so that main.py prints it cleanly.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Iterator
 
 from engine.common.errors import UserError
+from engine.results.errors import AuditError
 
 
 @dataclass
@@ -16,3 +19,12 @@ class ReportError(UserError, ValueError):
     file: str
     message: str
     fix: str = ""
+
+
+@contextmanager
+def reading_audit() -> Iterator[None]:
+    """The results reader's AuditError (engine.results) as a ReportError: same file, message and fix."""
+    try:
+        yield
+    except AuditError as exc:
+        raise ReportError(exc.file, exc.message, fix=exc.fix) from None

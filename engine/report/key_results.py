@@ -9,9 +9,9 @@ from __future__ import annotations
 from engine.common.fmt import as_float, number, p_value, stars
 from engine.common.svg import Row, forest, level_of
 from engine.stats import registry
+from engine.results.reader import ResultsFolder
 from engine.stats.registry import KeyRow
 
-from .audit_folder import AuditFolder
 from .html import esc, simple_table, stars_html
 
 MAX_CHART_ROWS = 36
@@ -19,7 +19,7 @@ HEADERS = ["statistic", "corpus", "model", "emotion", "effect", "estimate", "95%
 KeyResult = KeyRow  # one headline row (statistic, corpus, model, emotion, effect, value, CI, p, verdict)
 
 
-def key_results(folder: AuditFolder) -> list[KeyRow]:
+def key_results(folder: ResultsFolder) -> list[KeyRow]:
     out: list[KeyRow] = []
     for stat in registry.statistics():
         frame = folder.stats.get(stat.id)

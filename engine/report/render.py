@@ -14,7 +14,9 @@ from engine.common.fmt import as_float, number, p_value, to_float
 from engine.common.svg import Row, forest, legend_html, level_of
 from engine.stats import registry
 
-from .audit_folder import AuditFolder, read_table
+from engine.results.reader import ResultsFolder, read_table
+
+from .errors import reading_audit
 from .html import document, esc, kv_table, page, simple_table, stars_html, stat_table
 from engine.stats.group_summary import group_means
 
@@ -62,10 +64,12 @@ def assoc_html(frame: pd.DataFrame) -> list[str]:
     return out
 
 
-def scores_html(folder: AuditFolder) -> list[str]:
+def scores_html(folder: ResultsFolder) -> list[str]:
     out = []
-    for cid, path in folder.scores.items():
-        means, cols = group_means(read_table(path, ["Gender"]))
+    for cid, path in folder.score_files.items():
+        with reading_audit():
+            frame = read_table(path, ["Gender"])
+        means, cols = group_means(frame)
         if means.empty:
             continue
         out.append(f"<h3>{esc(cid)}</h3>")
@@ -157,13 +161,13 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def datasheets(folder: AuditFolder) -> list[tuple[str, Any, str]]:
+def datasheets(folder: ResultsFolder) -> list[tuple[str, Any, str]]:
     """(corpus id, datasheet Document or None, warning) for every corpus of the audit."""
     from engine.corpus import DefinitionError, load_definition
     from engine.package.datasheet import IN_REPORT, build_datasheet
 
     out = []
-    ids = list(folder.corpora) or list(folder.scores)
+    ids = list(folder.corpora) or list(folder.score_files)
     for cid in ids:
         entry = folder.corpora.get(cid, {}) if isinstance(folder.corpora.get(cid), dict) else {}
         path = Path(str(entry.get("definition", ""))) if entry.get("definition") else None
@@ -194,17 +198,17 @@ def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def render_html(folder: AuditFolder, sheets: list[tuple[str, Any, str]], layouts: dict[str, tuple[list, list, str]],
+def render_html(folder: ResultsFolder, sheets: list[tuple[str, Any, str]], layouts: dict[str, tuple[list, list, str]],
                 results: list[KeyRow]) -> str:
     from engine.package.version import app_version
 
     m = folder.manifest
-    corpora = list(folder.corpora) or list(folder.scores)
+    corpora = list(folder.corpora) or list(folder.score_files)
     scorers = list(folder.scorers)
     toc = [("results", "Key results")]
     toc += [(f"stat-{s.id}", s.title) for s in registry.statistics() if s.id in folder.stats]
     toc += [("assoc", "Association tests")] if folder.assoc is not None and len(folder.assoc) else []
-    toc += [("scores", "Scores by group")] if folder.scores else []
+    toc += [("scores", "Scores by group")] if folder.score_files else []
     toc += [("manifest", "Run manifest"), ("datasheets", "Corpus datasheets"), ("files", "Files of this report")]
     body = ['<header class="top">', "<h1>EEC Studio audit report</h1>",
             f'<p class="sub">{_count(len(corpora), "corpus", "corpora")} ({esc(", ".join(corpora) or "–")}) × '
@@ -255,7 +259,7 @@ def render_html(folder: AuditFolder, sheets: list[tuple[str, Any, str]], layouts
         body.append('<h2 id="assoc">Association tests</h2>')
         body += assoc_html(folder.assoc)
 
-    if folder.scores:
+    if folder.score_files:
         body.append('<h2 id="scores">Scores by group</h2>')
         body += scores_html(folder)
 

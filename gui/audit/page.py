@@ -62,6 +62,13 @@ class AuditPage(QWidget):
         self.setup_view = AuditSetupView(self.setup)
         self.setup_view.problem.connect(self._show_error)
         self.setup_view.cleared.connect(self._clear_error)
+        # said before the run: a ticked system that cannot read a ticked corpus's language
+        self.language_note = QLabel()
+        self.language_note.setWordWrap(True)
+        self.language_note.setStyleSheet("color: #8a4b00;")
+        self.language_note.hide()
+        self.setup_view.ticked.connect(lambda _group: self.check_languages())
+        self.setup.listeners.append(lambda what: self.check_languages() if what in ("corpora", "scorers") else None)
         self.run_view = AuditRunView(self.setup, self._default_out_root)
         self.run_view.run_button.clicked.connect(self.start)
         self.run_view.cancel_button.clicked.connect(self.cancel)
@@ -82,6 +89,7 @@ class AuditPage(QWidget):
         split.setStretchFactor(1, 2)
         layout = QVBoxLayout(self)
         layout.addWidget(self.intro)
+        layout.addWidget(self.language_note)
         layout.addWidget(split, 1)
 
         self._clock = QTimer(self)
@@ -137,7 +145,32 @@ class AuditPage(QWidget):
             _("Audit"),
             _("Score corpora with one or more systems and compute the papers' bias statistics. "
               "Scores are cached: a cancelled run resumes where it stopped.")))
+        if hasattr(self, "language_note"):
+            self.check_languages()
         self._show_state_text()
+
+    def language_warnings(self) -> list[str]:
+        """One sentence per ticked system that does not read a ticked corpus's language, saying what
+        to choose instead (AuditSetup.language_mismatches)."""
+        out = []
+        for m in self.setup.language_mismatches():
+            text = _("{system} reads {reads} but {corpus} is in {language}: its scores will not vary, and its "
+                     "statistics will say “not tested” or show no bias.").format(
+                system=m.scorer, reads=", ".join(m.reads), corpus=m.corpus, language=m.language)
+            if m.instead:
+                text += " " + _("Choose instead: {systems}.").format(systems=", ".join(m.instead))
+            else:
+                text += " " + _("Choose a system that reads {language}: a model trained for it, an LLM asked in "
+                                "{language}, or a prediction file of such a system.").format(language=m.language)
+            out.append(text)
+        return out
+
+    def check_languages(self) -> list[str]:
+        """Show the language warnings above the setup (hidden when there are none); returns them."""
+        warnings = self.language_warnings()
+        self.language_note.setText("\n".join("⚠ " + w for w in warnings))
+        self.language_note.setVisible(bool(warnings))
+        return warnings
 
     def _show_state_text(self) -> None:
         if self.outcome == "running":
@@ -190,6 +223,8 @@ class AuditPage(QWidget):
         self.result = None
         self.outcome = "running"
         self.log.clear()
+        for warning in self.check_languages():  # before anything runs, in the log the user reads
+            self._append("⚠ " + warning)
         self._append(_("Results folder: {path}").format(path=job.out_dir))
         self.thread = AuditThread(job, self, isolate=self.isolate)
         self.thread.progress.connect(self._on_progress)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gui.common.extras import grey_combo_item
 from gui.errors import FriendlyError
 from gui.i18n import _, connect_retranslate
 
@@ -130,6 +131,7 @@ class AuditRunView(QWidget):
         self.run_on.setItemText(1, _("a Dask scheduler at"))
         self.run_on.setToolTip(_("A Dask cluster scores the corpora on its workers (docs/sweep.md); the statistics "
                                  "are computed here, exactly as for a local audit"))
+        grey_combo_item(self.run_on, 1, "cluster")  # without the 'cluster' extra: listed, greyed, with the command
         self.out_label.setText(_("Results folder:"))
         self.out_dir.setPlaceholderText(_("a new folder under {path}").format(path=self.default_out_root()))
         self.out_button.setText(_("Choose…"))

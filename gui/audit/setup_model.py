@@ -208,6 +208,26 @@ class AuditSetup:
         self._changed("tests")
         return hit
 
+    def language_mismatches(self) -> list["LanguageMismatch"]:
+        """Every ticked system that does not read the language of a ticked corpus, with the listed
+        systems that do (engine.models.base.language_mismatch decides, as the audit itself does)."""
+        from types import SimpleNamespace
+
+        from engine.models.base import language_mismatch
+
+        out = []
+        for corpus in (c for c in self.corpora if c.checked):
+            lang = corpus_language(corpus.key)
+            if not lang:
+                continue
+            readers = [c.name for c in self.scorers if language_mismatch(
+                SimpleNamespace(languages=scorer_languages(c.key)), lang) is None and scorer_languages(c.key)]
+            for scorer in (c for c in self.scorers if c.checked):
+                langs = scorer_languages(scorer.key)
+                if language_mismatch(SimpleNamespace(languages=langs), lang) is not None:
+                    out.append(LanguageMismatch(corpus.name, lang, scorer.name, langs, readers))
+        return out
+
     def set_checked(self, group: str, key: str, checked: bool) -> None:
         """A tick changed in a view (no notification back to the views: they already show it)."""
         hit = self._find(getattr(self, group), key)
@@ -320,6 +340,64 @@ class AuditSetup:
                          allow_pickle=self.allow_pickle,
                          settings={**settings, **({"jobs": self.jobs} if self.jobs else {})},
                          assoc=assoc)
+
+
+@dataclass(frozen=True)
+class LanguageMismatch:
+    """A ticked system that cannot read a ticked corpus: its scores would not vary and every
+    statistic would read "not tested" or "no bias" (issue 28: VADER on a Portuguese corpus)."""
+
+    corpus: str
+    language: str  # the corpus's
+    scorer: str
+    reads: tuple[str, ...]  # the languages the system reads
+    instead: list[str]  # listed systems that read the corpus's language
+
+
+_CORPUS_LANGUAGES: dict[tuple[str, float], str] = {}
+
+
+def corpus_language(key: str) -> str:
+    """A corpus's language from its definition ("" when it cannot be read: the audit reports that)."""
+    from engine.corpus import load_definition
+    from engine.corpus.registry import resolve_path
+
+    try:
+        path = resolve_path(key)
+        stamp = (str(path), path.stat().st_mtime)
+        if stamp not in _CORPUS_LANGUAGES:
+            _CORPUS_LANGUAGES[stamp] = str(getattr(load_definition(path), "language", "") or "")
+        return _CORPUS_LANGUAGES[stamp]
+    except Exception:  # noqa: BLE001 - a broken corpus is reported when the audit runs, not here
+        return ""
+
+
+def scorer_languages(spec: str) -> tuple[str, ...]:
+    """The languages a system reads, known without loading it (() when unknown): the English
+    lexicons (VADER, TextBlob), an LLM's ``?language=`` option, and a model folder whose
+    manifest.json names its language (``main.py train`` writes it)."""
+    from engine.models.specs import parse_spec
+
+    try:
+        kind, target, opts = parse_spec(spec)
+    except Exception:  # noqa: BLE001 - a spec typed wrongly is reported when the audit runs
+        return ()
+    if kind in LEXICONS:
+        from engine.models.scorers.lexicon import VaderScorer
+
+        return tuple(VaderScorer.languages)
+    if opts.get("language"):
+        return (opts["language"].strip().lower(),)
+    folder = Path(target) if target else None
+    if folder is not None and (folder / "manifest.json").is_file():
+        from engine.models.manifest import read_manifest
+
+        try:
+            lang = read_manifest(folder).get("language")
+        except Exception:  # noqa: BLE001 - an unreadable manifest: the language is unknown here
+            return ()
+        return (lang.strip().lower(),) if isinstance(lang, str) and lang.strip() else ()
+    return ()
 
 
 def _user_prompts_dir() -> Path:

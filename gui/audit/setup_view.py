@@ -59,6 +59,7 @@ class AuditSetupView(QWidget):
 
     problem = Signal(object)
     cleared = Signal()
+    ticked = Signal(str)  # a corpus or system was ticked or unticked ("corpora", "scorers")
 
     def __init__(self, setup: AuditSetup, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -331,6 +332,7 @@ class AuditSetupView(QWidget):
     def _ticked(self, group: str, item: QListWidgetItem) -> None:
         if not self._syncing:
             self.setup.set_checked(group, item.data(KEY_ROLE), item.checkState() == Qt.Checked)
+            self.ticked.emit(group)
 
     def _test_ticked(self, item: QTreeWidgetItem, _col: int) -> None:
         key = item.data(0, KEY_ROLE)

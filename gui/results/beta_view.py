@@ -21,7 +21,8 @@ from PySide6.QtWidgets import QComboBox
 from gui.i18n import _
 
 from .data import TERM_LABELS, label
-from .plots import GREY, PlotPanel, new_plot, colour, connect, is_number, legend_html, stars, stars_legend, text_item
+from .plots import (GREY, PlotPanel, colour, connect, is_number, legend_html, new_plot, stars, stars_legend, text_item,
+                    untested_text)
 from .widgets import fill_combo
 
 TERMS = ["race", "gender", "intersection"]  # top to bottom
@@ -162,6 +163,11 @@ class BetaView(PlotPanel):
                 for k, pt in enumerate(pts):
                     if pt["stars"]:
                         txt = text_item(pt["stars"], c, anchor=(0, 0.5), bold=True)
+                        txt.setPos(pt["end"], pt["y"])
+                        plot.addItem(txt)
+                    elif not pt["tested"]:  # a hollow point says so, and why, beside itself
+                        txt = text_item(untested_text(pt["row"].get("status"), pt["row"].get("note")), GREY,
+                                        anchor=(0, 0.5), italic=True)
                         txt.setPos(pt["end"], pt["y"])
                         plot.addItem(txt)
                     self.marks.append({"plot": p_i, "x": pt["x"], "y": pt["y"], "row": pt["row"]})

@@ -1,7 +1,7 @@
 """The results of one audit as the results screen reads them (tables by name, scores, pairs).
 
 Why a thin wrapper: a result arrives either fresh from the runner (``AuditResult`` in memory)
-or from a folder on disk (``engine.audit.folder.read_audit``); both have the same tables, and
+or from a folder on disk (``engine.results.read_audit``); both have the same tables, and
 the views only ever ask "which table, which corpora, which systems".
 """
 from __future__ import annotations

@@ -23,7 +23,8 @@ from engine.stats.plotdata import km_boxes
 from gui.i18n import N_, _, ngettext
 
 from .data import label
-from .plots import GREY, PlotPanel, new_plot, colour, connect, is_number, legend_html, stars, stars_legend, text_item
+from .plots import (GREY, PlotPanel, colour, connect, is_number, legend_html, new_plot, stars, stars_legend, text_item,
+                    untested_text)
 from .widgets import fill_combo, relabel_combo
 
 AXES = {"gender": N_("gender"), "race": N_("race/ethnicity")}
@@ -183,9 +184,12 @@ class KMView(PlotPanel):
             r = prep["by_system"].get((str(b["model"]), str(b["emotion"])))
             if r is None:
                 continue
-            s = stars(r.get("p_value")) if is_number(r.get("p_value")) else ""
-            txt = text_item(f"{verdict_text(r.get('verdict'))} {s}  ({fmt.p_phrase(r.get('p_value'))}, n = {int(r['n'])})",
-                            "#222", anchor=(0, 0.5))
+            if is_number(r.get("p_value")):
+                txt = text_item(f"{verdict_text(r.get('verdict'))} {stars(r.get('p_value'))}  "
+                                f"({fmt.p_phrase(r.get('p_value'))}, n = {int(r['n'])})", "#222", anchor=(0, 0.5))
+            else:  # no test: say why on the plot, never "not tested (, n = 72)"
+                txt = text_item(f"{untested_text(r.get('status'), r.get('note'))}  (n = {int(r['n'])})", GREY,
+                                anchor=(0, 0.5), italic=True)
             txt.setPos(x_max + width * 0.04, box["y"])
             plot.addItem(txt)
             if k % 4 == 3:

@@ -1,8 +1,11 @@
 """The results screen: the papers' plots over a finished audit, every table, and the run's notes.
 
-Why tabs in the papers' order: a researcher checks one question at a time — Beta coefficients
+Why tabs in the registry's order: a researcher checks one question at a time — Beta coefficients
 (Câmara), paired differences (Kiritchenko & Mohammad), counterfactual confusion
-(Goldfarb-Tarrant), then the association tests (WEAT/SEAT/LPBS, FISE). Every plot drills down
+(Goldfarb-Tarrant), any further statistic of the registry, then the association tests
+(WEAT/SEAT/LPBS, FISE). The three papers' statistics have views of their own (``BESPOKE``); every
+other statistic gets the forest plot of its registry entry's plot adapter (``ForestView``), so a new
+statistic appears here with no GUI code. Every plot drills down
 to the sentences behind a mark and exports PNG/SVG; every table copies and saves CSV. Results
 come from the audit that just finished (``show_result``) or from any audit folder on disk
 (``open_folder``, read in a pool thread so a large folder never freezes the window).
@@ -32,6 +35,7 @@ from gui.common.collector import freeze_long_lived
 from gui.common.frame_table import FrameTable
 from gui.common.steps import Steps
 from gui.errors import FriendlyError, friendly, last_errors
+from engine.stats import registry
 from gui.i18n import _, connect_retranslate, ngettext
 
 from .assoc_view import AssocView
@@ -39,8 +43,12 @@ from .beta_view import BetaView
 from .confusion_view import ConfusionView
 from .data import ResultData
 from .fise_view import FiseView
+from .forest_view import ForestView
 from .km_view import KMView
 from .widgets import fill_combo
+
+#: statistic id -> (tab name, view): the papers' figures; any other statistic gets a ForestView
+BESPOKE = {"beta": ("beta", BetaView), "paired": ("paired", KMView), "counterfactual": ("confusion", ConfusionView)}
 
 
 class TablesView(QWidget):
@@ -132,11 +140,12 @@ class ResultsPage(QWidget):
         self.tables = TablesView()
         self.notes = QPlainTextEdit()
         self.notes.setReadOnly(True)
-        self.views = {"beta": self.beta, "paired": self.km, "confusion": self.confusion, "assoc": self.assoc,
-                      "fise": self.fise}
+        self.views: dict[str, Any] = {"beta": self.beta, "paired": self.km, "confusion": self.confusion,
+                                      "assoc": self.assoc, "fise": self.fise}
         self.tabs = QTabWidget()
         for w in (*self.views.values(), self.tables, self.notes):
             self.tabs.addTab(w, "")
+        self._add_statistic_views()
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.status)
@@ -149,11 +158,26 @@ class ResultsPage(QWidget):
         # collection of the garbage only walks newer objects (gui.common.collector)
         freeze_long_lived()
 
+    def _add_statistic_views(self) -> None:
+        """A forest-plot tab for every registry statistic without a view of its own (a statistic
+        registered after the page was built gets its tab with the next results), before the
+        association tests' tabs."""
+        for stat in registry.statistics():
+            if stat.id in BESPOKE or stat.id in self.views:
+                continue
+            view = ForestView(stat.id)
+            self.tabs.insertTab(self.tabs.indexOf(self.assoc), view, view.title())
+            views = list(self.views.items())
+            at = [k for k, _v in views].index("assoc")
+            self.views = dict(views[:at] + [(stat.id, view)] + views[at:])
+
     def retranslate(self, *_args: Any) -> None:
-        titles = [_("Beta regression"), _("Paired differences"), _("Counterfactual confusion"),
-                  _("Association tests"), _("FISE"), _("Tables"), _("Notes")]
-        for i, t in enumerate(titles):
-            self.tabs.setTabText(i, t)
+        titles = {"beta": _("Beta regression"), "paired": _("Paired differences"),
+                  "confusion": _("Counterfactual confusion"), "assoc": _("Association tests"), "fise": _("FISE")}
+        for name, view in self.views.items():
+            self.tabs.setTabText(self.tabs.indexOf(view), titles[name] if name in titles else view.title())
+        self.tabs.setTabText(self.tabs.indexOf(self.tables), _("Tables"))
+        self.tabs.setTabText(self.tabs.indexOf(self.notes), _("Notes"))
         self.open_button.setText(_("Open audit folder…"))
         self.open_button.setToolTip(_("Show the results of an audit run earlier (the folder holding manifest.json)"))
         self.report_button.setText(_("Export report…"))
@@ -184,7 +208,7 @@ class ResultsPage(QWidget):
         self._set_data(ResultData(result))
 
     def open_folder(self, folder: str | Path) -> None:
-        from engine.audit.folder import read_audit
+        from engine.results import read_audit
 
         self.status.setText(html.escape(_("Reading {path}…").format(path=folder)))
         self._reader.submit(lambda: read_audit(folder))
@@ -220,6 +244,7 @@ class ResultsPage(QWidget):
         window repaints and answers clicks. A newer result drops the rest of an older one."""
         self.data = data
         self.last_error = None
+        self._add_statistic_views()
         self._update_heading()
         self._handing.start(self._hand_over(data), self.loaded.emit)
 
@@ -237,8 +262,8 @@ class ResultsPage(QWidget):
         self._show_first()
 
     def _show_first(self) -> None:
-        first = next((i for i, v in enumerate(self.views.values()) if v.has_data()), 0)
-        self.tabs.setCurrentIndex(first)
+        first = next((v for v in self.views.values() if v.has_data()), None)
+        self.tabs.setCurrentIndex(self.tabs.indexOf(first) if first is not None else 0)
 
     def _notes_text(self, data: ResultData) -> str:
         lines = []
@@ -293,7 +318,8 @@ class ResultsPage(QWidget):
         return Path(path) if path else None
 
     def show_tab(self, name: str) -> Any:
-        """Bring a view to the front ('beta', 'paired', 'confusion', 'assoc', 'fise', 'tables') and
+        """Bring a view to the front ('beta', 'paired', 'confusion', 'assoc', 'fise', 'tables', or the id of
+        any other statistic of the registry: its forest plot) and
         return it drawn completely (scripts, tests). A click on the tab draws it in steps instead,
         the window staying responsive meanwhile."""
         widget = self.tables if name == "tables" else self.views[name]

@@ -69,6 +69,17 @@ def stars_legend() -> str:
     return _("*** p ≤ .01 · ** p ≤ .05 · * p ≤ .10")
 
 
+def untested_text(status: Any = "", note: Any = "") -> str:
+    """What a plot prints beside the hollow marker of a row without a test: "not tested" and why
+    (engine.stats.tables.untested_reason: from the row's status, e.g. constant scores), so the reason
+    is on the plot itself, not only in the Notes tab."""
+    from engine.stats.tables import untested_reason
+
+    reason = untested_reason(None, status, note)
+    # TRANSLATORS: beside a hollow marker on a results plot; {reason} e.g. "the scores do not vary"
+    return _("not tested: {reason}").format(reason=_(reason)) if reason else _("not tested")
+
+
 def legend_html(entries: list[tuple[str, str]], extra: str = "") -> str:
     """One line of coloured markers and names, for a LabelItem above a plot."""
     parts = [f"<span style='color:{c}; font-size:14pt'>■</span>&nbsp;{html.escape(name)}" for name, c in entries]
@@ -80,9 +91,10 @@ def legend_html(entries: list[tuple[str, str]], extra: str = "") -> str:
 
 
 def text_item(text: str, colour_: str = "#000", anchor: tuple[float, float] = (0, 0.5), *, bold: bool = False,
-              size: int | None = None) -> pg.TextItem:
+              size: int | None = None, italic: bool = False) -> pg.TextItem:
     item = pg.TextItem(color=colour_, anchor=anchor)
-    style = ("font-weight:bold;" if bold else "") + (f"font-size:{size}pt;" if size else "")
+    style = (("font-weight:bold;" if bold else "") + (f"font-size:{size}pt;" if size else "")
+             + ("font-style:italic;" if italic else ""))
     body = html.escape(text).replace("\n", "<br>")
     if "\n" in text and anchor[0] == 0.5:  # centred block: give the text a width so lines centre
         item.setHtml(f"<span style='{style}'>{body}</span>")

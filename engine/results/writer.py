@@ -1,7 +1,9 @@
-"""Write an audit's results folder (layout in engine/audit/pipeline.py's docstring).
+"""Write an audit's results folder (layout: engine.results.layout).
 
 Why files: results outlive the process, a colleague opens them in pandas or R, and the report
-and the GUI's *Open audit folder…* read them back. Every file is written atomically.
+and the GUI's *Open audit folder…* read them back (engine.results.reader). Every file is written
+atomically, into a staging folder that replaces the destination as a whole when the run completes
+(engine.common.staged_folder, driven by the pipeline); the manifest comes last and lists them all.
 """
 from __future__ import annotations
 
@@ -14,8 +16,20 @@ import pandas as pd
 from engine.common.io import atomic_write_bytes
 from engine.stats import registry
 
+from .layout import MANIFEST, PAIRS, PLOTS, SCORES, STATS, SUMMARY, TABLES
 from .plots import write_plots
 from .result import AuditResult
+
+
+def write_results(result: AuditResult, out: Path) -> None:
+    """The whole folder: every table, plot and summary of ``result``, the association tests' tables,
+    then the manifest that lists them."""
+    write_outputs(result, out)
+    write_assoc_tables(out, result.tables)
+    overview = result.assoc_overview
+    if overview is not None and len(overview):
+        atomic_write_bytes(out / TABLES / "assoc.md", assoc_markdown(overview).encode("utf-8"))
+    write_manifest(result, out)
 
 
 def write_outputs(result: AuditResult, out: Path) -> None:
@@ -28,13 +42,13 @@ def write_outputs(result: AuditResult, out: Path) -> None:
     assoc_ids = {t.id for t in registry.ASSOC_TABLES}
     for name, df in result.tables.items():
         if name in assoc_ids:
-            continue  # association tests live under assoc/ (engine.audit.assoc_step)
-        atomic_write_bytes(out / "stats" / f"{name}.csv", df.to_csv(index=False).encode("utf-8"))
-        _write_parquet(df, out / "stats" / f"{name}.parquet", result)
+            continue  # association tests live under assoc/ (write_assoc_tables)
+        atomic_write_bytes(out / STATS / f"{name}.csv", df.to_csv(index=False).encode("utf-8"))
+        _write_parquet(df, out / STATS / f"{name}.parquet", result)
     for name in result.results:
         _write_layouts(name, result, out)
-    write_plots(result.tables, out / "plots")
-    atomic_write_bytes(out / "summary.txt", result.summary().encode("utf-8"))
+    write_plots(result.tables, out / PLOTS)
+    atomic_write_bytes(out / SUMMARY, result.summary().encode("utf-8"))
 
 
 def corpus_files(result: AuditResult, cid: str) -> dict[str, bytes]:
@@ -46,13 +60,36 @@ def corpus_files(result: AuditResult, cid: str) -> dict[str, bytes]:
     whole run completes."""
     files = {}
     df = result.scores[cid]
-    files[f"scores/{cid}.csv"] = df.to_csv(index=False).encode("utf-8")
+    files[f"{SCORES}/{cid}.csv"] = df.to_csv(index=False).encode("utf-8")
     parquet = _parquet_bytes(df, f"{cid}.parquet", result)
     if parquet is not None:
-        files[f"scores/{cid}.parquet"] = parquet
+        files[f"{SCORES}/{cid}.parquet"] = parquet
     if cid in result.pairs:
-        files[f"pairs/{cid}.csv"] = result.pairs[cid].to_csv(index=False).encode("utf-8")
+        files[f"{PAIRS}/{cid}.csv"] = result.pairs[cid].to_csv(index=False).encode("utf-8")
     return files
+
+
+def write_assoc_tables(out: str | Path, tables: dict[str, pd.DataFrame]) -> None:
+    """The association tables under ``out/assoc/`` (file names from the statistics registry)."""
+    for t in registry.ASSOC_TABLES:
+        frame = tables.get(t.id)
+        if frame is not None:
+            atomic_write_bytes(Path(out) / t.folder / f"{t.file}.csv", frame.to_csv(index=False).encode("utf-8"))
+
+
+def assoc_markdown(df: pd.DataFrame) -> str:
+    """The association tests' overview (one row per requested test) as a Markdown table (tables/assoc.md)."""
+    from engine.common.fmt import number, p_value
+
+    lines = ["| test | title | d | p | method | n X/Y/A/B | status |", "|---|---|---:|---:|---|---|---|"]
+    for r in df.to_dict("records"):
+        if r.get("status") == "ok":
+            sizes = "/".join(str(int(r[k])) if k in r and r[k] == r[k] else "–" for k in ("n_x", "n_y", "n_a", "n_b"))
+            lines.append(f"| {r['test']} | {r['title']} | {number(r['effect_size'])} | {p_value(r['p_value'])} | "
+                         f"{r.get('p_method', '')} | {sizes} | ok |")
+        else:
+            lines.append(f"| {r['test']} | {r.get('title', '')} | – | – | – | – | {r['status']}: {str(r['note'])[:100]}… |")
+    return "\n".join(lines) + "\n"
 
 
 def _write_layouts(name: str, result: AuditResult, out: Path) -> None:
@@ -75,12 +112,12 @@ def _write_layouts(name: str, result: AuditResult, out: Path) -> None:
 
 def write_manifest(result: AuditResult, out: Path) -> None:
     """manifest.json, written last: it lists every file of the folder (``files``), which is what
-    the readers take as this run's results (engine.audit.folder.run_files)."""
+    the readers take as this run's results (engine.results.layout.run_files)."""
     result.manifest["problems"] = list(result.problems)
     result.manifest["files"] = sorted(p.relative_to(out).as_posix() for p in out.rglob("*")
-                                      if p.is_file() and p.name != "manifest.json")
-    atomic_write_bytes(out / "manifest.json", json.dumps(result.manifest, indent=2, ensure_ascii=False,
-                                                        default=str).encode("utf-8"))
+                                      if p.is_file() and p.name != MANIFEST)
+    atomic_write_bytes(out / MANIFEST, json.dumps(result.manifest, indent=2, ensure_ascii=False,
+                                                  default=str).encode("utf-8"))
 
 
 def _write_parquet(df: pd.DataFrame, path: Path, result: AuditResult) -> None:
