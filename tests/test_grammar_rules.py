@@ -157,7 +157,8 @@ def test_known_defects_are_warnings_with_their_reason():
     both = corpus("ja", ["{person}との会話は{emotion voice=causative}た。", "私は{person}を{emotion voice=causative}た。"],
                   JA.format(a="元気がない", c="元気をなくさせ"), features=JA_FEAT, extra=KNOWN)
     rep = check_corpus(parse_definition(both))
-    assert {f.code for f in rep.errors} == {"E019"} and {f.code for f in rep.warnings} == {"E021"}
+    # (W106: this two-template sketch has an unpaired noun phrase; not the subject here)
+    assert {f.code for f in rep.errors} == {"E019"} and {f.code for f in rep.warnings} - {"W106"} == {"E021"}
 
 
 def test_known_defects_round_trip_and_validation():

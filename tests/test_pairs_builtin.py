@@ -88,7 +88,9 @@ def test_goldfarb_corpora_check_clean(name, built):
     assert report.sentences == len(sentences)
     # warnings are only the documented ones: repeated source words (W101), declared-absent forms (W109),
     # and, for Chinese, that no spelling dictionary exists for it (W114); never an unknown word (W113)
-    assert report.codes() <= {"W101", "W109"} | ({"W114"} if name.startswith("zh-") else set()), report.to_text()
+    # and, for es-goldfarb2023, the published name lists' 8/8/7/7 names per gender × migrant cell (W116)
+    assert report.codes() <= {"W101", "W109"} | ({"W114"} if name.startswith("zh-") else set()) \
+        | ({"W116"} if name.startswith("es-goldfarb") else set()), report.to_text()
 
 
 def test_pair_table_columns_and_links(built):

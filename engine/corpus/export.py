@@ -29,7 +29,9 @@ def to_bytes(df: pd.DataFrame, fmt: str) -> bytes:
         buf = io.BytesIO()
         df.to_parquet(buf, index=False)
         return buf.getvalue()
-    raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    from engine.common.errors import UsageError
+
+    raise UsageError(f"unknown format {fmt!r}", field="--format", fix=f"choose one of {', '.join(FORMATS)}")
 
 
 def export_table(df: pd.DataFrame, path: str | os.PathLike, fmt: str | None = None) -> Path:

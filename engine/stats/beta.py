@@ -400,9 +400,12 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
     for j, term in enumerate(terms):
         sel = t["term"] == term
         est, ols_est = params[j], float(ols_res.params[j])
-        if term != "intercept" and abs(ols_est) <= tiny and use["ols_se"][j] <= tiny:
+        zero_flat = flat[j] and abs(ols_est) <= tolerance(hi - lo)
+        if term != "intercept" and (zero_flat or (abs(ols_est) <= tiny and (person or use)["ols_se"][j] <= tiny)):
             # every group (and person) mean equal up to rounding, as lexicons that ignore names give:
-            # the studentised ratio of two rounding errors is noise, not evidence
+            # the studentised ratio of two rounding errors is noise, not evidence. The same whatever the
+            # inference (person or crossed) and with the tolerance of the no-test rule when no person
+            # varies — as the K&M and counterfactual tests' "all_zero" (engine.stats.no_test)
             est, ols_est = 0.0, 0.0
             rounding.append(term)
         stat, p, ci_lo, ci_hi = _wald(est, use["se"][j], use["df"][j], conf_level)

@@ -246,7 +246,8 @@ def crossed_cov(Xt: np.ndarray, et: np.ndarray, person: ClusterCov, factors: dic
         V = V_person + (V_template − V₀) + (V_word − V₀)
 
     (the multiway form of Cameron, Gelbach & Miller 2011 with the two-way intersections taken at
-    their observation-level value), each V_f a CR2 sandwich clustered by f and V₀ the HC2 one. A
+    their observation-level value), each V_f a CR2 sandwich clustered by f and V₀ the HC2 one; V is
+    never below V_person. A
     factor's part is kept only where it is positive — the boundary rule of a variance-components
     fit: a factor whose clustered variance does not exceed the observation-level one shows no
     variance of its own, adds nothing and costs no degrees of freedom. (Keeping negative parts,
@@ -279,11 +280,9 @@ def crossed_cov(Xt: np.ndarray, et: np.ndarray, person: ClusterCov, factors: dic
                           np.full(k, float(max(cf.n_clusters - 1, 1)))))
         info[name] = np.diag(vf) - d0
         info[f"n_{name}"] = cf.n_clusters
-    diag = np.diag(cov).copy()
-    floor = diag < d0
-    if np.any(floor):
-        cov[floor, :] = v0[floor, :]
-        cov[:, floor] = v0[:, floor]
+    # no floor: V ≥ V_person already (the factor parts are ≥ 0), so crossed never claims more precision
+    # than the person-robust variance. (A floor at V₀ raised V above the sum of its parts where
+    # V_person < V₀ and so inflated the df — found by an independent check, issue 26.)
     total = np.clip(np.diag(cov), 0.0, None)
     with np.errstate(divide="ignore", invalid="ignore"):
         den = sum(np.where(np.isfinite(dfp) & (dfp > 0), vpart ** 2 / dfp, 0.0) for vpart, dfp in num_parts)

@@ -356,7 +356,6 @@ def crossed_t(pt: PersonTest, d: np.ndarray, factors: dict[str, np.ndarray] | No
         part = max(vf - v0, 0.0)  # the boundary rule and the df weight of crossed_cov
         var += part
         parts.append((vf if part > 0 else 0.0, max(cf.n_clusters - 1, 1)))
-    var = max(var, v0)
     den = sum(v * v / df for v, df in parts if np.isfinite(df) and df > 0)
     df = var * var / den if den > 0 else float("nan")
     se = math.sqrt(var)
