@@ -4,7 +4,7 @@ Why a mixin of its own: the main window navigates between pages and keeps files 
 recovery; starting documents and moving them in and out of other formats is a separate
 concern, and each of these calls the engine function of a CLI twin (``corpus new``,
 ``corpus translate``, ``package export``, ``exchange export|import``, ``corpus export``,
-``corpus hf-export``). Uses the MainWindow's ``doc``, ``workbench``, ``corpora``,
+``corpus hf-export``, ``corpus tm-export|tm-import``). Uses the MainWindow's ``doc``, ``workbench``, ``corpora``,
 ``confirm_discard``, ``set_document`` and ``statusBar``.
 """
 from __future__ import annotations
@@ -188,3 +188,54 @@ class FileActions:
         path, _f = QFileDialog.getOpenFileName(self, _("Import translations"), str(Path.home()),
                                                _("Translations (*.po *.xlf *.xliff)"))
         return self.import_translations(path) if path else 0
+
+    def tm_export_to(self, path: str | Path) -> int:
+        """The translation memory of the open corpus's language (this corpus as edited included) as
+        TMX; returns the number of pairs written (0 on error, shown)."""
+        from engine.exchange.tmx_format import export_tmx
+
+        if self.doc is None:
+            return 0
+        if self.workbench is not None:
+            self.workbench.commit_pending()
+        corpus = self.doc.corpus
+        try:
+            n = export_tmx(path, corpus.language, extra=[corpus], exclude={corpus.id})
+        except Exception as exc:
+            show_error(self, exc, context=_("Exporting to {path}").format(path=path))
+            return 0
+        self.statusBar().showMessage(ngettext("{n} translation unit written to {file}",
+                                              "{n} translation units written to {file}", n)
+                                     .format(n=n, file=Path(path).name), 10000)
+        return n
+
+    def tm_export_dialog(self) -> int:
+        if self.doc is None:
+            self.statusBar().showMessage(_("Open a corpus first."), 5000)
+            return 0
+        start = str(self.export_folder() / f"memory-{self.doc.corpus.language}.tmx")
+        path = QFileDialog.getSaveFileName(self, _("Export translation memory"), start,
+                                           _("Translation memory (*.tmx)"))[0]
+        return self.tm_export_to(path) if path else 0
+
+    def tm_import_from(self, path: str | Path) -> int:
+        """Add a TMX file's pairs to the translation memory; the suggestions are read again."""
+        from engine.exchange.tmx_format import import_tmx
+
+        try:
+            res = import_tmx(path)
+        except Exception as exc:
+            show_error(self, exc, context=_("Importing {path}").format(path=path))
+            return 0
+        if self.workbench is not None:
+            self.workbench.suggestions.reload()
+        self.statusBar().showMessage(
+            ngettext("{n} pair added to the translation memory from {file} ({skipped} already there)",
+                     "{n} pairs added to the translation memory from {file} ({skipped} already there)",
+                     res.added).format(n=res.added, file=Path(path).name, skipped=res.skipped), 10000)
+        return res.added
+
+    def tm_import_dialog(self) -> int:
+        path, _f = QFileDialog.getOpenFileName(self, _("Import translation memory"), str(Path.home()),
+                                               _("Translation memory (*.tmx)"))
+        return self.tm_import_from(path) if path else 0

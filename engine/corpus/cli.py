@@ -94,6 +94,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     pv.add_argument("-n", type=int, default=20, help="how many sentences (default 20)")
     pv.set_defaults(func=cmd_preview)
 
+    te = sub.add_parser("tm-export", help="write the translation memory of a language as TMX 1.4b (for other CAT tools)")
+    te.add_argument("out", help="the .tmx file to write")
+    te.add_argument("--language", help="target language (every corpus in it, glossaries, imported pairs)")
+    te.add_argument("--corpus", help="only this corpus's pairs (its language is the target)")
+    te.add_argument("--source-lang", default="en", help="language of the source texts (default: en)")
+    te.set_defaults(func=cmd_tm_export)
+
+    ti = sub.add_parser("tm-import", help="add a TMX file's pairs to the translation memory (suggestions)")
+    ti.add_argument("tmx", help="a TMX 1.1-1.4b file")
+    ti.set_defaults(func=cmd_tm_import)
+
 
 def cmd_list(args: argparse.Namespace) -> int:
     rows = []
@@ -262,3 +273,24 @@ def cmd_preview(args: argparse.Namespace) -> int:
     for s in df.Sentence.head(args.n):
         print(f"  {s}")
     return 0
+
+
+def cmd_tm_export(args: argparse.Namespace) -> int:
+    from engine.exchange.tmx_format import export_tmx
+
+    if bool(args.language) == bool(args.corpus):
+        raise UsageError("give --language LANG (the whole memory) or --corpus NAME (one corpus)",
+                         field="tm-export", fix="e.g. corpus tm-export memory.tmx --language pt")
+    corpus = load_corpus(args.corpus) if args.corpus else None
+    n = export_tmx(args.out, args.language or "", source_lang=args.source_lang, corpus=corpus)
+    print(f"{n:,} translation unit(s) ({args.source_lang} -> {corpus.language if corpus else args.language}) -> {args.out}")
+    return exits.OK
+
+
+def cmd_tm_import(args: argparse.Namespace) -> int:
+    from engine.exchange.tmx_format import import_tmx, store_path
+
+    res = import_tmx(args.tmx)
+    print(f"{res.added:,} pair(s) added to the translation memory ({', '.join(res.languages) or '-'}), "
+          f"{res.skipped:,} already there -> {store_path()}")
+    return exits.OK

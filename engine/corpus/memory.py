@@ -18,11 +18,12 @@ from .model import CorpusDefinition, Form
 from .progress import LISTS, has_content
 
 GLOSSARY = "glossary"
+IMPORTED = "imported"  # pairs from a TMX of another tool (engine.exchange.tmx_format): any list
 
 
 @dataclass
 class MemoryUnit:
-    list_name: str  # templates | persons | emotion_words | words | glossary
+    list_name: str  # templates | persons | emotion_words | words | glossary | imported
     source: str
     forms: list[Form]
     corpus_id: str
@@ -90,6 +91,9 @@ class TranslationMemory:
                 tm.units += units_of(c)
         for c in extra or []:
             tm.units += units_of(c)
+        from engine.exchange.tmx_format import imported_units
+
+        tm.units += imported_units(language)  # TMX imported from other tools (docs/gui.md)
         return tm
 
     def suggest(self, list_name: str, source: str, *, limit: int = 6, cutoff: float = 60.0) -> list[Suggestion]:
@@ -100,12 +104,12 @@ class TranslationMemory:
         query = _norm(source)
         if not query:
             return []
-        pool = [u for u in self.units if u.list_name in (list_name, GLOSSARY)]
+        pool = [u for u in self.units if u.list_name in (list_name, GLOSSARY, IMPORTED)]
         found = process.extract(query, [_norm(u.source) for u in pool], scorer=fuzz.ratio,
                                 score_cutoff=cutoff, limit=None)
         out: list[Suggestion] = []
         seen: set[tuple] = set()
-        for _choice, score, i in sorted(found, key=lambda x: (-x[1], pool[x[2]].list_name == GLOSSARY)):
+        for _choice, score, i in sorted(found, key=lambda x: (-x[1], pool[x[2]].list_name in (GLOSSARY, IMPORTED))):
             u = pool[i]
             key = tuple((f.text, tuple(sorted(f.features.items()))) for f in u.forms)
             if key in seen:

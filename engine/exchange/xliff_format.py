@@ -81,20 +81,28 @@ def write_xliff_bytes(corpus: CorpusDefinition, units: list[Unit], *, source_lan
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
 
 
-def _safe_bytes(raw: bytes, file: str) -> None:
+def _safe_bytes(raw: bytes, file: str, kind: str = "XLIFF", plain_doctype_ok: bool = False) -> None:
+    """Refuse what could make the XML parser expand entities or read other files (module docstring).
+
+    ``plain_doctype_ok``: TMX tools write ``<!DOCTYPE tmx SYSTEM "tmx14.dtd">``; a DOCTYPE without an
+    internal subset declares no entity and the parser never fetches the DTD, so it may stay."""
+    fix_utf8 = f"save the {kind} file as UTF-8"
     if b"\x00" in raw:
-        raise ExchangeError(file, "contains NUL bytes (UTF-16?)", fix="save the XLIFF file as UTF-8")
+        raise ExchangeError(file, "contains NUL bytes (UTF-16?)", fix=fix_utf8)
     m = _DECL_ENCODING.match(raw)
     if m and m.group(1).decode().lower().replace("_", "-") not in ("utf-8", "utf8"):
-        raise ExchangeError(file, f"declared encoding {m.group(1).decode()!r}", fix="save the XLIFF file as UTF-8")
+        raise ExchangeError(file, f"declared encoding {m.group(1).decode()!r}", fix=fix_utf8)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ExchangeError(file, f"not valid UTF-8 (byte {exc.start})", fix="save the XLIFF file as UTF-8") from None
+        raise ExchangeError(file, f"not valid UTF-8 (byte {exc.start})", fix=fix_utf8) from None
     low = text.lower()
-    if "<!doctype" in low or "<!entity" in low:
+    doctype = low.find("<!doctype")
+    internal = doctype >= 0 and "[" in low[doctype:low.find(">", doctype) + 1 or len(low)]
+    if "<!entity" in low or (doctype >= 0 and (internal or not plain_doctype_ok)):
         raise ExchangeError(file, "declares a DTD or entities, which EEC Studio does not read",
-                            fix="remove the <!DOCTYPE …> / <!ENTITY …> declarations; XLIFF 2 needs none")
+                            fix=f"remove the <!DOCTYPE …> / <!ENTITY …> declarations; "
+                                f"{'XLIFF 2' if kind == 'XLIFF' else kind} needs none")
 
 
 def _text(el: ET.Element | None) -> str:

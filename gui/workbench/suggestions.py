@@ -79,10 +79,14 @@ class SuggestionsPanel(QWidget):
         layout.addWidget(self.tree, 1)
         layout.addLayout(row)
         self._loader = Latest(self._loaded, lambda _exc: None, self)
-        language, exclude = doc.corpus.language, {doc.corpus.id}
-        self._loader.submit(lambda: TranslationMemory.for_language(language, exclude=exclude))
+        self.reload()
         connect_retranslate(self)
         self.retranslate()
+
+    def reload(self) -> None:
+        """Read the memory again (in the background): after a TMX import it holds new pairs."""
+        language, exclude = self.doc.corpus.language, {self.doc.corpus.id}
+        self._loader.submit(lambda: TranslationMemory.for_language(language, exclude=exclude))
 
     @property
     def idle(self) -> bool:
