@@ -3,8 +3,7 @@ progress, cancel and a score cache. ``run_audit`` (engine.audit.pipeline) is the
 point; the CLI, the GUI's audit process and the demo all call it."""
 from .assoc_step import AssocStep, association_tests
 from .pipeline import run_audit
-from .plan import INFERENCE_CHOICES, AuditPlan, statistic_ids
+from .plan import AuditPlan, statistic_ids
 from .result import AuditResult
 
-__all__ = ["AssocStep", "association_tests", "AuditPlan", "AuditResult", "INFERENCE_CHOICES", "run_audit",
-           "statistic_ids"]
+__all__ = ["AssocStep", "association_tests", "AuditPlan", "AuditResult", "run_audit", "statistic_ids"]

@@ -7,7 +7,6 @@ from typing import Any
 
 from engine.common.errors import UsageError
 
-from engine.stats.inference import INFERENCE_CHOICES  # noqa: F401  (engine.audit re-exports it for the GUI)
 
 from .assoc_step import AssocStep
 

@@ -33,7 +33,7 @@ import pandas as pd
 from . import _common as C
 from .ame import indicator_ame
 from .results import ID_COLUMNS, ResultsMixin, fmt_num, order_columns, rule, text_table
-from .inference import InferenceOptions
+from .inference import NO_FACTORS_NOTE, InferenceOptions
 from .squeeze import to_unit_interval
 from .person_tests import terms_without_person_variation
 from .no_test import NO_PERSON_VARIATION, no_person_test_note, tolerance
@@ -386,8 +386,7 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
     crossed = person.pop("crossed", None) if person is not None else None
     if opts.crossed and person is not None:
         if crossed is None:
-            notes.append("no template_id/emotion_word_id columns: templates and words cannot be random factors; "
-                         "the p-values are person-robust only (they generalise to these templates and words)")
+            notes.append(NO_FACTORS_NOTE)
         else:
             use = crossed
     rounding: list[str] = []
@@ -523,8 +522,10 @@ def _person_inference(res, y: np.ndarray, X: np.ndarray, persons: np.ndarray, op
 
     k = X.shape[1]
     notes: list[str] = []
-    bc = beta_cluster_cov(res.model, np.asarray(res.params, dtype=float), persons, kind=opts.small_sample)
-    _, oc = ols_cluster(y, X, persons, kind=opts.small_sample)
+    working = beta_working_model(res.model, res.params)
+    bc = beta_cluster_cov(res.model, np.asarray(res.params, dtype=float), persons, kind=opts.small_sample,
+                          working=working)
+    ols_beta, oc = ols_cluster(y, X, persons, kind=opts.small_sample)
     G = bc.n_clusters
     ids, codes = np.unique(persons, return_inverse=True)
     codes = codes.ravel()
@@ -548,9 +549,8 @@ def _person_inference(res, y: np.ndarray, X: np.ndarray, persons: np.ndarray, op
         notes.append(f"only {G} persons: person-robust standard errors are unreliable")
     crossed = None
     if factors and opts.small_sample == "CR2":
-        Xt, et, bread, extra = beta_working_model(res.model, res.params)
+        Xt, et, bread, extra = working
         bx, _ = crossed_cov(Xt, et, bc, factors, bread=bread, extra_scores=extra)
-        ols_beta, *_ = np.linalg.lstsq(X, y, rcond=None)
         ox, _ = crossed_cov(X, y - X @ ols_beta, oc, factors)
         crossed = {"se": bx.bse[:k], "df": bx.df[:k], "cov": bx.cov[:k, :k], "ols_se": ox.bse, "ols_df": ox.df,
                    "n_persons": G}

@@ -185,7 +185,7 @@ def ols_cluster(y: np.ndarray, X: np.ndarray, clusters, kind: str = "CR2") -> tu
     return beta, cr_cov(X, y - X @ beta, clusters, kind=kind, cells=X)
 
 
-def beta_cluster_cov(model, params: np.ndarray, clusters, kind: str = "CR2") -> ClusterCov:
+def beta_cluster_cov(model, params: np.ndarray, clusters, kind: str = "CR2", working: tuple | None = None) -> ClusterCov:
     """Cluster-robust covariance of a fitted statsmodels ``BetaModel`` (all parameters).
 
     The working linear model of the mean parameters is X̃ = W^½X, e = W^(−½)·sf1 with W the
@@ -193,11 +193,12 @@ def beta_cluster_cov(model, params: np.ndarray, clusters, kind: str = "CR2") -> 
     parameters enter the meat with their raw scores. The bread is the inverse of the observed
     negative Hessian. ``kind="CR0"`` equals statsmodels' ``fit(cov_type="cluster",
     cov_kwds={"groups": ..., "use_correction": False})``; "CR1" its default correction.
-    df for the precision parameters are not computed (NaN).
+    df for the precision parameters are not computed (NaN). ``working``: the result of
+    :func:`beta_working_model` when the caller has it already (it inverts the Hessian).
     """
     X, Z = model.exog, model.exog_precision
     k = X.shape[1]
-    Xt, et, bread, extra = beta_working_model(model, params)
+    Xt, et, bread, extra = working if working is not None else beta_working_model(model, params)
     cc = cr_cov(Xt, et, clusters, kind=kind, bread=bread, extra_scores=extra, cells=X)
     df = np.concatenate([cc.df, np.full(Z.shape[1], np.nan)])
     return ClusterCov(cov=cc.cov, df=df[:k + Z.shape[1]], n_clusters=cc.n_clusters, kind=kind, df_kind=cc.df_kind)

@@ -20,7 +20,7 @@ import pandas as pd
 
 from . import _common as C
 from .bootstrap import bootstrap_ci
-from .inference import InferenceOptions
+from .inference import NO_FACTORS_NOTE, InferenceOptions
 from .paired_tests import paired_t, wilcoxon_signed_rank
 from .results import ID_COLUMNS, ResultsMixin, rule, text_table
 
@@ -216,8 +216,7 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
         from .person_tests import crossed_t
         cx = crossed_t(pt, d, factors)
         if opts.crossed and cx is None:
-            notes.append("no template_id/emotion_word columns: templates and words cannot be random factors; "
-                         "the t-test is person-robust only")
+            notes.append(NO_FACTORS_NOTE)
     use_t, use_w = (pt, pw) if (opts.person and pt is not None) else (t, w)
     if opts.crossed and cx is not None:
         use_t = cx

@@ -24,6 +24,10 @@ INFERENCE_CHOICES = ("person", "crossed", "paper")
 GENERALISES_TO = {"person": "persons like these; these templates and words",
                   "crossed": "persons, templates and words like these",
                   "paper": "these sentences (persons, templates and words fixed)"}
+#: The note of a crossed request on data without template/word labels (every statistic says the same).
+NO_FACTORS_NOTE = ("no template or emotion-word columns (template_id; emotion_word_id or emotion_word): templates and "
+                   "words cannot be random factors; the p-values are person-robust only (they generalise to these "
+                   "templates and words)")
 SMALL_SAMPLE_CHOICES = ("CR2", "CR1")
 RACE_POOLING_CHOICES = ("paper", "within_gender")
 

@@ -23,11 +23,11 @@ import pandas as pd
 from . import _common as C
 from .bootstrap import bootstrap_ci
 from .km_pairing import km_pairs
-from .inference import InferenceOptions, race_by_gender_from
+from .inference import NO_FACTORS_NOTE, InferenceOptions, race_by_gender_from
 from .km_person import km_person_contrast
-from .no_test import NO_PERSON_VARIATION, NO_TEST_STATUSES
+from .no_test import NO_TEST_STATUSES
 from .paired_tests import paired_t
-from .verdicts import NO_PERSON_TEST
+from .verdicts import status_verdict
 from .person_tests import PersonContrast, crossed_t, permutation_test, person_t
 from .results import ID_COLUMNS, ResultsMixin, order_columns, rule, text_table
 from .errors import StatisticError
@@ -40,8 +40,8 @@ def verdict_text(a: str, b: str, significant: bool, mean_delta: float, tested: b
                  status: str = "") -> str:
     """The paper's bias-group label, e.g. 'F↑–M↓ significant'; "no person-level test" where the
     persons compared do not vary (:mod:`engine.stats.no_test`)."""
-    if status == NO_PERSON_VARIATION:
-        return NO_PERSON_TEST
+    if status_verdict(status):
+        return status_verdict(status)
     if not tested:
         return "not tested"
     if not significant:
@@ -264,8 +264,7 @@ def _test(p: pd.DataFrame, corp: str, spec: C.ScoreSpec, ax: str, sub: str, lab:
     pt = person_t(contrast, scale) if contrast is not None else None
     cx = crossed_t(pt, d, C.crossed_factors(p)) if pt is not None else None
     if opts.crossed and pt is not None and cx is None:
-        notes.append(f"{ax}/{sub}: no template_id/emotion_word_id: templates and words cannot be random factors; "
-                     "the test is person-robust only")
+        notes.append(f"{ax}/{sub}: {NO_FACTORS_NOTE}")
     perm = permutation_test(contrast, opts.n_permutations, seed) if contrast is not None else None
     if pt is not None and pt.note and (opts.person or pt.status == "too_few"):
         notes.append(f"{ax}/{sub}: person-level test: {pt.note}")

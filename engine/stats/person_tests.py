@@ -340,24 +340,15 @@ def crossed_t(pt: PersonTest, d: np.ndarray, factors: dict[str, np.ndarray] | No
     """
     from scipy.stats import t as tdist
 
-    from .cluster_robust import cr_cov, hc2_cov
+    from .cluster_robust import ClusterCov, crossed_cov
 
     if not factors or pt.status != "ok" or not np.isfinite(pt.std_err):
         return None if not factors else pt
     d = np.asarray(d, dtype=float)
-    ones = np.ones((len(d), 1))
-    e = d - d.mean()
-    v0 = float(hc2_cov(ones, e)[0, 0])
-    vp = pt.std_err ** 2
-    var, parts = vp, [(vp, pt.df)]
-    for labels in factors.values():
-        cf = cr_cov(ones, e, labels, kind="CR2")
-        vf = float(cf.cov[0, 0])
-        part = max(vf - v0, 0.0)  # the boundary rule and the df weight of crossed_cov
-        var += part
-        parts.append((vf if part > 0 else 0.0, max(cf.n_clusters - 1, 1)))
-    den = sum(v * v / df for v, df in parts if np.isfinite(df) and df > 0)
-    df = var * var / den if den > 0 else float("nan")
-    se = math.sqrt(var)
+    # the mean of d as an intercept-only model: its person part is pt's Welch variance
+    person = ClusterCov(cov=np.array([[pt.std_err ** 2]]), df=np.array([pt.df]), n_clusters=pt.n_units,
+                        kind="welch")
+    cx, _ = crossed_cov(np.ones((len(d), 1)), d - d.mean(), person, factors)
+    se, df = float(cx.bse[0]), float(cx.df[0])
     stat = pt.estimate / se
     return PersonTest(pt.estimate, se, stat, df, float(2 * tdist.sf(abs(stat), df)), pt.n_units, "ok")

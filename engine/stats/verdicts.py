@@ -33,6 +33,13 @@ VERDICTS = (SIGNIFICANT_BEYOND, SIGNIFICANT_WITHIN, NOT_SIGNIFICANT_BEYOND, NOT_
             NO_PERSON_TEST, SIGNIFICANT, NOT_SIGNIFICANT)
 
 
+def status_verdict(status: Any) -> str:
+    """The verdict a row's status imposes whatever its numbers ("no person-level test"), or ""."""
+    from .no_test import NO_PERSON_VARIATION
+
+    return NO_PERSON_TEST if status == NO_PERSON_VARIATION else ""
+
+
 def band_verdict(estimate: Any, p: Any, band: Any, alpha: float = ALPHA, status: Any = "") -> str:
     """The verdict for an effect ``estimate`` with p-value ``p`` and negligible band ``band``.
 
@@ -40,10 +47,8 @@ def band_verdict(estimate: Any, p: Any, band: Any, alpha: float = ALPHA, status:
     the persons compared do not vary); a missing band gives only the significance
     ("significant" / "not significant").
     """
-    from .no_test import NO_PERSON_VARIATION
-
-    if status == NO_PERSON_VARIATION:
-        return NO_PERSON_TEST
+    if status_verdict(status):
+        return status_verdict(status)
     est, pv, b = as_float(estimate), as_float(p), as_float(band)
     if est is None or pv is None:
         return NOT_TESTED

@@ -53,12 +53,9 @@ def plot(df: pd.DataFrame) -> PlotSpec:
 
 def _verdict(status) -> str:
     """The key-results verdict of a Beta row: empty when tested, else why not."""
-    from ..no_test import NO_PERSON_VARIATION
-    from ..verdicts import NO_PERSON_TEST
+    from ..verdicts import status_verdict
 
-    if status == NO_PERSON_VARIATION:
-        return NO_PERSON_TEST
-    return str(status) if status not in ("ok", None) else ""
+    return status_verdict(status) or (str(status) if status not in ("ok", None) else "")
 
 
 def key_rows(beta: pd.DataFrame) -> list[KeyRow]:
