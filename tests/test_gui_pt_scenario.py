@@ -26,17 +26,10 @@ from engine.corpus import load_corpus  # noqa: E402
 from test_gui_translator_flow import Actions, _add_templates, press  # noqa: E402
 from test_gui_workbench_support import make_window, type_text, wait_idle  # noqa: E402
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+from testkit.pt_scenario import AXIS as PT_AXIS, NAMES as PT_NAMES, PAIRS as PT_PAIRS  # noqa: E402
+from testkit.pt_scenario import TEMPLATES as PT_TEMPLATES, WORDS as PT_WORDS  # noqa: E402
 
-PT_TEMPLATES = ["{person} está {emotion kind=state}.",  # no gender agreement yet: the checker's fix adds it
-                "Eu vi {person} muito {emotion kind=state gender=person.gender}.",
-                "{person} sente-se {emotion kind=state gender=person.gender}."]
-PT_NAMES = ["Ana f branco", "Beatriz f branco", "João m branco", "Pedro m branco",
-            "Jasmine f negro", "Ebony f negro", "Darnell m negro", "Jamal m negro"]
-PT_PAIRS = ["minha mãe f ~ meu pai m", "minha irmã f ~ meu irmão m"]
-PT_WORDS = ["anger: irritada / irritado", "anger: furiosa / furioso", "fear: assustada / assustado",
-            "fear: ansiosa / ansioso", "joy: animada / animado", "joy: encantada / encantado",
-            "sadness: deprimida / deprimido", "sadness: desanimada / desanimado"]
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 def _dialog(tab):
@@ -73,7 +66,7 @@ def test_portuguese_corpus_from_nothing_to_every_export_and_a_translation(qtbot,
     page.tabs.setCurrentWidget(page.settings_tab)
     act.n += 1
     page.settings_tab.new_axis.setFocus()
-    type_text(page.settings_tab.new_axis, "race:Raça=branco*,negro")
+    type_text(page.settings_tab.new_axis, PT_AXIS)
     qtbot.keyClick(page.settings_tab.new_axis, Qt.Key_Return)
     assert (c.axes["race"].groups, c.axes["race"].reference, c.axes["race"].label) == (["branco", "negro"], "branco", "Raça")
     persons_model = page.entry_tabs["persons"].model

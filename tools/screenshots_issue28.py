@@ -19,12 +19,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from screenshots_workbench import _grab, _save, _settle, _setup, _window  # noqa: E402
 
-NAMES = ["Ana f branco", "Beatriz f branco", "João m branco", "Pedro m branco",
-         "Jasmine f negro", "Ebony f negro", "Darnell m negro", "Jamal m negro"]
-PAIRS = ["minha mãe f ~ meu pai m", "minha irmã f ~ meu irmão m"]
-WORDS = ["anger: irritada / irritado", "anger: furiosa / furioso", "fear: assustada / assustado",
-         "fear: ansiosa / ansioso", "joy: animada / animado", "joy: encantada / encantado",
-         "sadness: deprimida / deprimido", "sadness: desanimada / desanimado"]
+sys.path.insert(0, str(ROOT))
+from testkit.pt_scenario import AXIS, NAMES, PAIRS, TEMPLATES, WORDS  # noqa: E402
 
 
 def build(win):
@@ -33,10 +29,9 @@ def build(win):
 
     page = win.new_corpus("Portuguese")
     doc = page.doc
-    doc.set(("axes",), with_axis(doc.corpus, parse_axis_option("race:Raça=branco*,negro")), "axis")
+    doc.set(("axes",), with_axis(doc.corpus, parse_axis_option(AXIS)), "axis")
     tab = page.entry_tabs["templates"]
-    for text in ("{person} está {emotion kind=state}.", "Eu vi {person} muito {emotion kind=state gender=person.gender}.",
-                 "{person} sente-se {emotion kind=state gender=person.gender}."):
+    for text in TEMPLATES:
         tab.add_entries([{"text": text}])
     for list_name, kind, lines in (("persons", "name", NAMES), ("persons", "noun_phrase", PAIRS),
                                    ("emotion_words", "state", WORDS)):
