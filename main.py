@@ -14,7 +14,7 @@ from importlib import import_module
 # same engine functions as the GUI. A command line imports only its command's modules (all of them
 # cost a tenth of a second of every start); tests/test_cli_validation.py checks this table.
 COMMANDS: dict[str, list[str]] = {
-    "corpus": ["engine.corpus.cli", "engine.corpus.pairs_cli"],  # pairs_cli adds `corpus pairs`
+    "corpus": ["engine.corpus.cli", "engine.corpus.pairs.pairs_cli"],  # pairs_cli adds `corpus pairs`
     "train": ["engine.models.training.cli"],
     "prompts": ["engine.models.prompts_cli"],
     "assoc": ["engine.assoc.cli"],

@@ -43,9 +43,9 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from engine.stats.calibration import (CROSSED_TESTS, DEFAULT_TESTS, PAPER_TESTS, PERM_TESTS, CR1_TESTS,  # noqa: E402
+from engine.stats.simulate.calibration import (CROSSED_TESTS, DEFAULT_TESTS, PAPER_TESTS, PERM_TESTS, CR1_TESTS,  # noqa: E402
                                       Scenario, rejection_rates, scenario_pvalues)
-from engine.stats.synthetic import synthetic_eec  # noqa: E402
+from engine.stats.simulate.synthetic import synthetic_eec  # noqa: E402
 
 PERSON_SDS = (0.0, 0.03, 0.1, 0.3)
 EFFECTS = (0.05, 0.1, 0.2, 0.3)

@@ -100,7 +100,7 @@ class TranslateDialog(QDialog):
 
     def __init__(self, source_id: str, parent: QWidget | None = None, source: Any = None) -> None:
         super().__init__(parent)
-        from engine.corpus.registry import list_corpora
+        from engine.corpus.definition.registry import list_corpora
 
         self.source_id = source_id
         self.source = source
@@ -235,7 +235,7 @@ class TranslateDialog(QDialog):
         self.buttons.button(QDialogButtonBox.Ok).setEnabled(not problem)
 
     def values(self) -> dict[str, Any]:
-        from engine.corpus.translate import Subset
+        from engine.corpus.translate.new_language import Subset
 
         out: dict[str, Any] = {"language": self.language.tag(), "new_id": self.corpus_id.text().strip(),
                                "name": self.name.text().strip()}
@@ -288,7 +288,7 @@ class NewCorpusDialog(QDialog):
         self._validate()
 
     def _language_chosen(self, tag: str) -> None:
-        from engine.corpus.language_presets import preset_for
+        from engine.corpus.definition.language_presets import preset_for
 
         if tag:
             preset = preset_for(tag)
@@ -326,7 +326,7 @@ class NewCorpusDialog(QDialog):
 
     def values(self) -> dict[str, Any]:
         """For MainWindow.new_corpus: the preset's features replaced by the table's (all of them)."""
-        from engine.corpus.language_presets import preset_for
+        from engine.corpus.definition.language_presets import preset_for
 
         table = self.feature_values()
         dropped = {k: [] for k in preset_for(self.language.tag()).features if k not in table}

@@ -120,7 +120,7 @@ def _cached_compile(code: str, po: Path) -> bytes:
     so a stale cached catalog is never used. Cache write errors only cost the next start time."""
     import hashlib
 
-    from engine.corpus.registry import user_home
+    from engine.corpus.definition.registry import user_home
 
     data = po.read_bytes()
     cached = user_home() / "cache" / "locales" / f"{code}-{hashlib.sha1(data).hexdigest()[:16]}.mo"

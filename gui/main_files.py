@@ -28,7 +28,7 @@ class FileActions:
         """Start a new language from a corpus (same ids, empty target forms, source shown)."""
         from engine.corpus import load_corpus
         from gui.workbench.document import CorpusDocument
-        from engine.corpus.translate import translate_from
+        from engine.corpus.translate.new_language import translate_from
 
         if not self.confirm_discard():
             return None
@@ -60,8 +60,8 @@ class FileActions:
 
     def new_corpus(self, language: str, corpus_id: str = "", name: str = "",
                    features: dict[str, list[str]] | None = None) -> "WorkbenchPage | None":
-        """An empty corpus in ``language`` with its family's features (engine.corpus.new_corpus)."""
-        from engine.corpus.new_corpus import new_corpus
+        """An empty corpus in ``language`` with its family's features (engine.corpus.definition.new_corpus)."""
+        from engine.corpus.definition.new_corpus import new_corpus
         from gui.workbench.document import CorpusDocument
 
         if not self.confirm_discard():
@@ -101,7 +101,7 @@ class FileActions:
     def export_folder(self) -> Path:
         """Where exports are proposed: beside the corpus file, else the corpora folder (never the
         working directory or the bare home folder)."""
-        from engine.corpus.registry import user_corpus_dir
+        from engine.corpus.definition.registry import user_corpus_dir
 
         if self.doc is not None and self.doc.path is not None and not self.doc.is_builtin:
             return Path(self.doc.path).parent

@@ -284,7 +284,7 @@ class MainWindow(FileActions, QMainWindow):
         return self.set_document(doc)
 
     def open_file_dialog(self) -> None:
-        from engine.corpus.registry import user_corpus_dir
+        from engine.corpus.definition.registry import user_corpus_dir
 
         path, _f = QFileDialog.getOpenFileName(self, _("Open corpus definition"), str(user_corpus_dir()),
                                                _("Corpus definitions (*.toml)"))

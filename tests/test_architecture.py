@@ -16,13 +16,13 @@ INTERNAL_ERRORS: dict[str, str] = {}
 #: bare ``raise ValueError``/``KeyError`` that remain in the engine: internal consistency checks (a bug
 #: when they fire, so main.py reports exit 4), or input a calling module converts itself
 BARE_RAISES_ALLOWED = {
-    "engine/stats/cluster_robust.py": "the bread matrix and CR kind are passed between our own functions",
+    "engine/stats/models/cluster_robust.py": "the bread matrix and CR kind are passed between our own functions",
     "engine/audit/cache.py": "a scorer returning another number of rows than texts is a scorer bug",
     "engine/stats/settings.py": "a setting declared wrongly (kind, two declarations of one key) is a code bug",
     "engine/common/extras.py": "an extra or module name unknown to EXTRAS is a mistake in our own code",
-    "engine/corpus/language_presets.py": "corpus/cli.py turns it into a UsageError naming --language",
-    "engine/corpus/new_corpus.py": "corpus/cli.py turns it into a UsageError naming the option",
-    "engine/corpus/export.py": "the CLI offers only FORMATS (argparse choices)",
+    "engine/corpus/definition/language_presets.py": "corpus/cli.py turns it into a UsageError naming --language",
+    "engine/corpus/definition/new_corpus.py": "corpus/cli.py turns it into a UsageError naming the option",
+    "engine/corpus/generate/export.py": "the CLI offers only FORMATS (argparse choices)",
 }
 
 
@@ -79,7 +79,7 @@ def test_every_engine_error_class_derives_from_the_one_base():
 
 def test_errors_a_user_can_fix_keep_their_builtin_bases():
     """``except ValueError`` / ``except KeyError`` callers (notebooks, the statistics step) keep working."""
-    from engine.corpus.template_syntax import TemplateSyntaxError, parse_template
+    from engine.corpus.definition.template_syntax import TemplateSyntaxError, parse_template
     from engine.stats import registry
     from engine.stats.errors import StatisticError, UnknownStatisticError
 

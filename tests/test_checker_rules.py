@@ -138,7 +138,7 @@ text = "{person role=subject} found {self gender=nobody.gender}."
 
 
 def test_stray_punctuation_detector():
-    from engine.corpus.checker import stray_characters
+    from engine.corpus.check.checker import stray_characters
     assert stray_characters("empört,")
     assert stray_characters("bal  x")
     assert stray_characters(" x")

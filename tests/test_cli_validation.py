@@ -107,7 +107,7 @@ def test_each_command_line_builds_only_its_own_commands_and_the_table_is_complet
     for name in main.CLI_MODULES:
         parser = argparse.ArgumentParser()
         sub = parser.add_subparsers()
-        for needed in main.COMMANDS["corpus"] if name == "engine.corpus.pairs_cli" else []:
+        for needed in main.COMMANDS["corpus"] if name == "engine.corpus.pairs.pairs_cli" else []:
             if needed != name:
                 import_module(needed).add_parser(sub)  # pairs_cli attaches to `corpus`
         before = set(sub.choices)

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from engine.corpus import EmotionWord, Form, PersonTerm, Template, Variant, check_corpus, load_corpus
-from engine.corpus.axes import AxisError, make_axis, parse_axis_option, renamed_group
-from engine.corpus.fixes import add_agreement, fix_for, pair_edits
-from engine.corpus.generator import generate
-from engine.corpus.new_corpus import new_corpus
-from engine.corpus.paths import assign
+from engine.corpus.definition.axes import AxisError, make_axis, parse_axis_option, renamed_group
+from engine.corpus.check.fixes import add_agreement, fix_for, pair_edits
+from engine.corpus.generate.generator import generate
+from engine.corpus.definition.new_corpus import new_corpus
+from engine.corpus.definition.paths import assign
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -117,7 +117,7 @@ def test_e002_names_the_template_fix_once_per_slot_and_the_fix_clears_it():
     e002 = _codes(c, "E002")
     assert e002 and all(f.item == "templates[T01]" for f in e002)
     assert "add gender=person.gender to the slot" in e002[0].message
-    from engine.corpus.finding_groups import group_findings
+    from engine.corpus.check.finding_groups import group_findings
     groups = [g for g in group_findings(check_corpus(c), c) if g.code == "E002"]
     assert len(groups) == 1 and groups[0].cause == ("templates", "T01")  # one line, not one per emotion word
     fix = fix_for(c, e002[0])

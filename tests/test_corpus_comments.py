@@ -1,12 +1,12 @@
-"""Saving a definition keeps its # comments (engine.corpus.comments via save_definition)."""
+"""Saving a definition keeps its # comments (engine.corpus.definition.comments via save_definition)."""
 import dataclasses
 
 import pytest
 
 from engine.corpus import load_corpus, load_definition, parse_definition
-from engine.corpus.comments import carry_comments
-from engine.corpus.registry import resolve_path
-from engine.corpus.writer import save_definition, to_toml
+from engine.corpus.definition.comments import carry_comments
+from engine.corpus.definition.registry import resolve_path
+from engine.corpus.definition.writer import save_definition, to_toml
 
 from testkit.audit_fixtures import mini_corpus_text
 

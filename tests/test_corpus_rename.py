@@ -1,9 +1,9 @@
-"""Renaming an entry's id updates every reference to it (engine.corpus.rename)."""
+"""Renaming an entry's id updates every reference to it (engine.corpus.definition.rename)."""
 import copy
 
 from engine.corpus import CompiledCorpus, check_corpus, generate, load_corpus
-from engine.corpus.pairs import generate_pairs
-from engine.corpus.rename import apply_edits, reference_edits, rename_slot_source
+from engine.corpus.pairs.tables import generate_pairs
+from engine.corpus.definition.rename import apply_edits, reference_edits, rename_slot_source
 
 
 def renamed(corpus, list_name, old, new):

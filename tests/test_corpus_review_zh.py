@@ -10,7 +10,7 @@ import re
 import pytest
 
 from engine.corpus import check_corpus, parse_definition
-from engine.corpus.registry import resolve_path
+from engine.corpus.definition.registry import resolve_path
 from testkit.corpus_fixtures import builtin_report, builtin_tables
 
 NAME = "zh-goldfarb2023"

@@ -6,16 +6,16 @@ import pandas as pd
 import pytest
 
 from engine.corpus import EmotionWord, Form, PersonTerm, Template, Variant, check_corpus, load_corpus
-from engine.corpus.finding_groups import group_findings
-from engine.corpus.glossary import GlossaryTerm, forms_label, parse_forms, read_glossary, with_glossary
-from engine.corpus.hf_dataset import hub_licence, size_category
-from engine.corpus.language_presets import language_tag, preset_for
-from engine.corpus.loader import parse_definition
-from engine.corpus.memory import TranslationMemory, units_of
-from engine.corpus.new_corpus import new_corpus
-from engine.corpus.progress import corpus_progress, percent_text
-from engine.corpus.translate import Subset, translate_from
-from engine.corpus.writer import to_toml
+from engine.corpus.check.finding_groups import group_findings
+from engine.corpus.translate.glossary import GlossaryTerm, forms_label, parse_forms, read_glossary, with_glossary
+from engine.corpus.generate.hf_dataset import hub_licence, size_category
+from engine.corpus.definition.language_presets import language_tag, preset_for
+from engine.corpus.definition.loader import parse_definition
+from engine.corpus.translate.memory import TranslationMemory, units_of
+from engine.corpus.definition.new_corpus import new_corpus
+from engine.corpus.translate.progress import corpus_progress, percent_text
+from engine.corpus.translate.new_language import Subset, translate_from
+from engine.corpus.definition.writer import to_toml
 
 
 @pytest.mark.parametrize("typed, tag", [("fr", "fr"), ("French", "fr"), ("français", "fr"), ("es-MX", "es-MX"),
@@ -134,7 +134,7 @@ def test_translation_memory_exact_and_fuzzy_from_every_corpus_in_the_language():
     assert best[0].exact and best[0].unit.text() == "enojado / enojada" and best[0].unit.corpus_id == "es-camara2022"
     fuzzy = tm.suggest("emotion_words", "angri")
     assert fuzzy and not fuzzy[0].exact and fuzzy[0].unit.source == "angry"
-    from engine.corpus.registry import list_corpora
+    from engine.corpus.definition.registry import list_corpora
 
     spanish = {e.id for e in list_corpora() if e.id.startswith("es-")}
     assert TranslationMemory.for_language("es", exclude=spanish).units == []
@@ -206,7 +206,7 @@ def test_cli_hf_export_is_readable_by_datasets(run, tmp_path):
 
 
 def test_needed_forms_come_from_the_templates_then_the_source_then_the_genders():
-    from engine.corpus.needed_forms import missing_combinations, needed_combinations
+    from engine.corpus.generate.needed_forms import missing_combinations, needed_combinations
 
     de = load_corpus("de-goldfarb2023")
     word = de.emotion_words[0]
@@ -231,7 +231,7 @@ def test_needed_forms_come_from_the_templates_then_the_source_then_the_genders()
 
 
 def test_ids_are_derived_from_the_text():
-    from engine.corpus.ids import derive_id
+    from engine.corpus.definition.ids import derive_id
 
     assert derive_id("mon père", set()) == "mon_pere"
     assert derive_id("Ma sœur", set()) == "ma_soeur"

@@ -2,7 +2,7 @@
 import pytest
 
 from engine.corpus import builtin_names, generate, load_corpus, parse_definition
-from engine.corpus.writer import save_definition, to_toml
+from engine.corpus.definition.writer import save_definition, to_toml
 
 
 @pytest.mark.parametrize("name", builtin_names())

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import ROOT
 from engine.corpus import load_corpus, parse_definition
-from engine.corpus.writer import to_toml
+from engine.corpus.definition.writer import to_toml
 from engine.exchange import ExchangeError, export_exchange, import_exchange, merge_exchange
 from engine.package import PackageError
 

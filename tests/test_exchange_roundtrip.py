@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from engine.corpus.registry import resolve_path
+from engine.corpus.definition.registry import resolve_path
 from engine.exchange import export_exchange, import_exchange, merge_exchange
 
 CORPORA = ["ar-camara2022", "es-camara2022", "ja-goldfarb2023"]

@@ -15,9 +15,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from engine.corpus import DefinitionError, load_corpus, parse_definition
-from engine.corpus.registry import builtin_names
-from engine.corpus.translate import translate_from
-from engine.corpus.writer import to_toml
+from engine.corpus.definition.registry import builtin_names
+from engine.corpus.translate.new_language import translate_from
+from engine.corpus.definition.writer import to_toml
 from engine.exchange import ExchangeError, export_exchange
 from engine.exchange.po_format import _parse
 from engine.exchange.units import check_source_links

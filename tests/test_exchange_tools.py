@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from engine.corpus import load_corpus
-from engine.corpus.registry import builtin_names
+from engine.corpus.definition.registry import builtin_names
 from engine.exchange import export_exchange, merge_exchange
 from engine.exchange.api import exchange_bytes
 

@@ -4,9 +4,9 @@ text and not on its correction, in small definitions of the language it is writt
 import pytest
 
 from engine.corpus import check_corpus, parse_definition
-from engine.corpus.errors import DefinitionError
-from engine.corpus.grammar.language_data import DATA_DIR, language_data
-from engine.corpus.writer import to_toml
+from engine.corpus.definition.errors import DefinitionError
+from engine.corpus.check.grammar.language_data import DATA_DIR, language_data
+from engine.corpus.definition.writer import to_toml
 
 NAMES = {
     "pt": ("Ana", "João"), "es": ("Ana", "Juan"), "de": ("Anna", "Jan"), "fr": ("Anne", "Jean"),
@@ -234,7 +234,7 @@ def test_every_builtin_template_with_an_emotion_word_declares_who_feels_it():
 
 def test_a_translation_keeps_who_feels_and_drops_the_language_s_own_data():
     from engine.corpus import load_corpus
-    from engine.corpus.translate import translate_from
+    from engine.corpus.translate.new_language import translate_from
 
     new = translate_from(load_corpus("es-goldfarb2023"), "pt")
     assert {t.id: t.experiencer for t in new.templates}["T04"] == "speaker"

@@ -1,10 +1,10 @@
-"""Grammar rules E016-E021 (engine.corpus.grammar): each fires on the faulty construction and not
+"""Grammar rules E016-E021 (engine.corpus.check.grammar): each fires on the faulty construction and not
 on its corrected form, in small definitions of the language it is written for."""
 import pytest
 
 from engine.corpus import check_corpus, parse_definition
-from engine.corpus.errors import DefinitionError
-from engine.corpus.writer import to_toml
+from engine.corpus.definition.errors import DefinitionError
+from engine.corpus.definition.writer import to_toml
 
 PERSONS = {
     "es": [("ana", "female", "Ana"), ("juan", "male", "Juan")],

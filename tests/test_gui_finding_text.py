@@ -1,7 +1,7 @@
 """Every checker code reads in the interface language (issue 28 §7): the GUI words each finding
 again from the fields of the engine's English message, so no English body reaches a Spanish,
 German, Arabic, Portuguese or French translator. The messages below are written exactly as the
-engine writes them (engine/corpus/checker.py, compiled.py, pairing.py, pair_checks.py, axes.py,
+engine writes them (engine/corpus/check/checker.py, compiled.py, pairing.py, pair_checks.py, axes.py,
 expect.py, spelling.py, grammar/); real ones from the built-in corpora are checked as well."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("PySide6")
 
 from engine.corpus import Finding  # noqa: E402
-from engine.corpus.findings import CODES  # noqa: E402
+from engine.corpus.check.findings import CODES  # noqa: E402
 from gui import i18n  # noqa: E402
 from gui.workbench.finding_text import finding_message, untranslated_detail  # noqa: E402
 

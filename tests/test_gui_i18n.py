@@ -160,7 +160,7 @@ def test_catalogs_compile_in_memory_and_a_stale_mo_never_wins(tmp_path, monkeypa
     monkeypatch.setattr(i18n, "LOCALES_DIR", copy)
     assert i18n.available_languages() == ["en", "ar", "de", "es", "fr", "pt"]
     assert i18n.load_catalog("es").gettext("Preferences") == "Preferencias"  # no .mo: compiled from .po
-    from engine.corpus.registry import user_home
+    from engine.corpus.definition.registry import user_home
 
     cached = list((user_home() / "cache" / "locales").glob("es-*.mo"))  # next start skips babel
     assert len(cached) == 1 and gettext.GNUTranslations(io.BytesIO(cached[0].read_bytes())).gettext("Preferences") == "Preferencias"
@@ -195,7 +195,7 @@ def test_portuguese_and_french_use_the_plural_rules_of_translators_tools():
 def test_error_and_warning_counts_use_the_language_list_separator(qtbot, english_after):
     """"خطأ واحد، لا تحذيرات", not "خطأ واحد, لا تحذيرات" (the checks panel's summary)."""
     from engine.corpus import CheckReport, Finding, load_corpus
-    from engine.corpus.finding_groups import group_findings
+    from engine.corpus.check.finding_groups import group_findings
     from gui.workbench.checks_panel import ChecksPanel
 
     panel = ChecksPanel()
@@ -447,7 +447,7 @@ def test_every_checker_message_reads_in_the_interface_language(english_after):
     """Codes without a sentence of their own show their translated title; the engine's English
     detail is kept for the detail box, marked as English — never as the visible message."""
     from engine.corpus import Finding
-    from engine.corpus.findings import CODES
+    from engine.corpus.check.findings import CODES
     from gui.workbench.finding_text import finding_message, untranslated_detail
 
     english = Finding(code="W101", item="persons[p1]", message="a message in a shape the GUI cannot read")

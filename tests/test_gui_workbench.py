@@ -21,7 +21,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication, QMessageBox, QStyleOptionViewItem  # noqa: E402
 
 from engine.corpus import load_corpus, parse_definition  # noqa: E402
-from engine.corpus.writer import to_toml  # noqa: E402
+from engine.corpus.definition.writer import to_toml  # noqa: E402
 from test_gui_workbench_support import (  # noqa: E402
     click_finding,
     close_editor,
@@ -352,7 +352,7 @@ def test_arabic_variants_right_to_left(qtbot, win, tmp_path):
 # -- preview and coverage -------------------------------------------------------------------------
 
 def test_preview_filters_and_counts(qtbot, win):
-    from engine.corpus.pairs import generate_pairs
+    from engine.corpus.pairs.tables import generate_pairs
 
     page = win.open_path("en-kiritchenko2018")
     page.side.setCurrentWidget(page.preview)

@@ -80,7 +80,7 @@ def test_translate_dialog_refuses_an_existing_id_and_reads_a_typed_name(qtbot, t
 
 
 def test_a_corpus_opened_from_elsewhere_is_listed_with_the_others(qtbot, tmp_path):
-    from engine.corpus.registry import list_corpora
+    from engine.corpus.definition.registry import list_corpora
 
     win = make_window(qtbot)
     path = copy_corpus("es-camara2022", tmp_path, "elsewhere.toml")

@@ -18,7 +18,7 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from engine.corpus import load_corpus  # noqa: E402
-from engine.corpus.review_record import (  # noqa: E402
+from engine.corpus.translate.review_record import (  # noqa: E402
     draw_sample,
     read_review,
     review_status,
@@ -365,7 +365,7 @@ def test_review_line_names_a_mixed_sample_as_the_engine_does():
     """A sample of pairs and the single sentences no pair covers (the Câmara corpora) reads
     "100 items (17 pairs, 83 sentences)" — once it read "100 sentences"."""
     from engine.corpus import load_corpus
-    from engine.corpus.review_record import review_status
+    from engine.corpus.translate.review_record import review_status
     from gui import i18n
     from gui.workbench.native_review import review_text
 

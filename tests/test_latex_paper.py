@@ -17,8 +17,8 @@ import pandas as pd
 import pytest
 
 import engine.stats as S
-from engine.stats import latex, markdown, render
-from engine.stats.tables import NOT_TESTED, untested_reason
+from engine.stats.present import latex, markdown, render
+from engine.stats.present.tables import NOT_TESTED, untested_reason
 
 LONG_MODEL = "cardiffnlp/twitter-roberta-base-sentiment-latest"  # a real model id: the widest label we print
 ARABIC_MODEL = "نموذج-المشاعر"  # a model label in Arabic script
@@ -122,7 +122,7 @@ def test_not_tested_rows_print_a_dash_with_a_footnote(results):
 
 
 def test_long_tables_are_split_into_floats():
-    from engine.stats.tables import Cell, Table
+    from engine.stats.present.tables import Cell, Table
 
     rows = [[Cell(f"model {i}"), Cell("0.1", numeric=True)] for i in range(100)]
     tex = latex.render_all([Table("Caption.", [[("Model", 1), ("x", 1)]], rows, "lr", notes=["A note."])])

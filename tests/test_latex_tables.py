@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 import engine.stats as S
-from engine.stats import latex, render
-from engine.stats.verdicts import SIGNIFICANT_BEYOND, SIGNIFICANT_WITHIN, band_verdict
+from engine.stats.present import latex, render
+from engine.stats.present.verdicts import SIGNIFICANT_BEYOND, SIGNIFICANT_WITHIN, band_verdict
 
 LONG_MODEL = "cardiffnlp/twitter-roberta-base-sentiment-latest"  # a real model id: the widest label we print
 #: Text width of a full-width table in ACL/A4 papers (455 pt) and the smallest scale we accept (0.8).

@@ -48,7 +48,7 @@ def test_forest_draws_a_hollow_labelled_marker(beta):
 
 
 def test_tables_print_a_dash_with_the_reason(beta):
-    from engine.stats import render
+    from engine.stats.present import render
 
     md = render.to_markdown(beta)
     assert "—†" in md and "† Not tested: " in md

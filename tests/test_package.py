@@ -259,7 +259,7 @@ def test_cli_bad_package_is_one_line_without_traceback(tmp_path, mini_pkg):
 
 
 def test_datasheet_lists_the_glossary_when_there_is_one(mini_def):
-    from engine.corpus.glossary import GlossaryTerm, parse_forms, with_glossary
+    from engine.corpus.translate.glossary import GlossaryTerm, parse_forms, with_glossary
     from engine.package.datasheet import build_datasheet
 
     corpus = parse_definition(mini_def.read_bytes(), str(mini_def))

@@ -8,7 +8,7 @@ import zipfile
 import pytest
 
 from engine.corpus import load_corpus
-from engine.corpus.registry import builtin_names
+from engine.corpus.definition.registry import builtin_names
 from engine.package.attribution import attribution_rows
 from engine.package.export import build_package
 

@@ -8,7 +8,7 @@ import pytest
 
 from testkit.corpus_fixtures import builtin_report, builtin_tables
 from engine.corpus import PAIR_COLUMNS, builtin_names, generate_group_comparisons
-from engine.corpus.pairs import GROUP_COLUMNS, PAIR_EXTRA_COLUMNS
+from engine.corpus.pairs.tables import GROUP_COLUMNS, PAIR_EXTRA_COLUMNS
 
 GOLDFARB = ["de-goldfarb2023", "es-goldfarb2023", "ja-goldfarb2023", "zh-goldfarb2023", "en-goldfarb2023"]
 

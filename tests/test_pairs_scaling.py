@@ -4,8 +4,8 @@ import dataclasses
 import pandas as pd
 
 from engine.corpus import CompiledCorpus, generate, generate_group_comparisons, generate_pairs, load_corpus
-from engine.corpus.pairing import realise_all, realise_numbered
-from engine.corpus.pair_checks import usable_pairs
+from engine.corpus.pairs.pairing import realise_all, realise_numbered
+from engine.corpus.pairs.pair_checks import usable_pairs
 
 
 def _paired_ids(corpus):

@@ -73,7 +73,7 @@ def test_report_html_has_tables_stars_plots_manifest_datasheet(report, audit):
     assert "Ebony" in html and "How to cite" in html
     assert "African-American · female" in html  # group means
     # the counterfactual verdict names significance and the negligible band, in the engine's words
-    from engine.stats.verdicts import SIGNIFICANT_BEYOND, frame_verdicts
+    from engine.stats.present.verdicts import SIGNIFICANT_BEYOND, frame_verdicts
 
     cf = pd.read_csv(audit / "stats" / "counterfactual.csv")
     verdicts = frame_verdicts(cf)

@@ -8,7 +8,7 @@ import pytest
 from engine.common.errors import UsageError
 from engine.common.fmt import percent
 from engine.corpus import load_definition
-from engine.corpus.review_record import (clopper_pearson, draw_sample, load_records, read_review,
+from engine.corpus.translate.review_record import (clopper_pearson, draw_sample, load_records, read_review,
                                          review_status, save_record, write_sheet)
 from testkit.corpus_fixtures import mini, mini_pairs
 
@@ -185,7 +185,7 @@ def test_docs_show_the_rates_the_records_hold():
 
 
 def test_datasheet_and_dataset_card_show_the_rate(paired, tmp_path):
-    from engine.corpus.hf_dataset import export_hf_dataset
+    from engine.corpus.generate.hf_dataset import export_hf_dataset
     from engine.package.datasheet import build_datasheet
 
     c = load_definition(paired)
@@ -206,7 +206,7 @@ def test_sentences_no_pair_covers_are_in_the_population_too(tmp_path):
     """Most sentences of the Câmara and Kiritchenko corpora are name sentences that no pair covers
     (their pairs are noun phrases): a review drawn from pairs alone would never see them."""
     from engine.corpus import generate, generate_pairs
-    from engine.corpus.review_record import population
+    from engine.corpus.translate.review_record import population
 
     path = tmp_path / "m.toml"
     # the pair fixture plus one name, which no pair covers

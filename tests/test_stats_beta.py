@@ -10,7 +10,7 @@ from scipy.special import expit
 from statsmodels.othermod.betareg import BetaModel
 
 from engine.stats import beta_regression, planted_scores, synthetic_eec
-from engine.stats.squeeze import smithson_verkuilen
+from engine.stats.models.squeeze import smithson_verkuilen
 
 MIN, MAJ = "African-American", "European"
 

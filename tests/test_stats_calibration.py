@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from engine.stats.calibration import TESTS, Scenario, false_positive_rates, rejection_rates, scenario_pvalues
-from engine.stats.synthetic import synthetic_eec
+from engine.stats.simulate.calibration import TESTS, Scenario, false_positive_rates, rejection_rates, scenario_pvalues
+from engine.stats.simulate.synthetic import synthetic_eec
 
 
 def test_every_listed_test_is_produced_and_rates_are_counted():
@@ -21,7 +21,7 @@ def test_every_listed_test_is_produced_and_rates_are_counted():
 def test_defaults_stay_near_alpha_with_person_quirks_and_find_planted_bias():
     """40 simulated no-bias scorers with strong per-person quirks (SD 0.3 logit): the papers'
     sentence-level tests reject far too often, the default person-robust tests do not."""
-    from engine.stats.calibration import DEFAULT_TESTS
+    from engine.stats.simulate.calibration import DEFAULT_TESTS
 
     corpus = synthetic_eec(words_per_emotion=1, names_per_cell=6)
     sims = [scenario_pvalues(corpus, 500 + i, Scenario(person_sd=0.3), n_permutations=200, beta=False,

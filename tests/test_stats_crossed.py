@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 
 from engine.stats import beta_regression, counterfactual_analysis, km_paired_analysis, planted_scores, synthetic_eec
-from engine.stats.cluster_robust import crossed_cov, ols_cluster
-from engine.stats.person_tests import PersonContrast, crossed_t, person_t
-from engine.stats.synthetic import synthetic_np_pairs, synthetic_pairs
+from engine.stats.models.cluster_robust import crossed_cov, ols_cluster
+from engine.stats.tests.person_tests import PersonContrast, crossed_t, person_t
+from engine.stats.simulate.synthetic import synthetic_np_pairs, synthetic_pairs
 
 
 def test_crossed_variance_of_a_mean_is_the_per_factor_formula():

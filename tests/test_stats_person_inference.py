@@ -12,8 +12,8 @@ import pytest
 from scipy import linalg, stats
 
 from engine.stats import beta_regression, counterfactual_analysis, km_paired_analysis, planted_scores, synthetic_eec
-from engine.stats.cluster_robust import beta_cluster_cov, cr_cov, ols_cluster
-from engine.stats.person_tests import (PersonContrast, Stratum, interaction_permutation, permutation_test,
+from engine.stats.models.cluster_robust import beta_cluster_cov, cr_cov, ols_cluster
+from engine.stats.tests.person_tests import (PersonContrast, Stratum, interaction_permutation, permutation_test,
                                        person_t)
 
 
@@ -321,7 +321,7 @@ def test_the_no_test_rule_is_per_term():
     """A term has no person-level test when the persons of the cells it compares do not vary, even
     if persons of other cells do (the Spanish SVM audit: Latino names vary, Anglo names do not, so
     race and the intersection are tested and the gender term — Anglo women vs Anglo men — is not)."""
-    from engine.stats.person_tests import terms_without_person_variation
+    from engine.stats.tests.person_tests import terms_without_person_variation
 
     # cells: (intercept, race, gender, race x gender) for Anglo male, Anglo female, Latino male, Latino female
     px = np.array([[1, 0, 0, 0]] * 3 + [[1, 0, 1, 0]] * 3 + [[1, 1, 0, 0]] * 3 + [[1, 1, 1, 1]] * 3, dtype=float)
@@ -342,7 +342,7 @@ def test_one_no_test_rule_for_every_statistic():
     tolerance (1e-6 of the score scale) the rule flips the same way for all three."""
     from engine.stats import counterfactual_analysis, km_paired_analysis
     from engine.stats.entries import beta as beta_entry, counterfactual as cf_entry, paired as paired_entry
-    from engine.stats.synthetic import synthetic_np_pairs, synthetic_pairs
+    from engine.stats.simulate.synthetic import synthetic_np_pairs, synthetic_pairs
 
     df = synthetic_eec(words_per_emotion=2, names_per_cell=10)
 

@@ -10,7 +10,7 @@ import pytest
 
 from engine.stats import (beta_regression, confusion_matrix, counterfactual_analysis, km_paired_analysis,
                           planted_scores, synthetic_eec, synthetic_np_pairs, synthetic_pairs, to_latex, to_markdown)
-from engine.stats.latex import escape
+from engine.stats.present.latex import escape
 
 MODELS = {"BERT_plus": 0.03, "SVM-tfidf": 0.0}
 EMOS = ["anger", "fear", "joy"]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from engine.stats import verdicts as V
+from engine.stats.present import verdicts as V
 
 
 def test_band_verdict_names_both_questions():

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from engine.corpus import load_corpus
-from engine.corpus.memory import IMPORTED, TranslationMemory, units_of
+from engine.corpus.translate.memory import IMPORTED, TranslationMemory, units_of
 from engine.exchange.errors import ExchangeError
 from engine.exchange.tmx_format import export_tmx, import_tmx, read_tmx_units, store_path, write_tmx_bytes
 
@@ -72,8 +72,8 @@ def test_a_tmx_written_by_another_tool_imports_and_is_suggested(tmp_path):
 
 
 def test_written_tmx_is_tmx_14b(tmp_path):
-    from engine.corpus.memory import MemoryUnit
-    from engine.corpus.model import Form
+    from engine.corpus.translate.memory import MemoryUnit
+    from engine.corpus.definition.model import Form
 
     raw = write_tmx_bytes([MemoryUnit("persons", "my mother", [Form("minha mãe", {"gender": "f"})], "c", "np")],
                           "en", "pt")

@@ -42,7 +42,7 @@ def test_the_wheel_holds_every_data_file(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     files = _data_files()
     assert files and [f for f in files if f not in names] == []
-    assert "main.py" in names and "engine/corpus/registry.py" in names and "gui/i18n.py" in names
+    assert "main.py" in names and "engine/corpus/definition/registry.py" in names and "gui/i18n.py" in names
 
 
 def test_an_installed_wheel_finds_its_corpora_catalogs_and_tests(wheel, tmp_path):
@@ -50,7 +50,7 @@ def test_an_installed_wheel_finds_its_corpora_catalogs_and_tests(wheel, tmp_path
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target", str(target),
                     str(wheel)], check=True, capture_output=True)
     code = ("import engine, gui.i18n as i, engine.assoc.library as lib; "
-            "from engine.corpus.registry import list_corpora; "
+            "from engine.corpus.definition.registry import list_corpora; "
             "print(engine.__file__); print(len(list_corpora())); print(sorted(i.available_languages())); "
             "print(lib.LIBRARY.is_dir())")
     env = {**os.environ, "PYTHONPATH": str(target), "PYTHONNOUSERSITE": "1"}

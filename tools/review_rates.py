@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.corpus import builtin_names, load_corpus  # noqa: E402
-from engine.corpus.review_record import load_records, review_status  # noqa: E402
+from engine.corpus.translate.review_record import load_records, review_status  # noqa: E402
 
 PAGE = ROOT / "docs" / "corpus-review.md"
 BLOCKS = {"rates": ("<!-- rates -->", "<!-- /rates -->"), "history": ("<!-- history -->", "<!-- /history -->")}

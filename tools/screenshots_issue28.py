@@ -25,7 +25,7 @@ from testkit.pt_scenario import AXIS, NAMES, PAIRS, TEMPLATES, WORDS  # noqa: E4
 
 def build(win):
     """The scenario's corpus, typed through the same widgets a translator uses."""
-    from engine.corpus.axes import parse_axis_option, with_axis
+    from engine.corpus.definition.axes import parse_axis_option, with_axis
 
     page = win.new_corpus("Portuguese")
     doc = page.doc

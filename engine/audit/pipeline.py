@@ -115,8 +115,8 @@ def _build_corpora(plan: AuditPlan, names: list[str] | None = None
     log lines — plain data, so a forked child can build some while the audit process loads the
     scorers."""
     from engine.corpus import CompiledCorpus, generate, load_corpus
-    from engine.corpus.pairs import generate_pairs
-    from engine.corpus.registry import resolve_path
+    from engine.corpus.pairs.tables import generate_pairs
+    from engine.corpus.definition.registry import resolve_path
     from engine.stats import registry
 
     want_pairs = any(registry.get(s).needs_pairs for s in plan.stats or [])

@@ -7,12 +7,12 @@ from pathlib import Path
 from engine.common import exits, validate
 from engine.common.errors import UsageError
 
-from .checker import check_corpus
-from .compiled import CompiledCorpus
-from .export import FORMATS, export_table
-from .generator import generate
-from .registry import list_corpora, load_corpus
-from .review_record import draw_sample, read_review, review_status, save_record, write_sheet
+from engine.corpus.check.checker import check_corpus
+from engine.corpus.generate.compiled import CompiledCorpus
+from engine.corpus.generate.export import FORMATS, export_table
+from engine.corpus.generate.generator import generate
+from engine.corpus.definition.registry import list_corpora, load_corpus
+from engine.corpus.translate.review_record import draw_sample, read_review, review_status, save_record, write_sheet
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -136,7 +136,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         for f in rep.findings:
             print(f"  {f}")
     else:
-        from .finding_groups import check_text
+        from engine.corpus.check.finding_groups import check_text
 
         print(check_text(rep, c, include_untranslated=args.untranslated))
     return exits.OK if rep.ok else exits.FINDINGS
@@ -149,9 +149,9 @@ def _ids(text: str) -> list[str]:
 def _write_new(corpus, out: str, overwrite: bool) -> Path:
     from engine.package.overwrite import may_replace
 
-    from .writer import save_definition
+    from engine.corpus.definition.writer import save_definition
 
-    from .registry import user_corpus_dir
+    from engine.corpus.definition.registry import user_corpus_dir
 
     path = Path(out) if out else user_corpus_dir() / f"{corpus.id}.toml"
     may_replace(path, overwrite=overwrite, confirm=None)
@@ -160,8 +160,8 @@ def _write_new(corpus, out: str, overwrite: bool) -> Path:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from .axes import parse_axis_option
-    from .new_corpus import new_corpus, parse_feature_option
+    from engine.corpus.definition.axes import parse_axis_option
+    from engine.corpus.definition.new_corpus import new_corpus, parse_feature_option
 
     try:
         feats = dict(parse_feature_option(f) for f in args.feature)
@@ -177,8 +177,8 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_translate(args: argparse.Namespace) -> int:
-    from .language_presets import language_tag
-    from .translate import Subset, translate_from
+    from engine.corpus.definition.language_presets import language_tag
+    from engine.corpus.translate.new_language import Subset, translate_from
 
     try:
         lang = language_tag(args.language)
@@ -195,7 +195,7 @@ def cmd_translate(args: argparse.Namespace) -> int:
 
 
 def cmd_hf_export(args: argparse.Namespace) -> int:
-    from .hf_dataset import export_hf_dataset
+    from engine.corpus.generate.hf_dataset import export_hf_dataset
 
     res = export_hf_dataset(args.corpus, args.out, overwrite=args.overwrite)
     print(f"{res.rows:,} sentences" + (f", {res.pairs:,} pairs" if res.pairs else "") + f" -> {res.path}")

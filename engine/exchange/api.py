@@ -16,8 +16,8 @@ from pathlib import Path
 
 from engine.corpus import CheckReport, CorpusDefinition, check_corpus
 from engine.common.io import atomic_write_bytes
-from engine.corpus.registry import load_corpus
-from engine.corpus.writer import to_toml_keeping_comments
+from engine.corpus.definition.registry import load_corpus
+from engine.corpus.definition.writer import to_toml_keeping_comments
 from engine.package.overwrite import Confirm, may_replace
 
 from .apply import Change, apply_returned
@@ -141,7 +141,7 @@ def _definition_file(into: CorpusDefinition | str | os.PathLike) -> Path | None:
     if isinstance(into, CorpusDefinition):
         return None
     try:
-        from engine.corpus.registry import resolve_path
+        from engine.corpus.definition.registry import resolve_path
 
         return Path(resolve_path(str(into)))
     except Exception:  # an unknown id was already reported by merge_exchange; nothing to carry

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.corpus import CorpusDefinition
-from engine.corpus.model import Form, Variant
+from engine.corpus.definition.model import Form, Variant
 
 from .errors import ExchangeError
 from .keys import features_text

@@ -22,7 +22,7 @@ why), else ``new`` (which the checker reports as untranslated).
 """
 from __future__ import annotations
 
-from engine.corpus.model import REVIEW_STATUSES
+from engine.corpus.definition.model import REVIEW_STATUSES
 
 from .returned import PO, Returned
 

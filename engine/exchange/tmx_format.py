@@ -1,7 +1,7 @@
 """TMX 1.4b: the translation memory written for, and read from, other CAT tools (Poedit, OmegaT, Trados…).
 
 Why: translators keep their memories in TMX; one written here can seed another tool, and one
-from another tool feeds the suggestions beside the form editor (engine.corpus.memory).
+from another tool feeds the suggestions beside the form editor (engine.corpus.translate.memory).
 
 Mapping, one ``<tu>`` per (source, target form) pair:
   header/@srclang           the source language (``--source-lang``; EEC-derived corpora: en)
@@ -26,9 +26,9 @@ from xml.parsers import expat
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.corpus.language_presets import base_language
-from engine.corpus.memory import IMPORTED, MemoryUnit, TranslationMemory
-from engine.corpus.model import CorpusDefinition, Form
+from engine.corpus.definition.language_presets import base_language
+from engine.corpus.translate.memory import IMPORTED, MemoryUnit, TranslationMemory
+from engine.corpus.definition.model import CorpusDefinition, Form
 
 from .errors import ExchangeError
 from .xliff_format import _safe_bytes
@@ -198,7 +198,7 @@ def read_tmx_units(raw: bytes, file: str) -> list[TmxPair]:
 # ---- the store of imported pairs and the memory as a whole -------------------------------------------
 
 def store_path() -> Path:
-    from engine.corpus.registry import user_home
+    from engine.corpus.definition.registry import user_home
 
     return user_home() / "memory" / "imported.tmx"
 
@@ -289,7 +289,7 @@ def export_tmx(out: str | os.PathLike, language: str, *, source_lang: str = "en"
     """Write the memory for ``language`` (every corpus in it, glossaries and imported pairs), or only
     ``corpus``'s own pairs, to ``out`` as TMX; returns the number of ``<tu>`` written."""
     from engine.common.io import atomic_write_bytes
-    from engine.corpus.memory import units_of
+    from engine.corpus.translate.memory import units_of
 
     if corpus is not None:
         units = units_of(corpus)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.corpus import CorpusDefinition
-from engine.corpus.template_syntax import TemplateSyntaxError, parse_template
+from engine.corpus.definition.template_syntax import TemplateSyntaxError, parse_template
 
 from .keys import SECTIONS, Key, make_key
 from .slots import with_target_slots
@@ -103,7 +103,7 @@ def _definition_name(corpus: CorpusDefinition) -> str:
     """The definition file, relative to the checkout for a built-in corpus (templates/es/…)."""
     from pathlib import Path
 
-    from engine.corpus.registry import BUILTIN_DIR
+    from engine.corpus.definition.registry import BUILTIN_DIR
 
     if not corpus.path:
         return corpus.id

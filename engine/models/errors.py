@@ -2,7 +2,7 @@
 
 Why a dedicated type: the CLI and the GUI must turn any bad model, weight or data file
 into one readable line (file, field, what to do) instead of a traceback, the same way
-`engine.corpus.errors.DefinitionError` does for corpus definitions.
+`engine.corpus.definition.errors.DefinitionError` does for corpus definitions.
 """
 from __future__ import annotations
 

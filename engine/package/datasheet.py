@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from engine.corpus import CheckReport, CorpusDefinition, check_corpus
-from engine.corpus.model import REVIEW_STATUSES
-from engine.corpus.review_record import review_status
-from engine.corpus.template_syntax import TemplateSyntaxError, parse_template
+from engine.corpus.definition.model import REVIEW_STATUSES
+from engine.corpus.translate.review_record import review_status
+from engine.corpus.definition.template_syntax import TemplateSyntaxError, parse_template
 
 from .document import Bullets, Document, Section, Table
 from .version import app_version
@@ -208,7 +208,7 @@ def _people(corpus: CorpusDefinition) -> Section:
 def _glossary(corpus: CorpusDefinition) -> Section | None:
     """The translation's agreed terms (`[meta] glossary`), when it has any: a researcher reading
     results sees how a recurring word was rendered (furious → furieux / furieuse)."""
-    from engine.corpus.glossary import forms_label, read_glossary
+    from engine.corpus.translate.glossary import forms_label, read_glossary
 
     terms = read_glossary(corpus)
     if not terms:

@@ -20,10 +20,10 @@ from pathlib import Path
 
 from engine.corpus import CompiledCorpus, CorpusDefinition, DefinitionError, check_corpus, generate, parse_definition
 from engine.common.io import atomic_write_bytes
-from engine.corpus.export import to_bytes
-from engine.corpus.pairs import generate_pairs
-from engine.corpus.registry import load_corpus
-from engine.corpus.writer import to_toml_keeping_comments
+from engine.corpus.generate.export import to_bytes
+from engine.corpus.pairs.tables import generate_pairs
+from engine.corpus.definition.registry import load_corpus
+from engine.corpus.definition.writer import to_toml_keeping_comments
 
 from .checker_json import report_to_bytes
 from .datasheet import build_datasheet

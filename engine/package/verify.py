@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.corpus import COLUMNS, PUBLISHED_COLUMNS, CheckReport, CompiledCorpus, CorpusDefinition, DefinitionError
 from engine.corpus import check_corpus, generate, parse_definition
-from engine.corpus.export import to_bytes
+from engine.corpus.generate.export import to_bytes
 
 from .checker_json import summary_counts
 from .errors import PackageError

@@ -69,7 +69,7 @@ def build_report(audit_dir: str | os.PathLike, out_dir: str | os.PathLike, *, ov
                  confirm: Confirm = None) -> Path:
     """Write the report of the audit in ``audit_dir`` into ``out_dir``; returns the path of index.html."""
     from engine.package.version import app_version
-    from engine.stats.render import statistic_files
+    from engine.stats.present.render import statistic_files
 
     with reading_audit():  # the one reader (engine.results): every check, only the files of the run
         folder = read_folder(audit_dir, load_scores=False, need_manifest=True)

@@ -11,7 +11,7 @@ from html import escape
 from typing import Iterable, Sequence
 
 from engine.package.document import Bullets, Document, Table as DocTable
-from engine.stats.tables import Table as StatTable
+from engine.stats.present.tables import Table as StatTable
 
 CSS = """
 :root { --ink:#1d2733; --muted:#5f6b7a; --line:#d9dee5; --band:#f6f8fa; --accent:#3b6ea8; --sig:#b3261e; }

@@ -33,7 +33,7 @@ def short_title(stat_id: str) -> str:
 
 
 def key_results_html(results: list[KeyRow]) -> str:
-    from engine.stats.tables import NOT_TESTED, UNTESTED_WORDS
+    from engine.stats.present.tables import NOT_TESTED, UNTESTED_WORDS
 
     rows = []
     for r in results:

@@ -18,7 +18,7 @@ from engine.results.reader import ResultsFolder, read_table
 
 from .errors import reading_audit
 from .html import document, esc, kv_table, page, simple_table, stars_html, stat_table
-from engine.stats.group_summary import group_means
+from engine.stats.tests.group_summary import group_means
 
 from .key_results import KeyRow, key_charts, key_results_html
 
@@ -26,7 +26,7 @@ MAX_SCORE_CHARTS = 8
 # ----------------------------------------------------------------------------- tables
 def layout_tables(name: str, frame: pd.DataFrame) -> tuple[list, list, str]:
     """(main tables, extra tables, problem) in the papers' layouts; problem is '' when fine."""
-    from engine.stats.render import layouts_of
+    from engine.stats.present.render import layouts_of
 
     try:
         return (*layouts_of(name, frame, "page"), "")

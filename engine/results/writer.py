@@ -94,9 +94,9 @@ def assoc_markdown(df: pd.DataFrame) -> str:
 
 def _write_layouts(name: str, result: AuditResult, out: Path) -> None:
     """tables/<stat>.tex|-wide.tex|.md|.csv: the statistic's whole tidy table in its paper layouts
-    (engine.stats.render.statistic_files, the same set the report writes), so that one logical
+    (engine.stats.present.render.statistic_files, the same set the report writes), so that one logical
     table (e.g. one corpus × axis) is one LaTeX float, whatever the number of models."""
-    from engine.stats.render import statistic_files
+    from engine.stats.present.render import statistic_files
 
     frame = result.tables.get(name)
     if frame is None or not len(frame) or not registry.get(name).layouts[0]:

@@ -13,16 +13,16 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 _EXPORTS = {
-    "beta_regression": "beta", "BetaRegressionResults": "beta", "BetaFit": "beta",
-    "km_paired_analysis": "km", "KMPairedResults": "km", "KMTest": "km", "km_pairs": "km_pairing",
-    "counterfactual_analysis": "counterfactual", "CounterfactualResults": "counterfactual",
-    "confusion_matrix": "confusion", "ConfusionMatrix": "confusion",
-    "correct_pvalues": "multitest", "bootstrap_ci": "bootstrap", "BootstrapCI": "bootstrap",
-    "paired_t": "paired_tests", "wilcoxon_signed_rank": "paired_tests",
-    "smithson_verkuilen": "squeeze", "stars": "_common",
-    "to_latex": "render", "to_markdown": "render",
-    "synthetic_eec": "synthetic", "planted_scores": "synthetic", "synthetic_np_pairs": "synthetic",
-    "synthetic_pairs": "synthetic", "group_means": "group_summary",
+    "beta_regression": "models.beta", "BetaRegressionResults": "models.beta", "BetaFit": "models.beta",
+    "km_paired_analysis": "tests.km", "KMPairedResults": "tests.km", "KMTest": "tests.km", "km_pairs": "tests.km_pairing",
+    "counterfactual_analysis": "tests.counterfactual", "CounterfactualResults": "tests.counterfactual",
+    "confusion_matrix": "tests.confusion", "ConfusionMatrix": "tests.confusion",
+    "correct_pvalues": "tests.multitest", "bootstrap_ci": "tests.bootstrap", "BootstrapCI": "tests.bootstrap",
+    "paired_t": "tests.paired_tests", "wilcoxon_signed_rank": "tests.paired_tests",
+    "smithson_verkuilen": "models.squeeze", "stars": "_common",
+    "to_latex": "present.render", "to_markdown": "present.render",
+    "synthetic_eec": "simulate.synthetic", "planted_scores": "simulate.synthetic", "synthetic_np_pairs": "simulate.synthetic",
+    "synthetic_pairs": "simulate.synthetic", "group_means": "tests.group_summary",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -42,15 +42,15 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from ._common import stars
-    from .beta import BetaFit, BetaRegressionResults, beta_regression
-    from .bootstrap import BootstrapCI, bootstrap_ci
-    from .confusion import ConfusionMatrix, confusion_matrix
-    from .counterfactual import CounterfactualResults, counterfactual_analysis
-    from .km import KMPairedResults, KMTest, km_paired_analysis
-    from .km_pairing import km_pairs
-    from .multitest import correct_pvalues
-    from .paired_tests import paired_t, wilcoxon_signed_rank
-    from .render import to_latex, to_markdown
-    from .squeeze import smithson_verkuilen
-    from .synthetic import planted_scores, synthetic_eec, synthetic_np_pairs, synthetic_pairs
+    from engine.stats._common import stars
+    from engine.stats.models.beta import BetaFit, BetaRegressionResults, beta_regression
+    from engine.stats.tests.bootstrap import BootstrapCI, bootstrap_ci
+    from engine.stats.tests.confusion import ConfusionMatrix, confusion_matrix
+    from engine.stats.tests.counterfactual import CounterfactualResults, counterfactual_analysis
+    from engine.stats.tests.km import KMPairedResults, KMTest, km_paired_analysis
+    from engine.stats.tests.km_pairing import km_pairs
+    from engine.stats.tests.multitest import correct_pvalues
+    from engine.stats.tests.paired_tests import paired_t, wilcoxon_signed_rank
+    from engine.stats.present.render import to_latex, to_markdown
+    from engine.stats.models.squeeze import smithson_verkuilen
+    from engine.stats.simulate.synthetic import planted_scores, synthetic_eec, synthetic_np_pairs, synthetic_pairs

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from engine.common.fmt import stars  # noqa: F401  (re-exported: engine.stats.stars)
-from .errors import StatisticError
+from engine.stats.errors import StatisticError
 
 #: Groups the data contract names as the reference ("majority") of the race/ethnicity axis.
 #: Used only to infer ``majority`` when exactly one of them occurs in the data.
@@ -210,7 +210,7 @@ def crossed_factors(rows: pd.DataFrame) -> dict[str, np.ndarray] | None:
     table, ``emotion_word``), for crossed inference (None without the columns).
 
     A sentence without an emotion word (a neutral template) has no word effect: it gets a label of
-    its own, so it adds nothing to the word part of the variance (engine.stats.cluster_robust.crossed_cov).
+    its own, so it adds nothing to the word part of the variance (engine.stats.models.cluster_robust.crossed_cov).
     """
     word_col = next((c for c in ("emotion_word_id", "emotion_word") if c in rows.columns), None)
     if "template_id" not in rows.columns or word_col is None:

@@ -37,7 +37,7 @@ class StatContext:
         """The plan's value of a setting, else its declared default (``Statistic.settings``,
         engine.stats.settings); ``default`` serves a key no statistic declares (``declared_scales``)."""
         if default is _DECLARED:
-            from .registry import setting as declared
+            from engine.stats.registry import setting as declared
 
             decl = declared(key)
             if decl is None:

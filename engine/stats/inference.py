@@ -17,7 +17,7 @@ population their p-values speak.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from .errors import StatisticError
+from engine.stats.errors import StatisticError
 
 INFERENCE_CHOICES = ("person", "crossed", "paper")
 #: To which population each inference's p-values generalise (a column of every results table).
@@ -55,7 +55,7 @@ class InferenceOptions:
 
     @property
     def crossed(self) -> bool:
-        """Templates and emotion words are random factors as well (engine.stats.cluster_robust.crossed_cov)."""
+        """Templates and emotion words are random factors as well (engine.stats.models.cluster_robust.crossed_cov)."""
         return self.inference == "crossed"
 
     @property

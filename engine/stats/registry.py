@@ -3,7 +3,7 @@
 Why a registry: the pipeline, the audit-folder reader, the HTML report and the GUI all iterate
 over the statistics; before, each declared its own list of ids, labels, titles and needed
 columns, and adding a statistic meant editing about eight files. Now a statistic is its module
-(the computation, e.g. ``engine/stats/counterfactual.py``) and one entry
+(the computation, e.g. ``engine/stats/tests/counterfactual.py``) and one entry
 (``engine/stats/entries/<id>.py``, found there by name). See docs/stats.md,
 "Adding a statistic".
 
@@ -23,11 +23,11 @@ import pandas as pd
 
 from engine.common.i18n import N_
 
-from .errors import StatisticError, UnknownStatisticError
-from .settings import SHARED, Setting, merged
+from engine.stats.errors import StatisticError, UnknownStatisticError
+from engine.stats.settings import SHARED, Setting, merged
 
 if TYPE_CHECKING:  # the context reads declared defaults from here at run time (no import cycle)
-    from .context import StatContext
+    from engine.stats.context import StatContext
 
 #: the built-in entry modules in display order; any other module in entries/ (a new statistic's entry)
 #: is found there and comes after them, by name — adding a statistic edits no list
@@ -37,7 +37,7 @@ _ENTRY_MODULES = ("beta", "paired", "counterfactual")
 def _entry_module_names() -> list[str]:
     import pkgutil
 
-    from . import entries
+    from engine.stats import entries
 
     found = sorted(m.name for m in pkgutil.iter_modules(entries.__path__) if not m.name.startswith("_"))
     return list(_ENTRY_MODULES) + [name for name in found if name not in _ENTRY_MODULES]
@@ -78,7 +78,7 @@ class Statistic:
     on). ``applies(ctx)`` says why the statistic does not apply to a corpus (None: it does).
     ``extra_tables(result)`` gives further tidy tables ({name: frame}) a result carries (the
     paired analysis's one-row-per-pair table). ``plot(frame)`` and ``key_rows(frame)`` turn the
-    tidy table back into a chart and headline rows; ``layouts`` are the ``engine.stats.render``
+    tidy table back into a chart and headline rows; ``layouts`` are the ``engine.stats.present.render``
     layouts of its paper tables (main, then extra; "" infers the layout from the table, an empty
     main tuple means the statistic has no paper layout and its CSV is the table).
     """

@@ -25,7 +25,7 @@ from typing import Any
 from engine.common.errors import UsageError
 from engine.common.i18n import N_
 
-from .inference import INFERENCE_CHOICES
+from engine.stats.inference import INFERENCE_CHOICES
 
 KINDS = ("int", "float", "choice", "range")
 

@@ -20,7 +20,7 @@ from typing import Any
 from engine.audit.assoc_step import AssocStep
 from engine.audit.plan import AuditPlan, statistic_ids
 from engine.common.errors import UsageError, UserError
-from engine.corpus.locate import locate, syntax_error
+from engine.corpus.definition.locate import locate, syntax_error
 
 from .errors import SweepError
 from .paths import with_base, with_options
@@ -213,7 +213,7 @@ class _Reader:
         return out
 
     def corpus(self, name: str) -> str:
-        from engine.corpus.registry import resolve_path
+        from engine.corpus.definition.registry import resolve_path
 
         candidate = self.base / Path(name).expanduser()
         if name.lower().endswith(".toml") and not Path(name).is_absolute() and candidate.exists():

@@ -360,7 +360,7 @@ _CORPUS_LANGUAGES: dict[tuple[str, float], str] = {}
 def corpus_language(key: str) -> str:
     """A corpus's language from its definition ("" when it cannot be read: the audit reports that)."""
     from engine.corpus import load_definition
-    from engine.corpus.registry import resolve_path
+    from engine.corpus.definition.registry import resolve_path
 
     try:
         path = resolve_path(key)
@@ -401,7 +401,7 @@ def scorer_languages(spec: str) -> tuple[str, ...]:
 
 
 def _user_prompts_dir() -> Path:
-    from engine.corpus.registry import user_home
+    from engine.corpus.definition.registry import user_home
 
     return user_home() / "prompts"
 

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from gui import settings
 from gui.common.background import Each
 # the engine (and pandas, ~1 s) loads in the background checks, not before the first window
-from engine.corpus.registry import list_corpora
+from engine.corpus.definition.registry import list_corpora
 from gui.i18n import _, connect_retranslate, list_separator, ngettext
 
 PATH_ROLE = Qt.UserRole + 30

@@ -195,7 +195,7 @@ class BetaView(PlotPanel):
         self.drill_row(best["row"])
 
     def drill_row(self, r: Any) -> None:
-        from engine.stats.plotdata import beta_groups, beta_term_sentences
+        from engine.stats.present.plotdata import beta_groups, beta_term_sentences
 
         model, emotion, term, corpus = str(r["model"]), str(r["emotion"]), str(r["term"]), str(r["corpus"])
         p = fmt.p_phrase(r.get("p_value"))

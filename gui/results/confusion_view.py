@@ -4,7 +4,7 @@ Why a heatmap and not a mean: the mean difference hides *how* a system is biased
 flips or many one-step changes. Rows are the privileged sentence's score, columns the
 minoritised sentence's score; an unbiased system puts every pair on the (outlined) diagonal;
 mass below it means the privileged side scored higher. Discrete scores (stars, labels) are used
-as they are, continuous ones are binned (``engine.stats.plotdata.display_confusion``). A click on
+as they are, continuous ones are binned (``engine.stats.present.plotdata.display_confusion``). A click on
 a cell lists the pairs in it with both sentences and scores.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QGraphicsRectItem, QSpinBox
 
 # imported with the page, not during the first drawing of a large audit (10 ms of import)
-from engine.stats.plotdata import display_confusion
+from engine.stats.present.plotdata import display_confusion
 from gui.i18n import _, ngettext
 
 from .data import label
@@ -189,7 +189,7 @@ class ConfusionView(PlotPanel):
             self.drill_cell(row, col)
 
     def drill_cell(self, row: int, col: int) -> None:
-        from engine.stats.plotdata import confusion_cell_pairs
+        from engine.stats.present.plotdata import confusion_cell_pairs
 
         cm, corpus, system, variable = self.cm, self.corpus.currentData(), self.system.currentData(), \
             self.variable.currentData()

@@ -20,8 +20,8 @@ TERM_LABELS = {"race": N_("Race/Ethnicity"), "gender": N_("Gender"), "intersecti
 def with_verdict(frame: pd.DataFrame) -> pd.DataFrame:
     """The counterfactual table with the engine's verdict (significance vs the negligible band),
     translated, next to ``exceeds_band`` — the same words as the report and the LaTeX tables
-    (engine.stats.verdicts marks them for the catalogs)."""
-    from engine.stats.verdicts import frame_verdicts
+    (engine.stats.present.verdicts marks them for the catalogs)."""
+    from engine.stats.present.verdicts import frame_verdicts
 
     if not {"mean_diff", "t_p_value", "band"} <= set(frame.columns):
         return frame

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QComboBox
 from engine.common import fmt
 
 # imported with the page, not during the first drawing of a large audit (10 ms of import)
-from engine.stats.plotdata import km_boxes
+from engine.stats.present.plotdata import km_boxes
 from gui.i18n import N_, _, ngettext
 
 from .data import label
@@ -211,7 +211,7 @@ class KMView(PlotPanel):
                 return
 
     def drill_box(self, b: Any) -> None:
-        from engine.stats.plotdata import km_pair_sentences, km_pairs_for
+        from engine.stats.present.plotdata import km_pair_sentences, km_pairs_for
 
         corpus, model, emotion = str(b["corpus"]), str(b["model"]), str(b["emotion"])
         axis, subset = self.axis.currentData(), self.subset.currentData() or "all"
@@ -233,7 +233,7 @@ class KMView(PlotPanel):
 
     def _pair_members(self, index: Any) -> None:
         """Double-click on a pair: every sentence behind it (names are averaged in K&M)."""
-        from engine.stats.plotdata import km_pair_members
+        from engine.stats.present.plotdata import km_pair_members
 
         frame = self.detail.frame
         scores = self._pair_context.get("scores")

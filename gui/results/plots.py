@@ -3,7 +3,7 @@
 Why one base: each plot must answer "which sentences are behind this mark?" the same way
 (click → the pairs, listed below the plot, copyable and saveable as CSV) and leave the app
 the same way (PNG and SVG through ``pyqtgraph.exporters``). Subclasses only draw and say what
-a click at a data position means; the drill-down tables come from ``engine.stats.plotdata``
+a click at a data position means; the drill-down tables come from ``engine.stats.present.plotdata``
 and are computed in a pool thread, so a click never freezes the window.
 
 Drawing is staged the same way: a view's ``prepare`` (the pandas work: boxes, groups, the
@@ -71,9 +71,9 @@ def stars_legend() -> str:
 
 def untested_text(status: Any = "", note: Any = "") -> str:
     """What a plot prints beside the hollow marker of a row without a test: "not tested" and why
-    (engine.stats.tables.untested_reason: from the row's status, e.g. constant scores), so the reason
+    (engine.stats.present.tables.untested_reason: from the row's status, e.g. constant scores), so the reason
     is on the plot itself, not only in the Notes tab."""
-    from engine.stats.tables import untested_reason
+    from engine.stats.present.tables import untested_reason
 
     reason = untested_reason(None, status, note)
     # TRANSLATORS: beside a hollow marker on a results plot; {reason} e.g. "the scores do not vary"

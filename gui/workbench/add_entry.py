@@ -23,10 +23,10 @@ from PySide6.QtWidgets import (
 )
 
 from engine.corpus import CorpusDefinition, EmotionWord, Form, PersonTerm
-from engine.corpus.entry_lines import LineEntry, parse_emotion_lines, parse_person_lines
-from engine.corpus.ids import derive_id
-from engine.corpus.model import EMOTION_KINDS, EMOTIONS, PERSON_KINDS
-from engine.corpus.needed_forms import needed_combinations
+from engine.corpus.definition.entry_lines import LineEntry, parse_emotion_lines, parse_person_lines
+from engine.corpus.definition.ids import derive_id
+from engine.corpus.definition.model import EMOTION_KINDS, EMOTIONS, PERSON_KINDS
+from engine.corpus.generate.needed_forms import needed_combinations
 
 from gui.i18n import _, list_separator
 

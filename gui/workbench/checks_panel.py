@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine.corpus import CODES, Finding
-from engine.corpus.checker import CheckReport
-from engine.corpus.finding_groups import FindingGroup, cause_of
+from engine.corpus.check.checker import CheckReport
+from engine.corpus.check.finding_groups import FindingGroup, cause_of
 
 from gui.i18n import _, connect_retranslate, list_separator, ngettext
 
@@ -78,7 +78,7 @@ class ChecksPanel(QWidget):
     """Shows grouped findings; emits ``jump(list_name, entry_id)`` when one is clicked."""
 
     jump = Signal(str, str)
-    fix_requested = Signal(object)  # an engine.corpus.fixes.Fix to apply (one undo step)
+    fix_requested = Signal(object)  # an engine.corpus.check.fixes.Fix to apply (one undo step)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from engine.corpus import CorpusDefinition, Form
-from engine.corpus.model import EMOTION_KINDS, EMOTIONS, PERSON_KINDS, REVIEW_STATUSES
+from engine.corpus.definition.model import EMOTION_KINDS, EMOTIONS, PERSON_KINDS, REVIEW_STATUSES
 
 from gui.i18n import N_, _
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
-from engine.corpus.paths import Path, assign, resolve
+from engine.corpus.definition.paths import Path, assign, resolve
 
 
 class SetValue(QUndoCommand):

@@ -136,7 +136,7 @@ class CorpusSettings(QWidget):
     # -- social axes ------------------------------------------------------------
     def add_axis_from_text(self) -> bool:
         """Add the axis typed as NAME[:Title]=GROUP*,GROUP (one undo step); says why when it cannot."""
-        from engine.corpus.axes import AxisError, parse_axis_option, with_axis
+        from engine.corpus.definition.axes import AxisError, parse_axis_option, with_axis
 
         text = self.new_axis.text().strip()
         if not text:
@@ -158,7 +158,7 @@ class CorpusSettings(QWidget):
         """A cell of the axes table: title, groups (a changed name is a rename) or reference group."""
         import copy
 
-        from engine.corpus.axes import AxisError, make_axis
+        from engine.corpus.definition.axes import AxisError, make_axis
 
         if self._building:
             return
@@ -186,7 +186,7 @@ class CorpusSettings(QWidget):
 
     def _commit_groups(self, name: str, groups: list[str]) -> None:
         """Same number of groups with one name changed: a rename (persons follow); else the new list."""
-        from engine.corpus.axes import make_axis, renamed_group
+        from engine.corpus.definition.axes import make_axis, renamed_group
 
         c = self.doc.corpus
         axis = c.axes[name]

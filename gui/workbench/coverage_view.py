@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetIte
 
 from gui.i18n import _, connect_retranslate, ngettext
 
-from engine.corpus.coverage import NEUTRAL, Coverage
+from engine.corpus.check.coverage import NEUTRAL, Coverage
 
 OK_COLOUR, PART_COLOUR, NONE_COLOUR, EMPTY_COLOUR = "#d9f2dc", "#ffe3b3", "#f8c9c4", "#f2f2f2"
 SKIPPED_COLOUR = "#e4e9f2"  # every missing combination is skipped on purpose (untranslatable)

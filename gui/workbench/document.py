@@ -16,9 +16,9 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from engine.corpus import CorpusDefinition, load_corpus
-from engine.corpus.paths import resolve
-from engine.corpus.registry import BUILTIN_DIR, remember_corpus, user_corpus_dir
-from engine.corpus.writer import save_definition
+from engine.corpus.definition.paths import resolve
+from engine.corpus.definition.registry import BUILTIN_DIR, remember_corpus, user_corpus_dir
+from engine.corpus.definition.writer import save_definition
 
 from .commands import InsertItem, RemoveItem, SetValue
 

@@ -8,10 +8,10 @@ from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QPushButton, QTableView, QVBoxLayout, QWidget
 
 from engine.corpus import Form, Template, Variant, Word
-from engine.corpus.ids import derive_id
-from engine.corpus.language_presets import preset_for
-from engine.corpus.needed_forms import missing_combinations, needed_combinations
-from engine.corpus.progress import auto_status
+from engine.corpus.definition.ids import derive_id
+from engine.corpus.definition.language_presets import preset_for
+from engine.corpus.generate.needed_forms import missing_combinations, needed_combinations
+from engine.corpus.translate.progress import auto_status
 
 from gui.i18n import _, connect_retranslate, ngettext
 

@@ -73,14 +73,14 @@ def export_document(doc: CorpusDocument, kind: str, out: str | Path) -> str:
                         res.units).format(n=res.units, path=res.path)
     if kind in ("csv", "jsonl", "parquet"):
         from engine.corpus import generate
-        from engine.corpus.export import export_table
+        from engine.corpus.generate.export import export_table
 
         df = generate(corpus)
         export_table(df, out, kind)
         return ngettext("{n} sentence written to {path}", "{n} sentences written to {path}", len(df)).format(
             n=f"{len(df):,}", path=out)
     if kind == "hf":
-        from engine.corpus.hf_dataset import export_hf_dataset
+        from engine.corpus.generate.hf_dataset import export_hf_dataset
 
         res = export_hf_dataset(corpus, out, overwrite=True)
         return _("Hugging Face dataset ({n} sentences) written to {path}").format(n=f"{res.rows:,}", path=res.path)

@@ -11,7 +11,7 @@ import ast
 import re
 
 from engine.corpus import Finding
-from engine.corpus.findings import CODES
+from engine.corpus.check.findings import CODES
 
 from gui.i18n import N_, _, ngettext, pgettext
 
@@ -289,7 +289,7 @@ _COMPOSED: list[tuple[str, re.Pattern[str], str, bool]] = [(c, re.compile(p), m,
      N_("no spelling dictionary for “{language}” on this system: spelling not checked"), True),
 ]]
 
-# engine.corpus.grammar.referent.WHO -> the labels of the form editor's "Experiencer" combo
+# engine.corpus.check.grammar.referent.WHO -> the labels of the form editor's "Experiencer" combo
 _WHO = {"the speaker": "speaker", "a third party": "third party", "the noun it describes": "noun",
         "the person": "person"}
 _SENTENCES = re.compile(r" \((?P<n>\d+) sentence\(s\), e\.g\. (?P<example>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\)")

@@ -32,11 +32,11 @@ from PySide6.QtWidgets import (
 )
 
 from engine.corpus import Form, Variant
-from engine.corpus.compiled import CVariant
-from engine.corpus.grammar.referent import experiencer
-from engine.corpus.model import EXPERIENCERS
-from engine.corpus.needed_forms import missing_combinations, needed_combinations
-from engine.corpus.progress import auto_status
+from engine.corpus.generate.compiled import CVariant
+from engine.corpus.check.grammar.referent import experiencer
+from engine.corpus.definition.model import EXPERIENCERS
+from engine.corpus.generate.needed_forms import missing_combinations, needed_combinations
+from engine.corpus.translate.progress import auto_status
 
 from gui.i18n import _, connect_retranslate, list_separator, pgettext
 
@@ -67,7 +67,7 @@ def experiencer_label(value: str, long: bool = False) -> str:
 def inferred_experiencers(template: Any, language: str) -> list[str]:
     """Who feels the emotion word when the template does not say (the engine's inference), per
     distinct answer over its variants; [] when no variant has an emotion slot."""
-    from engine.corpus.template_syntax import TemplateSyntaxError, parse_template
+    from engine.corpus.definition.template_syntax import TemplateSyntaxError, parse_template
 
     plain = dataclasses.replace(template, experiencer="")
     found: list[str] = []

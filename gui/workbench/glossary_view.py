@@ -11,7 +11,7 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
-from engine.corpus.glossary import GlossaryTerm, forms_label, parse_forms, read_glossary, with_glossary
+from engine.corpus.translate.glossary import GlossaryTerm, forms_label, parse_forms, read_glossary, with_glossary
 
 from gui.i18n import _, connect_retranslate
 

@@ -1,6 +1,6 @@
 """The corpus's native-speaker review, as one line beside the translation progress.
 
-Why composed here: ``engine.corpus.review_record`` keeps the record and says it in English
+Why composed here: ``engine.corpus.translate.review_record`` keeps the record and says it in English
 ("native review: 100 pairs, 1 error, 0.025–5.4 %"); the workbench says the same from the
 record's fields in the interface language (in English, word for word the engine's text).
 Finding out whether the reviewed text has changed since regenerates the corpus (about a
@@ -11,9 +11,9 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from engine.corpus.model import CorpusDefinition
+from engine.corpus.definition.model import CorpusDefinition
 from engine.common.fmt import percent
-from engine.corpus.review_record import ReviewStatus, review_status
+from engine.corpus.translate.review_record import ReviewStatus, review_status
 
 from gui.i18n import _, ngettext
 

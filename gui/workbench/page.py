@@ -28,12 +28,12 @@ from PySide6.QtWidgets import (
 )
 
 from engine.corpus import check_corpus, generate
-from engine.corpus.coverage import compute_coverage
-from engine.corpus.finding_groups import group_findings
-from engine.corpus.fixes import fix_for
-from engine.corpus.model import REVIEW_STATUSES
-from engine.corpus.pairs import pair_count
-from engine.corpus.progress import corpus_progress, is_done, next_to_add, percent_text
+from engine.corpus.check.coverage import compute_coverage
+from engine.corpus.check.finding_groups import group_findings
+from engine.corpus.check.fixes import fix_for
+from engine.corpus.definition.model import REVIEW_STATUSES
+from engine.corpus.pairs.tables import pair_count
+from engine.corpus.translate.progress import corpus_progress, is_done, next_to_add, percent_text
 
 from gui import i18n, settings
 from gui.common.background import Latest
@@ -61,7 +61,7 @@ def _display_path(path: Any) -> str:
     """A file name as a translator thinks of it: in "your corpora", built-in, or under ~."""
     from pathlib import Path
 
-    from engine.corpus.registry import BUILTIN_DIR, user_corpus_dir
+    from engine.corpus.definition.registry import BUILTIN_DIR, user_corpus_dir
 
     p = Path(path)
     for base, label in ((user_corpus_dir(), _("your corpora")), (BUILTIN_DIR, "")):
@@ -115,7 +115,7 @@ class WorkbenchPage(QWidget):
         self.native_review = QLabel()
         self.native_review.setTextFormat(Qt.RichText)
         self.native_review.setWordWrap(True)  # a long line (German, a stale review) wraps instead of widening the window
-        self.review_state = None  # engine.corpus.review_record.ReviewStatus, once known
+        self.review_state = None  # engine.corpus.translate.review_record.ReviewStatus, once known
         self._review_error = ""
         progress_row = QHBoxLayout()
         progress_row.setSpacing(12)

@@ -2,7 +2,7 @@
 
 Why: the built-in Spanish EEC already says *angry → enojado / enojada*; a translator starting a
 new Spanish corpus gets that offered, as Poedit and Weblate offer their memories. The memory
-(``engine.corpus.memory``) is built in the background from every corpus on disk in the
+(``engine.corpus.translate.memory``) is built in the background from every corpus on disk in the
 corpus language (built-in and the user's own, not the one being edited) plus this corpus's
 glossary; matches are exact or fuzzy (rapidfuzz).
 """
@@ -25,10 +25,10 @@ from PySide6.QtWidgets import (
 )
 
 from engine.corpus import Form, Variant
-from engine.corpus.glossary import forms_label
-from engine.corpus.memory import GLOSSARY, Suggestion, TranslationMemory, units_of
-from engine.corpus.needed_forms import missing_combinations, needed_combinations
-from engine.corpus.progress import auto_status
+from engine.corpus.translate.glossary import forms_label
+from engine.corpus.translate.memory import GLOSSARY, Suggestion, TranslationMemory, units_of
+from engine.corpus.generate.needed_forms import missing_combinations, needed_combinations
+from engine.corpus.translate.progress import auto_status
 
 from gui.common.background import Latest
 from gui.i18n import _, connect_retranslate

@@ -13,9 +13,9 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
-from engine.corpus.needed_forms import missing_combinations, needed_combinations
-from engine.corpus.paths import assign
-from engine.corpus.progress import auto_status
+from engine.corpus.generate.needed_forms import missing_combinations, needed_combinations
+from engine.corpus.definition.paths import assign
+from engine.corpus.translate.progress import auto_status
 
 from gui.i18n import _, ngettext
 
@@ -159,7 +159,7 @@ class EntryTableModel(QAbstractTableModel):
 
     def set_pair(self, person_id: str, other_id: str) -> bool:
         """Pair two noun phrases both ways (and release their former partners) as one undo step."""
-        from engine.corpus.fixes import pair_edits
+        from engine.corpus.check.fixes import pair_edits
 
         if other_id and self.doc.index_of("persons", other_id) < 0:
             return False
@@ -177,7 +177,7 @@ class EntryTableModel(QAbstractTableModel):
     def _rename(self, row: int, old: str, new: str, path: tuple) -> bool:
         """Rename an entry and every reference to it (pair partners, declared pairs, template
         slots that take a small word) as one undo step."""
-        from engine.corpus.rename import reference_edits
+        from engine.corpus.definition.rename import reference_edits
 
         if old == new:
             return True

@@ -9,10 +9,10 @@ from engine.common.fmt import as_float, p_label, to_float
 from engine.common.i18n import N_
 from engine.common.svg import Row, level_of
 
-from ..context import StatContext, unit_interval_columns
-from ..registry import KeyRow, PlotSpec, Statistic
-from ..settings import CORRECTION, INFERENCE, N_PERMUTATIONS, SEED, Setting
-from ._shared import inference_suffix, p_column
+from engine.stats.context import StatContext, unit_interval_columns
+from engine.stats.registry import KeyRow, PlotSpec, Statistic
+from engine.stats.settings import CORRECTION, INFERENCE, N_PERMUTATIONS, SEED, Setting
+from engine.stats.entries._shared import inference_suffix, p_column
 
 
 NOUN_PHRASES = Setting("noun_phrases", "choice", "exclude", choices=("exclude", "gender"),
@@ -26,7 +26,7 @@ def applies(ctx: StatContext) -> str | None:
 
 
 def compute(ctx: StatContext) -> list[Any]:
-    from engine.stats.beta import beta_regression
+    from engine.stats.models.beta import beta_regression
 
     cols = unit_interval_columns(ctx.scores, ctx.score_cols)
     for col in sorted(set(ctx.score_cols) - set(cols)):
@@ -53,7 +53,7 @@ def plot(df: pd.DataFrame) -> PlotSpec:
 
 def _verdict(status) -> str:
     """The key-results verdict of a Beta row: empty when tested, else why not."""
-    from ..verdicts import status_verdict
+    from engine.stats.present.verdicts import status_verdict
 
     return status_verdict(status) or (str(status) if status not in ("ok", None) else "")
 
@@ -76,7 +76,7 @@ def key_rows(beta: pd.DataFrame) -> list[KeyRow]:
 
 ENTRY = Statistic(
     id="beta",
-    modules=("engine.stats.beta", "scipy.stats", "statsmodels.api", "statsmodels.othermod.betareg"),
+    modules=("engine.stats.models.beta", "scipy.stats", "statsmodels.api", "statsmodels.othermod.betareg"),
     label=N_("Beta regression"),
     title=N_("Beta regression (Câmara et al. 2022)"),
     paper=N_("Câmara et al. 2022: race, gender and their intersection"),

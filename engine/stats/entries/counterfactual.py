@@ -9,11 +9,11 @@ from engine.common.fmt import as_float, to_float
 from engine.common.i18n import N_
 from engine.common.svg import UNTESTED, Row
 
-from ..context import StatContext
-from ..registry import KeyRow, PlotSpec, Statistic
-from ..settings import CORRECTION, INFERENCE, N_PERMUTATIONS, N_RESAMPLES, SEED, Setting
-from ..verdicts import band_verdict
-from ._shared import inference_suffix, p_column
+from engine.stats.context import StatContext
+from engine.stats.registry import KeyRow, PlotSpec, Statistic
+from engine.stats.settings import CORRECTION, INFERENCE, N_PERMUTATIONS, N_RESAMPLES, SEED, Setting
+from engine.stats.present.verdicts import band_verdict
+from engine.stats.entries._shared import inference_suffix, p_column
 
 
 BAND_SHARE = Setting("band_share", "float", 0.03, flag="--band", plan_key="band", low=0.0, high=1.0, high_open=True,
@@ -31,7 +31,7 @@ def applies(ctx: StatContext) -> str | None:
 
 
 def compute(ctx: StatContext) -> list[Any]:
-    from engine.stats.counterfactual import counterfactual_analysis
+    from engine.stats.tests.counterfactual import counterfactual_analysis
 
     out = []
     for col, (sname, dim) in ctx.score_cols.items():
@@ -85,7 +85,7 @@ def plot(df: pd.DataFrame) -> PlotSpec:
 def key_rows(cf: pd.DataFrame) -> list[KeyRow]:
     out = []
     pc = p_column(cf, "t_p_value")
-    from engine.stats.counterfactual import INFERENCE_COLUMNS
+    from engine.stats.tests.counterfactual import INFERENCE_COLUMNS
 
     std = {"corpus", "model", "emotion", "test", "note", "settings", "status", "band", "exceeds_band",
            *INFERENCE_COLUMNS}
@@ -101,7 +101,7 @@ def key_rows(cf: pd.DataFrame) -> list[KeyRow]:
 
 ENTRY = Statistic(
     id="counterfactual",
-    modules=("engine.stats.counterfactual", "scipy.stats", "statsmodels.stats.multitest"),
+    modules=("engine.stats.tests.counterfactual", "scipy.stats", "statsmodels.stats.multitest"),
     label=N_("Counterfactual pairs"),
     title=N_("Counterfactual pairs (Goldfarb-Tarrant et al. 2023)"),
     paper=N_("Goldfarb-Tarrant et al. 2023: differences and confusion"),

@@ -9,11 +9,11 @@ from engine.common.fmt import as_float, p_label, to_float
 from engine.common.i18n import N_
 from engine.common.svg import UNTESTED, Row
 
-from ..context import StatContext, noun_phrase_pairs
-from ..inference import RACE_POOLING_CHOICES
-from ..registry import KeyRow, PlotSpec, Statistic
-from ..settings import ALPHA, CORRECTION, INFERENCE, N_PERMUTATIONS, N_RESAMPLES, SEED, Setting
-from ._shared import inference_suffix, p_column
+from engine.stats.context import StatContext, noun_phrase_pairs
+from engine.stats.inference import RACE_POOLING_CHOICES
+from engine.stats.registry import KeyRow, PlotSpec, Statistic
+from engine.stats.settings import ALPHA, CORRECTION, INFERENCE, N_PERMUTATIONS, N_RESAMPLES, SEED, Setting
+from engine.stats.entries._shared import inference_suffix, p_column
 
 
 RACE_POOLING = Setting("race_pooling", "choice", "paper", choices=RACE_POOLING_CHOICES,
@@ -24,7 +24,7 @@ RACE_POOLING = Setting("race_pooling", "choice", "paper", choices=RACE_POOLING_C
 
 
 def compute(ctx: StatContext) -> list[Any]:
-    from engine.stats.km import km_paired_analysis
+    from engine.stats.tests.km import km_paired_analysis
 
     race = ctx.race_axis
     np_pairs = noun_phrase_pairs(ctx.corpus, ctx.pairs)
@@ -68,7 +68,7 @@ def key_rows(paired: pd.DataFrame) -> list[KeyRow]:
 
 ENTRY = Statistic(
     id="paired",
-    modules=("engine.stats.km", "scipy.stats", "statsmodels.stats.multitest"),
+    modules=("engine.stats.tests.km", "scipy.stats", "statsmodels.stats.multitest"),
     label=N_("Paired differences"),
     title=N_("Paired analysis (Kiritchenko & Mohammad 2018)"),
     paper=N_("Kiritchenko & Mohammad 2018: F–M and minority–majority pairs"),

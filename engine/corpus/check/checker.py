@@ -1,0 +1,364 @@
+"""The agreement checker: static rules on entries plus every template × filler combination.
+
+A combination is either realisable (every slot finds exactly one form with the
+features it needs) or reported with its template, slot, wanted features and the forms
+available — which is what a translator needs to fix it.
+"""
+from __future__ import annotations
+
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from engine.corpus.definition.axes import axis_findings
+from engine.corpus.generate.compiled import CompiledCorpus, Realisation
+from engine.corpus.check.expect import expect_findings
+from engine.corpus.check.findings import Finding
+from engine.corpus.check.grammar import GrammarCheck
+from engine.corpus.definition.model import EMOTION_KINDS, EMOTIONS, PERSON_KINDS, REVIEW_STATUSES, CorpusDefinition
+from engine.corpus.pairs.pair_checks import check_pairs
+
+_OK_INNER_PUNCT = set("-'’·‐־")  # hyphens, apostrophes, middle dot, maqaf: part of words
+
+
+@dataclass
+class CheckReport:
+    corpus_id: str
+    findings: list[Finding] = field(default_factory=list)
+    sentences: int = 0  # realisable combinations
+    pairs: int = 0  # counterfactual sentence pairs (engine.corpus.pairs.tables)
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.is_error]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.findings if not f.is_error]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def codes(self) -> set[str]:
+        return {f.code for f in self.findings}
+
+    def grouped(self) -> list[tuple[Finding, int]]:
+        """Identical problems collapsed (e.g. one missing form blocks 180 combinations)."""
+        groups: dict[tuple, list[Finding]] = defaultdict(list)
+        for f in self.findings:
+            key = (f.code, f.item, f.template, f.slot, f.message if not f.person else _generic(f))
+            groups[key].append(f)
+        return [(fs[0], len(fs)) for fs in groups.values()]
+
+    def to_text(self) -> str:
+        lines = [f"{self.corpus_id}: {len(self.errors)} error(s), {len(self.warnings)} warning(s), "
+                 f"{self.sentences} sentence(s) can be generated"
+                 + (f", {self.pairs} counterfactual pair(s)" if self.pairs else "")]
+        for f, n in sorted(self.grouped(), key=lambda x: (not x[0].is_error, x[0].code)):
+            extra = f" (×{n} combinations)" if n > 1 else ""
+            lines.append(f"  {f}{extra}")
+            if f.available and f.code in ("E001", "E002"):
+                lines.append(f"      forms available: {', '.join(f.available) or 'none'}")
+        return "\n".join(lines)
+
+
+def _generic(f: Finding) -> str:
+    return f.message
+
+
+def check_corpus(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -> CheckReport:
+    cc = compiled or CompiledCorpus(corpus)
+    report = CheckReport(corpus.id)
+    out = report.findings
+    out += _check_features(corpus)
+    out += _check_persons(corpus)
+    out += axis_findings(corpus)
+    out += _check_emotions(corpus)
+    out += _check_forms(corpus)
+    out += _check_duplicates(corpus)
+    out += _check_templates(corpus, cc)
+    grammar = GrammarCheck(cc)
+    n, combo = _check_combinations(cc, grammar)
+    report.sentences = n
+    out += _collapse_absent(combo)
+    out += grammar.findings()
+    report.pairs, pair_findings = check_pairs(corpus, cc)
+    out += pair_findings
+    return report
+
+
+def _collapse_absent(findings: list[Finding]) -> list[Finding]:
+    """One W109 per missing form, not one per combination: the translator declared it once."""
+    out: list[Finding] = []
+    first: dict[tuple[str, str], Finding] = {}
+    count: dict[tuple[str, str], int] = defaultdict(int)
+    for f in findings:
+        if f.code != "W109":
+            out.append(f)
+            continue
+        key = (f.slot, f.message)
+        count[key] += 1
+        if key not in first:
+            first[key] = f
+            out.append(f)
+    for key, f in first.items():
+        f.message += f" ({count[key]} combination(s))"
+    return out
+
+
+def _feature_problems(corpus: CorpusDefinition, feats: dict[str, str], item: str, *, slot: str = "") -> list[Finding]:
+    out = []
+    for k, v in feats.items():
+        if k not in corpus.features:
+            out.append(Finding("E005", f"feature {k!r} is not declared in [features]"
+                               f" (declared: {', '.join(sorted(corpus.features)) or 'none'})", item=item, slot=slot))
+        elif v not in corpus.features[k]:
+            out.append(Finding("E006", f"{k}={v!r} is not one of {corpus.features[k]}", item=item, slot=slot))
+    return out
+
+
+def _check_features(corpus: CorpusDefinition) -> list[Finding]:
+    out = []
+    for name, axis in corpus.axes.items():
+        if axis.feature_values:
+            out += _feature_problems(corpus, {name: v for v in axis.feature_values.values()}, f"axes.{name}.feature")
+            for g in axis.feature_values:
+                if g not in axis.groups:
+                    out.append(Finding("E011", f"feature mapping names unknown group {g!r}", item=f"axes.{name}.feature"))
+    for feat, rules in corpus.expect.items():
+        for value in rules:
+            out += _feature_problems(corpus, {feat: value}, f"expect.{feat}")
+    for feat in corpus.derive:
+        if feat not in corpus.features:
+            out.append(Finding("E005", f"derived feature {feat!r} is not declared in [features]", item=f"derive.{feat}"))
+        else:
+            for v in corpus.derive[feat]:
+                if v not in corpus.features[feat]:
+                    out.append(Finding("E006", f"derived value {v!r} is not one of {corpus.features[feat]}", item=f"derive.{feat}"))
+    return out
+
+
+def _check_persons(corpus: CorpusDefinition) -> list[Finding]:
+    out = []
+    race = corpus.race_axis
+    by_id = {p.id: p for p in corpus.persons}
+    # persons a [[pairs]] entry pairs on gender need no `pair` field
+    in_pairs = {x for pr in corpus.pairs if pr.variable == "gender" for x in pr.privileged + pr.minoritised}
+    for p in corpus.persons:
+        item = f"persons[{p.id}]"
+        if p.kind not in PERSON_KINDS:
+            out.append(Finding("E011", f"kind {p.kind!r} is not one of {list(PERSON_KINDS)}", item=item, person=p.id))
+        for axis_name, group in p.groups.items():
+            axis = corpus.axes[axis_name]
+            if group not in axis.groups:
+                out.append(Finding("E011", f"{axis_name}={group!r} is not one of {axis.groups}", item=item, person=p.id))
+        if "gender" not in p.groups and p.kind != "identity_term":
+            out.append(Finding("E011", "person term has no gender", item=item, person=p.id))
+        if p.kind == "name" and race is not None and race.name not in p.groups:
+            out.append(Finding("E011", f"given name has no {race.name} group", item=item, person=p.id))
+        if p.kind == "noun_phrase" and race is not None and race.name in p.groups:
+            out.append(Finding("E011", f"noun phrase tagged with {race.name}; noun phrases carry gender only",
+                               item=item, person=p.id))
+        if not p.forms and p.review.status == "untranslatable":
+            out.append(Finding("W108", "marked untranslatable and has no forms: its sentences are not generated",
+                               item=item, person=p.id))
+        elif not p.forms:
+            out.append(Finding("E012", "no forms: this person term yields no sentences", item=item, person=p.id))
+        out += _feature_problems(corpus, p.features, item)
+        out += _pair_findings(p, by_id, item, in_pairs)
+        if p.kind == "name":
+            for f in p.forms:
+                first = f.text[:1]
+                if first.isalpha() and first.lower() != first.upper() and not first.isupper():
+                    out.append(Finding("W104", f"name {f.text!r} does not start with a capital letter",
+                                       item=item, person=p.id))
+        if p.review.status not in REVIEW_STATUSES:
+            out.append(Finding("W107", f"status {p.review.status!r} is not one of {list(REVIEW_STATUSES)}", item=item))
+    return out
+
+
+def _pair_findings(p, by_id: dict, item: str, in_pairs: set[str]) -> list[Finding]:
+    """W106: a pair naming nobody or the same gender, a pair set on one side only (mirror it), or
+    a gendered noun phrase left without a counterpart while noun phrases of another gender exist
+    (its sentences then have no counterfactual twin: the pair count falls without a word)."""
+    if p.pair:
+        other = by_id.get(p.pair)
+        if other is None or other.gender == p.gender:
+            return [Finding("W106", f"pair {p.pair!r} is missing or of the same gender", item=item, person=p.id)]
+        if other.pair != p.id:
+            now = f"names {other.pair!r}" if other.pair else "is empty"
+            return [Finding("W106", f"pair not mirrored: {other.id!r}'s pair {now}; set it to {p.id!r} "
+                            f"(Fix: mirror the pair)", item=item, person=p.id)]
+        return []
+    if p.kind != "noun_phrase" or not p.gender or p.id in in_pairs:
+        return []
+    if any(q.pair == p.id for q in by_id.values()):
+        return []  # named by the other side: its "not mirrored" finding says what to do
+    free = [q.id for q in by_id.values() if q.kind == "noun_phrase" and q.gender and q.gender != p.gender
+            and (not q.pair or q.pair == p.id) and q.id not in in_pairs]
+    if not free and not any(q.kind == "noun_phrase" and q.gender and q.gender != p.gender for q in by_id.values()):
+        return []
+    hint = f" (e.g. {', '.join(repr(x) for x in free[:3])})" if free else ""
+    return [Finding("W106", f"noun phrase has no pair: choose its counterpart of the other gender{hint} in the Pair "
+                    f"column, else its sentences have no counterfactual twin", item=item, person=p.id)]
+
+
+def _check_emotions(corpus: CorpusDefinition) -> list[Finding]:
+    out = []
+    for e in corpus.emotion_words:
+        item = f"emotion_words[{e.id}]"
+        if e.emotion not in EMOTIONS:
+            what = "has no emotion" if not e.emotion else f"emotion {e.emotion!r} is not one of {list(EMOTIONS)}"
+            out.append(Finding("E007", what, item=item, emotion_word=e.id))
+        if e.kind not in EMOTION_KINDS:
+            what = "has no kind" if not e.kind else f"kind {e.kind!r} is not one of {list(EMOTION_KINDS)}"
+            out.append(Finding("E007", what, item=item, emotion_word=e.id))
+        if not e.forms and e.review.status == "untranslatable":
+            out.append(Finding("W108", "marked untranslatable and has no forms: its sentences are not generated"
+                               + (f" ({e.review.note})" if e.review.note else ""), item=item, emotion_word=e.id))
+        elif not e.forms:
+            out.append(Finding("E012", "no forms (untranslated): combinations with this word are skipped",
+                               item=item, emotion_word=e.id))
+        out += _feature_problems(corpus, e.features, item)
+        if e.review.status not in REVIEW_STATUSES:
+            out.append(Finding("W107", f"status {e.review.status!r} is not one of {list(REVIEW_STATUSES)}", item=item))
+    return out
+
+
+def _all_forms(corpus: CorpusDefinition):
+    for p in corpus.persons:
+        for f in p.forms:
+            yield f"persons[{p.id}]", p.id, f
+    for e in corpus.emotion_words:
+        for f in e.forms:
+            yield f"emotion_words[{e.id}]", e.id, f
+    for w in corpus.words:
+        for f in w.forms:
+            yield f"words[{w.id}]", w.id, f
+
+
+def stray_characters(text: str) -> str:
+    """Why a form looks damaged ('' if it does not): e.g. 'empört,' or 'bal  x'."""
+    if text != text.strip():
+        return "leading or trailing whitespace"
+    if "  " in text or "\t" in text or "\n" in text or "\u00a0" in text:
+        return "doubled or unusual whitespace"
+    for i, ch in enumerate(text):
+        cat = unicodedata.category(ch)
+        if cat.startswith("P") and ch not in _OK_INNER_PUNCT:
+            return f"punctuation {ch!r} at position {i + 1}"
+        if ch in _OK_INNER_PUNCT and (i == 0 or i == len(text) - 1) and ch not in "'’":
+            return f"{ch!r} at the edge of the form"
+    return ""
+
+
+def _check_forms(corpus: CorpusDefinition) -> list[Finding]:
+    out = []
+    for item, _id, f in _all_forms(corpus):
+        if f.absent:
+            out += _feature_problems(corpus, f.features, item)
+            continue
+        if not f.text.strip():
+            out.append(Finding("E008", "empty form", item=item))
+            continue
+        why = stray_characters(f.text)
+        if why:
+            out.append(Finding("W102", f"form {f.text!r}: {why}", item=item))
+        out += _feature_problems(corpus, f.features, item)
+    return out
+
+
+def _check_duplicates(corpus: CorpusDefinition) -> list[Finding]:
+    """One Arabic word for two English emotion words is a translation problem worth a look."""
+    out = []
+    for label, entries in (("persons", corpus.persons), ("emotion_words", corpus.emotion_words)):
+        owners: dict[str, list[str]] = defaultdict(list)
+        for e in entries:
+            for text in dict.fromkeys(f.text for f in e.forms if not f.absent):
+                owners[text].append(e.id)
+        by_ids: dict[tuple[str, ...], list[str]] = defaultdict(list)
+        for text, ids in owners.items():
+            if len(set(ids)) > 1:
+                by_ids[tuple(dict.fromkeys(ids))].append(text)
+        for ids, texts in by_ids.items():
+            shown = ", ".join(repr(t) for t in texts)
+            out.append(Finding("W101", f"form{'s' if len(texts) > 1 else ''} {shown} listed for {', '.join(ids)}",
+                               item=f"{label}[{ids[0]}]"))
+    return out
+
+
+def _check_templates(corpus: CorpusDefinition, cc: CompiledCorpus) -> list[Finding]:
+    out = []
+    for ct in cc.templates:
+        t = ct.template
+        item = f"templates[{t.id}]"
+        out += ct.problems
+        for v in t.variants:
+            if v.text != v.text.strip() or "  " in v.text:
+                out.append(Finding("W105", f"template text {v.text!r} has doubled, leading or trailing spaces",
+                                   item=item, template=t.id))
+            out += _feature_problems(corpus, v.features, item)
+        for feat, ref in t.select.items():
+            if not ref.startswith(("person.", "emotion.")):
+                out.append(Finding("E010", f"select {feat}={ref!r}: refer to person.FEATURE or emotion.FEATURE",
+                                   item=item, template=t.id))
+        for cv in ct.variants:
+            if cv.person_slot is None and not (cv.variant.text or "").strip():
+                # An empty text is an untranslated template (a new language started from a source
+                # corpus), not a malformed one: say so in the translator's terms.
+                out.append(Finding("E012", "template not translated yet: it yields no sentences",
+                                   item=item, template=t.id))
+            elif cv.person_slot is None:
+                out.append(Finding("E003", "template has no {person} slot", item=item, template=t.id))
+            for slot in cv.parsed.slots:
+                if not slot.generating and cc.corpus.word(slot.source) is None:
+                    out.append(Finding("E004", f"slot {slot.name!r} names no word {slot.source!r} "
+                                       f"(known: person, emotion{', ' if corpus.words else ''}"
+                                       f"{', '.join(w.id for w in corpus.words)})", item=item, template=t.id,
+                                       slot=slot.name))
+                feats = {k: v for k, v in slot.fixed.items() if not cc.is_filter(slot, k)}
+                out += _feature_problems(corpus, feats, item, slot=slot.name)
+                for k in slot.refs:
+                    if k not in corpus.features:
+                        out.append(Finding("E005", f"slot {slot.name!r} agrees on undeclared feature {k!r}",
+                                           item=item, template=t.id, slot=slot.name))
+                if slot.source == "emotion" and "kind" in slot.fixed and slot.fixed["kind"] not in EMOTION_KINDS:
+                    out.append(Finding("E006", f"kind={slot.fixed['kind']!r} is not one of {list(EMOTION_KINDS)}",
+                                       item=item, template=t.id, slot=slot.name))
+        # fix E003 duplicates from several variants
+    seen = set()
+    unique = []
+    for f in out:
+        key = (f.code, f.item, f.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(f)
+    return unique
+
+
+def _check_combinations(cc: CompiledCorpus, grammar: GrammarCheck) -> tuple[int, list[Finding]]:
+    out: list[Finding] = []
+    n = 0
+    for ct in cc.templates:
+        if not ct.generates:
+            continue
+        grammar.template(ct)
+        persons = cc.persons_for(ct)
+        emotions = cc.emotions_for(ct)
+        for p in persons:
+            for e in emotions:
+                r = cc.realise(ct, p, e)
+                if isinstance(r, Realisation):
+                    n += 1
+                    if cc.corpus.expect:
+                        out += expect_findings(cc, ct.id, r, p, e)
+                    grammar.sentence(ct, r, p, e)
+                    s = r.sentence
+                    first = next((ch for ch in s if ch.isalpha()), "")
+                    if first and first.lower() != first.upper() and not first.isupper():
+                        out.append(Finding("W103", f"sentence starts lower-case: {s!r}", template=ct.id,
+                                           person=p.id, emotion_word=e.id if e else ""))
+                else:
+                    out.append(r)
+    return n, out

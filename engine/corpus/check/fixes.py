@@ -1,0 +1,89 @@
+"""Mechanical fixes for checker findings: the edit a translator would make, ready to apply.
+
+Why: advice such as "add a feature to tell them apart" blamed each emotion word when the fix
+was one slot feature in the template (``gender=person.gender``); a pair set on one side was
+silently half a pair. Where the fix is mechanical the finding names it, and the workbench
+applies it with one click (as one undo step) through the same path-addressed edits
+(``paths``) every other edit uses. Nothing here guesses: a fix is offered only when exactly
+one edit makes the finding go away.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.corpus.check.findings import Finding
+from engine.corpus.definition.model import CorpusDefinition
+
+_ITEM_RX = re.compile(r"^(templates|persons)\[(.+)\]$")
+
+
+@dataclass
+class Fix:
+    label: str  # what the fix does, in English (the GUI words it again)
+    edits: list[tuple[tuple, Any]] = field(default_factory=list)  # (path, new value)
+    kind: str = ""  # "agree" | "mirror" | "pair"
+    args: dict[str, str] = field(default_factory=dict)  # what the GUI needs to word it
+
+
+def add_agreement(text: str, slot: str, feature: str, ref: str) -> str:
+    """``{emotion kind=state}`` -> ``{emotion kind=state gender=person.gender}`` for slot ``slot``
+    (every occurrence that does not set ``feature`` yet); other slots are left alone."""
+    rx = re.compile(r"(?<!\{)\{(" + re.escape(slot) + r")((?::[^\s{}]+)?)([^{}]*)\}")
+
+    def put(m: re.Match) -> str:
+        body = m.group(3)
+        if re.search(r"(^|\s)" + re.escape(feature) + r"=", body):
+            return m.group(0)
+        return "{" + m.group(1) + m.group(2) + body.rstrip() + f" {feature}={ref}" + "}"
+    return rx.sub(put, text)
+
+
+def pair_edits(corpus: CorpusDefinition, person_id: str, other_id: str) -> list[tuple[tuple, Any]]:
+    """Set ``person_id``'s pair to ``other_id`` *and* mirror it: the other side names it back,
+    and whoever either of them was paired with before is released. ``other_id`` '' unpairs."""
+    idx = {p.id: i for i, p in enumerate(corpus.persons)}
+    persons = corpus.persons
+    a = persons[idx[person_id]]
+    want: dict[str, str] = {a.id: other_id}
+    if a.pair and a.pair in idx and persons[idx[a.pair]].pair == a.id and a.pair != other_id:
+        want[a.pair] = ""
+    if other_id:
+        b = persons[idx[other_id]]
+        want[b.id] = a.id
+        if b.pair and b.pair in idx and b.pair != a.id and persons[idx[b.pair]].pair == b.id:
+            want[b.pair] = ""
+    return [(("persons", idx[pid], "pair"), value) for pid, value in want.items() if persons[idx[pid]].pair != value]
+
+
+def fix_for(corpus: CorpusDefinition, f: Finding) -> Fix | None:
+    """The one edit that removes ``f``, or None when the fix needs a decision."""
+    m = _ITEM_RX.match(f.item or "")
+    if f.code == "E002" and m and m.group(1) == "templates" and f.wanted and f.slot:
+        feature, ref = next(iter(f.wanted.items()))
+        i = next((k for k, t in enumerate(corpus.templates) if t.id == m.group(2)), -1)
+        if i < 0:
+            return None
+        variants = copy.deepcopy(corpus.templates[i].variants)
+        for v in variants:
+            v.text = add_agreement(v.text, f.slot, feature, ref)
+        if [v.text for v in variants] == [v.text for v in corpus.templates[i].variants]:
+            return None
+        return Fix(f"add {feature}={ref} to slot {f.slot!r} of {m.group(2)}", [(("templates", i, "variants"), variants)],
+                   "agree", {"feature": feature, "ref": ref, "slot": f.slot, "template": m.group(2)})
+    if f.code == "W106" and m and m.group(1) == "persons":
+        p = next((q for q in corpus.persons if q.id == m.group(2)), None)
+        if p is None:
+            return None
+        if p.pair and "not mirrored" in f.message:
+            return Fix(f"mirror the pair: {p.pair} ~ {p.id}", pair_edits(corpus, p.id, p.pair), "mirror",
+                       {"person": p.id, "other": p.pair})
+        if not p.pair:
+            free = [q.id for q in corpus.persons if q.kind == "noun_phrase" and q.gender and q.gender != p.gender
+                    and not q.pair]
+            if len(free) == 1:
+                return Fix(f"pair {p.id} with {free[0]}", pair_edits(corpus, p.id, free[0]), "pair",
+                           {"person": p.id, "other": free[0]})
+    return None

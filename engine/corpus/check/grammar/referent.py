@@ -1,0 +1,74 @@
+"""E016 — whose emotion is it: the emotion word agrees with the referent that feels it.
+
+Why declared: *{person} me hizo sentir {adj}*, *{person} deixou-me {adj}*, *{person} hat mich
+{adj} gemacht*, *{person} جعلني أشعر ب{adj}*: the adjective describes the speaker, not the person,
+so it must not follow the person's gender — a gender pair would then differ in two words and
+the gender coefficient measure the speaker's gender too. A template declares the referent
+(``experiencer = "person" | "speaker" | "third" | "noun"``); where it does not, it is inferred:
+the speaker when the literal text has a first-person pronoun with a feel/make verb of the
+corpus language (``speaker`` patterns in languages/<lang>.toml), a noun for situation words,
+else the person. The speaker's grammatical gender is one corpus setting
+(``speaker_gender``), held constant across every template and both sides of every pair.
+"""
+from __future__ import annotations
+
+from engine.corpus.generate.compiled import CVariant
+from engine.corpus.definition.model import CorpusDefinition, Template
+from engine.corpus.check.grammar.language_data import language_data
+
+WHO = {"speaker": "the speaker", "third": "a third party", "noun": "the noun it describes", "person": "the person"}
+
+
+def literal_text(cv: CVariant) -> str:
+    """The template's own words, each slot as ``{}`` (what the speaker patterns read)."""
+    return "".join(p if isinstance(p, str) else "{}" for p in cv.parsed.pieces)
+
+
+def speaker_detected(cv: CVariant, language: str) -> bool:
+    lit = literal_text(cv)
+    return any(rx.search(lit) for rx in language_data(language).speaker)
+
+
+def experiencer(template: Template, cv: CVariant, language: str) -> tuple[str, bool]:
+    """(referent, declared): the template's declaration, else the inferred referent."""
+    if template.experiencer:
+        return template.experiencer, True
+    slot = cv.emotion_slot
+    if slot is None:
+        return "", False
+    if speaker_detected(cv, language):
+        return "speaker", False
+    if slot.fixed.get("kind") == "situation":
+        return "noun", False
+    return "person", False
+
+
+def wrong_referent(corpus: CorpusDefinition, template: Template, cv: CVariant) -> list[tuple[str, str, str]]:
+    person, slot = cv.person_slot, cv.emotion_slot
+    if person is None or slot is None:
+        return []
+    exp, declared = experiencer(template, cv, corpus.language)
+    detected = speaker_detected(cv, corpus.language)
+    agrees = [k for k, ref in slot.refs.items() if ref.slot == person.name and k in ("gender", "number")]
+    speaker_gender = corpus.speaker_gender or "m"
+    out = []
+    if agrees and (exp != "person" or detected):
+        who = WHO["speaker"] if detected and exp == "person" else WHO[exp]
+        if exp == "speaker" or detected:
+            fix = (f"hold it at the corpus's speaker gender ({slot.name} gender={speaker_gender}, "
+                   f"speaker_gender in the corpus settings) and declare experiencer = \"speaker\"")
+        elif exp == "noun":
+            fix = "agree with that noun (fixed features, e.g. gender=f for 'situación')"
+        else:
+            fix = "hold its features fixed for that referent"
+        what = "declared" if declared and not (detected and exp == "person") else "the sentence makes"
+        out.append(("E016", slot.name, f"the emotion word describes {who} ({what} the one who feels), yet agrees "
+                    f"with the person in {', '.join(agrees)}: {fix}"))
+    fixed_gender = slot.fixed.get("gender")
+    if exp == "speaker" and corpus.speaker_gender and fixed_gender and fixed_gender != corpus.speaker_gender:
+        out.append(("E016", slot.name, f"the speaker feels here, but the emotion word is gender={fixed_gender} while "
+                    f"the corpus's speaker is gender={corpus.speaker_gender}: use gender={corpus.speaker_gender}"))
+    if exp == "person" and declared and fixed_gender and not agrees:
+        out.append(("E016", slot.name, f"declared to describe the person, but the emotion word has a fixed "
+                    f"gender={fixed_gender}: make it agree (gender=person.gender)"))
+    return out

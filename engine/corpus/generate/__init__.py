@@ -1,0 +1,2 @@
+"""From a definition to sentences: compilation, realisation, the generated table and its exports
+(CSV/JSONL/Parquet, Hugging Face dataset folders)."""

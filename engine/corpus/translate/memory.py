@@ -1,0 +1,121 @@
+"""Translation memory: what earlier corpora in the same language said for the same source.
+
+Why from every corpus on disk: the built-in Spanish EEC already translates *angry* as
+*enojado / enojada*; a translator starting a new Spanish corpus should be offered that, and
+their own earlier corpora (the user folder) and glossaries, exactly as Poedit and Weblate
+offer their memories. A unit is one translated item: its source text (``review.source``,
+else its id, which in EEC-derived corpora is the English word) and its target forms.
+Matches are exact (same source, case and spacing ignored) or fuzzy (rapidfuzz's ratio, so
+*annoyed* finds *annoying* but *angry* does not find *hungry* at the top).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.corpus.translate.glossary import read_glossary
+from engine.corpus.definition.language_presets import base_language
+from engine.corpus.definition.model import CorpusDefinition, Form
+from engine.corpus.translate.progress import LISTS, has_content
+
+GLOSSARY = "glossary"
+IMPORTED = "imported"  # pairs from a TMX of another tool (engine.exchange.tmx_format): any list
+
+
+@dataclass
+class MemoryUnit:
+    list_name: str  # templates | persons | emotion_words | words | glossary | imported
+    source: str
+    forms: list[Form]
+    corpus_id: str
+    item_id: str = ""
+
+    def text(self) -> str:
+        return " / ".join(f.text for f in self.forms)
+
+
+@dataclass
+class Suggestion:
+    unit: MemoryUnit
+    score: float  # 100 = exact
+    exact: bool
+
+
+def _norm(s: str) -> str:
+    return " ".join(s.casefold().split())
+
+
+def units_of(corpus: CorpusDefinition) -> list[MemoryUnit]:
+    """The translated items of one corpus (and its glossary) as memory units."""
+    out: list[MemoryUnit] = []
+    for name in LISTS:
+        for e in getattr(corpus, name):
+            if not has_content(name, e) or e.review.status == "untranslatable":
+                continue
+            source = e.review.source or e.id
+            if name == "templates":
+                forms = [Form(v.text, dict(v.features)) for v in e.variants]
+            else:
+                forms = [Form(f.text, dict(f.features)) for f in e.forms if f.text and not f.absent]
+            if forms:
+                out.append(MemoryUnit(name, source, forms, corpus.id, e.id))
+    for t in read_glossary(corpus):
+        if t.forms:
+            out.append(MemoryUnit(GLOSSARY, t.source, list(t.forms), corpus.id, ""))
+    return out
+
+
+@dataclass
+class TranslationMemory:
+    units: list[MemoryUnit] = field(default_factory=list)
+
+    @classmethod
+    def for_language(cls, language: str, *, exclude: set[str] | None = None,
+                     extra: list[CorpusDefinition] | None = None) -> "TranslationMemory":
+        """Every built-in and user corpus in ``language`` (its base language: es-MX uses es too).
+
+        ``exclude`` names corpus ids to leave out (the one being edited: it would suggest itself);
+        a user file that cannot be read is skipped — the corpora page reports it.
+        """
+        from engine.corpus.definition.registry import list_corpora, load_corpus
+
+        want = base_language(language)
+        tm = cls()
+        for entry in list_corpora():
+            if exclude and entry.id in exclude:
+                continue
+            try:
+                c = load_corpus(entry.path)
+            except Exception:  # noqa: BLE001 - one broken file must not hide the others' memory
+                continue
+            if base_language(c.language) == want and c.id not in (exclude or set()):
+                tm.units += units_of(c)
+        for c in extra or []:
+            tm.units += units_of(c)
+        from engine.exchange.tmx_format import imported_units
+
+        tm.units += imported_units(language)  # TMX imported from other tools (docs/gui.md)
+        return tm
+
+    def suggest(self, list_name: str, source: str, *, limit: int = 6, cutoff: float = 60.0) -> list[Suggestion]:
+        """Best matches for ``source``: exact first, then fuzzy above ``cutoff``; glossary terms
+        match any list. Identical suggestions from several corpora are shown once."""
+        from rapidfuzz import fuzz, process
+
+        query = _norm(source)
+        if not query:
+            return []
+        pool = [u for u in self.units if u.list_name in (list_name, GLOSSARY, IMPORTED)]
+        found = process.extract(query, [_norm(u.source) for u in pool], scorer=fuzz.ratio,
+                                score_cutoff=cutoff, limit=None)
+        out: list[Suggestion] = []
+        seen: set[tuple] = set()
+        for _choice, score, i in sorted(found, key=lambda x: (-x[1], pool[x[2]].list_name in (GLOSSARY, IMPORTED))):
+            u = pool[i]
+            key = tuple((f.text, tuple(sorted(f.features.items()))) for f in u.forms)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(Suggestion(u, float(score), _norm(u.source) == query))
+            if len(out) >= limit:
+                break
+        return out

@@ -1,0 +1,2 @@
+"""Simulation: synthetic EEC-shaped corpora and scorers with known bias, and the calibration and
+power studies that run on them."""
