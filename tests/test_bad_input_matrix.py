@@ -479,3 +479,73 @@ def test_the_document_matches_the_matrix(matrix):
         DOC.write_text(text, encoding="utf-8")
     assert DOC.exists() and DOC.read_text(encoding="utf-8") == text, (
         "docs/bad-input.md is out of date: run EEC_UPDATE_DOCS=1 pytest tests/test_bad_input_matrix.py")
+
+
+# --- README and docs: the README stays an entry page, and no link of README or docs/ leads nowhere ---
+
+_LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def _doc_pages() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def _prose_lines(path: Path):
+    """(line number, text) of a Markdown file outside fenced code blocks (a `[x](y)` in code is code)."""
+    fenced = False
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        elif not fenced:
+            yield n, line
+
+
+def _anchors(path: Path) -> set[str]:
+    """GitHub's heading anchors: lower case, punctuation but '-' and '_' dropped, spaces as '-';
+    a repeated heading gets '-1', '-2', …"""
+    anchors: set[str] = set()
+    count: dict[str, int] = {}
+    for _n, line in _prose_lines(path):
+        m = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if m:
+            slug = re.sub(r"[^\w\- ]", "", m.group(1).lower()).replace(" ", "-")
+            anchors.add(slug if slug not in count else f"{slug}-{count[slug]}")
+            count[slug] = count.get(slug, 0) + 1
+    return anchors
+
+
+def test_readme_is_an_entry_page_that_indexes_every_doc():
+    readme = ROOT / "README.md"
+    n_lines = len(readme.read_text(encoding="utf-8").splitlines())
+    assert n_lines < 200, f"README.md has {n_lines} lines: move detail into docs/ and link it (keep it under 200)"
+    linked = {(readme.parent / t.split("#")[0]).resolve()
+              for _n, line in _prose_lines(readme) for t in _LINK.findall(line)}
+    unindexed = [p.name for p in sorted((ROOT / "docs").glob("*.md")) if p.resolve() not in linked]
+    assert not unindexed, f"docs not linked from README's Documentation table: {unindexed}"
+
+
+def test_readme_exit_codes_are_the_codes_main_py_returns():
+    """docs/bad-input.md and the commands' messages send the reader to README, "Exit codes"."""
+    from engine.common import exits
+
+    section = (ROOT / "README.md").read_text(encoding="utf-8").split("### Exit codes", 1)
+    assert len(section) == 2, "README.md has no 'Exit codes' section"
+    listed = {int(c) for c in re.findall(r"^\| (\d+) \|", section[1].split("\n## ", 1)[0], flags=re.M)}
+    declared = {v for k, v in vars(exits).items() if k.isupper() and isinstance(v, int)}
+    assert listed == declared, f"README lists exit codes {sorted(listed)}, engine/common/exits.py has {sorted(declared)}"
+
+
+def test_every_relative_link_in_readme_and_docs_resolves():
+    broken = []
+    for page in _doc_pages():
+        for n, line in _prose_lines(page):
+            for target in _LINK.findall(line):
+                if re.match(r"[a-z][a-z0-9+.-]*:", target):  # https:, mailto:
+                    continue
+                file_part, _, anchor = target.partition("#")
+                dest = (page.parent / file_part).resolve() if file_part else page
+                if not dest.exists():
+                    broken.append(f"{page.relative_to(ROOT)}:{n}: {target} (no such file)")
+                elif anchor and dest.suffix == ".md" and anchor not in _anchors(dest):
+                    broken.append(f"{page.relative_to(ROOT)}:{n}: {target} (no heading '#{anchor}' in {dest.name})")
+    assert not broken, "broken links:\n" + "\n".join(broken)
