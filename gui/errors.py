@@ -45,7 +45,7 @@ class FriendlyError:
 
 
 def log_path() -> Path:
-    from engine.corpus.definition.registry import user_home
+    from engine.common.user_dirs import user_home
 
     return user_home() / "logs" / "eec-studio.log"
 

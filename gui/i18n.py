@@ -19,10 +19,12 @@ from pathlib import Path
 
 from PySide6.QtCore import QLocale, QObject, Qt, Signal
 
+from engine.common.languages import endonym
+from engine.common.languages import is_rtl as _is_rtl
+
 DOMAIN = "eec_studio"
 LOCALES_DIR = Path(__file__).resolve().parents[1] / "locales"
 SOURCE_LANGUAGE = "en"
-RTL_LANGUAGES = {"ar", "he", "fa", "ur"}
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _current = SOURCE_LANGUAGE
@@ -72,14 +74,8 @@ def available_languages() -> list[str]:
 
 
 def language_name(code: str) -> str:
-    """The language's name in itself (babel's CLDR data): 'Deutsch', 'العربية', 'español'."""
-    try:
-        from babel import Locale
-
-        name = Locale.parse(code).get_display_name(code) or code
-    except Exception:  # unknown code or babel data missing: the code is still a usable label
-        return code
-    return name[:1].upper() + name[1:] if code != "ar" else name
+    """The language's name in itself (babel's CLDR data): 'Deutsch', 'العربية', 'Español'."""
+    return endonym(code)
 
 
 def system_language() -> str:
@@ -97,7 +93,8 @@ def current_language() -> str:
 
 
 def is_rtl(code: str | None = None) -> bool:
-    return (code or _current) in RTL_LANGUAGES
+    """Whether ``code`` (default: the UI language) is written right to left."""
+    return _is_rtl(code or _current)
 
 
 def load_catalog(code: str) -> gettext.NullTranslations:
@@ -120,7 +117,7 @@ def _cached_compile(code: str, po: Path) -> bytes:
     so a stale cached catalog is never used. Cache write errors only cost the next start time."""
     import hashlib
 
-    from engine.corpus.definition.registry import user_home
+    from engine.common.user_dirs import user_home
 
     data = po.read_bytes()
     cached = user_home() / "cache" / "locales" / f"{code}-{hashlib.sha1(data).hexdigest()[:16]}.mo"

@@ -101,7 +101,7 @@ class FileActions:
     def export_folder(self) -> Path:
         """Where exports are proposed: beside the corpus file, else the corpora folder (never the
         working directory or the bare home folder)."""
-        from engine.corpus.definition.registry import user_corpus_dir
+        from engine.common.user_dirs import user_corpus_dir
 
         if self.doc is not None and self.doc.path is not None and not self.doc.is_builtin:
             return Path(self.doc.path).parent

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from engine.corpus.definition.registry import user_home
+from engine.common.user_dirs import user_home
 
 MAX_RECENT = 10
 DEFAULTS: dict[str, Any] = {

@@ -9,7 +9,8 @@ from engine.corpus import EmotionWord, Form, PersonTerm, Template, Variant, chec
 from engine.corpus.check.finding_groups import group_findings
 from engine.corpus.translate.glossary import GlossaryTerm, forms_label, parse_forms, read_glossary, with_glossary
 from engine.corpus.generate.hf_dataset import hub_licence, size_category
-from engine.corpus.definition.language_presets import language_tag, preset_for
+from engine.common.languages import language_tag
+from engine.corpus.definition.language_presets import preset_for
 from engine.corpus.definition.loader import parse_definition
 from engine.corpus.translate.memory import TranslationMemory, units_of
 from engine.corpus.definition.new_corpus import new_corpus

@@ -160,7 +160,7 @@ def test_catalogs_compile_in_memory_and_a_stale_mo_never_wins(tmp_path, monkeypa
     monkeypatch.setattr(i18n, "LOCALES_DIR", copy)
     assert i18n.available_languages() == ["en", "ar", "de", "es", "fr", "pt"]
     assert i18n.load_catalog("es").gettext("Preferences") == "Preferencias"  # no .mo: compiled from .po
-    from engine.corpus.definition.registry import user_home
+    from engine.common.user_dirs import user_home
 
     cached = list((user_home() / "cache" / "locales").glob("es-*.mo"))  # next start skips babel
     assert len(cached) == 1 and gettext.GNUTranslations(io.BytesIO(cached[0].read_bytes())).gettext("Preferences") == "Preferencias"

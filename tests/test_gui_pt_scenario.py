@@ -41,7 +41,7 @@ def _dialog(tab):
 def test_portuguese_corpus_from_nothing_to_every_export_and_a_translation(qtbot, tmp_path, monkeypatch):
     import os
 
-    from engine.corpus.definition.registry import user_corpus_dir
+    from engine.common.user_dirs import user_corpus_dir
     from gui.dialogs import NewCorpusDialog, TranslateDialog
 
     win = make_window(qtbot)

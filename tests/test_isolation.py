@@ -15,7 +15,7 @@ def module_env():
 def test_cache_folders_follow_the_environment(tmp_path_factory):
     from engine.assoc.providers.textfile import vectors_cache_root
     from engine.audit.cache import default_cache_dir
-    from engine.corpus.definition.registry import user_home
+    from engine.common.user_dirs import user_home
 
     base = Path(tmp_path_factory.getbasetemp())
     for path in (Path.home(), default_cache_dir(), vectors_cache_root(), user_home()):

@@ -171,7 +171,7 @@ def test_cli_prints_one_line_no_traceback(data, tmp_path, capsys):
 
 
 def test_field_paths_locate_their_line():
-    from engine.corpus.definition.locate import locate
+    from engine.common.toml_file import locate
 
     lines = GOOD_DE.splitlines()
     for path, expected in [("axes.gender.reference", 'reference = "male"'), ("axes.race", "[axes.race]"),

@@ -63,7 +63,7 @@ def test_select_by_task_and_language_and_user_file_override(tmp_path):
     (lambda t: t.replace('task = "anger"', 'task = "anger"\nkind = "sentiment"'), 4, "prompt", "needs labels"),
     (lambda t: t.replace('id = "a-en"', 'id = "a en"'), 5, "id", "characters"),
     (lambda t: t.replace('language = "en"\n', ""), 3, "prompt", "language code"),
-    (lambda t: t.replace('version = 1', 'version = 1\nversion = 2'), 7, None, "not valid TOML"),
+    (lambda t: t.replace('version = 1', 'version = 1\nversion = 2'), 7, None, "TOML syntax error"),
     (lambda t: t + t[t.index("[[prompt]]"):], 11, "id", "used twice"),
 ])
 def test_defects_name_file_line_and_field(tmp_path, edit, line, field, message):

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from engine.common.cache_dir import default_cache_dir
+from engine.common.user_dirs import default_cache_dir
 from engine.models.errors import ModelError
 
 __all__ = ["CacheStats", "ScoreCache", "default_cache_dir", "text_key"]

@@ -10,7 +10,7 @@ attributes.
 """
 from __future__ import annotations
 
-from engine.problem_line import problem_line
+from engine.common.problem_line import problem_line
 
 
 class UserError(Exception):

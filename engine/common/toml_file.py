@@ -1,4 +1,10 @@
-"""Best-effort line numbers for field paths in a TOML file.
+"""Reading the project's TOML files (corpus definitions, sweep plans, prompt files) with lines.
+
+One home for what every reader needs: UTF-8 decoding that names the line of a bad byte, a
+byte-order mark dropped, a syntax error with its line, and best-effort line numbers for
+field paths.
+
+Why field lines:
 
 tomllib reports line numbers only for syntax errors; for shape errors we know the
 field path (``persons[3].gender``, ``axes.gender.reference``, ``expect.position.attr``).
@@ -8,6 +14,11 @@ Translators need a line to jump to, so we follow the path through the file: the 
 from __future__ import annotations
 
 import re
+import tomllib
+from typing import Any, Callable
+
+#: makes the caller's error: (message, line, fix) -> an exception to raise
+Fail = Callable[[str, "int | None", str], Exception]
 
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?$")
 
@@ -70,3 +81,28 @@ def syntax_error(exc: Exception, text: str) -> tuple[str, int | None]:
         line = max(1, len(text.splitlines()))
         msg = msg.replace("(at end of document)", "at the end of the file (is it truncated?)").strip()
     return msg, line
+
+
+def parse_toml(raw: bytes | str, fail: Fail) -> tuple[dict[str, Any], str]:
+    """(data, text) of a TOML document; ``fail(message, line, fix)`` makes the error to raise.
+
+    Bytes are decoded as UTF-8 (a bad byte is reported with its line), a leading byte-order
+    mark (Windows editors write one) is dropped, syntax errors carry their line.
+    """
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise fail(f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})", raw[: exc.start].count(b"\n") + 1,
+                       "save the file as UTF-8") from None
+    else:
+        text = raw
+    text = text.removeprefix("\ufeff")
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        msg, line = syntax_error(exc, text)
+        raise fail(f"TOML syntax error: {msg}", line,
+                   "fix the syntax at that line (quotes, brackets, '=' between key and value)") from None
+    except RecursionError:
+        raise fail("nesting too deep", 1, "use at most a few levels of tables") from None

@@ -151,7 +151,7 @@ def _write_new(corpus, out: str, overwrite: bool) -> Path:
 
     from engine.corpus.definition.writer import save_definition
 
-    from engine.corpus.definition.registry import user_corpus_dir
+    from engine.common.user_dirs import user_corpus_dir
 
     path = Path(out) if out else user_corpus_dir() / f"{corpus.id}.toml"
     may_replace(path, overwrite=overwrite, confirm=None)
@@ -177,7 +177,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_translate(args: argparse.Namespace) -> int:
-    from engine.corpus.definition.language_presets import language_tag
+    from engine.common.languages import language_tag
     from engine.corpus.translate.new_language import Subset, translate_from
 
     try:

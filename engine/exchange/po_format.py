@@ -60,7 +60,8 @@ def last_translator(units: list[Unit]) -> str:
 
 def language_team(corpus: CorpusDefinition) -> str:
     """The corpus's translators and reviewers from ``[meta]``, else the language's name."""
-    from engine.package.datasheet import language_name, meta_list
+    from engine.common.languages import language_name
+    from engine.package.datasheet import meta_list
 
     people = list(dict.fromkeys(meta_list(corpus, "translators") + meta_list(corpus, "reviewers")))
     return ", ".join(people) if people else f"{language_name(corpus.language)} ({corpus.language})"

@@ -26,7 +26,7 @@ from xml.parsers import expat
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.corpus.definition.language_presets import base_language
+from engine.common.languages import base_language
 from engine.corpus.translate.memory import IMPORTED, MemoryUnit, TranslationMemory
 from engine.corpus.definition.model import CorpusDefinition, Form
 
@@ -198,7 +198,7 @@ def read_tmx_units(raw: bytes, file: str) -> list[TmxPair]:
 # ---- the store of imported pairs and the memory as a whole -------------------------------------------
 
 def store_path() -> Path:
-    from engine.corpus.definition.registry import user_home
+    from engine.common.user_dirs import user_home
 
     return user_home() / "memory" / "imported.tmx"
 

@@ -19,7 +19,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from engine.common.cache_dir import default_cache_dir
+from engine.common.user_dirs import default_cache_dir
 
 QUICK_LIMIT = 512 * 1024 * 1024  # above this, hash head+tail+size instead of everything
 _EDGE = 16 * 1024 * 1024

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.common.toml_file import parse_toml
 from engine.models.errors import ModelError
 
 PROMPTS_DIR = Path(__file__).resolve().parents[2] / "resources" / "prompts"
@@ -98,17 +98,16 @@ def load_prompt_file(path: str | Path) -> list[Prompt]:
     """Every prompt in a TOML prompt file, checked; ModelError(file, line) on the first problem."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise ModelError(str(path), "prompt file not found", fix="check the path") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ModelError(str(path), f"cannot read prompt file ({exc})", fix="save it as UTF-8 text") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"at line (\d+)", str(exc))
-        raise ModelError(str(path), f"not valid TOML ({str(exc).split(' (at line')[0]})",
-                         line=int(m.group(1)) if m else None, fix="fix the syntax at that line") from None
+    except OSError as exc:
+        raise ModelError(str(path), f"cannot read prompt file ({exc.strerror or exc})", fix="check the path") from None
+
+    def fail_toml(message: str, line: int | None, fix: str) -> ModelError:
+        return ModelError(str(path), message, line=line, fix=fix)
+
+    data, text = parse_toml(raw, fail_toml)
     starts, keys = _key_lines(text)
 
     def fail(block: int, key: str, message: str, fix: str = "") -> ModelError:

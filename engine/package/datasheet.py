@@ -18,21 +18,13 @@ from engine.corpus.definition.model import REVIEW_STATUSES
 from engine.corpus.translate.review_record import review_status
 from engine.corpus.definition.template_syntax import TemplateSyntaxError, parse_template
 
+from engine.common.languages import language_name
+
 from .document import Bullets, Document, Section, Table
 from .version import app_version
 
 SECTIONS = ("templates", "persons", "emotion_words", "words")
 MAX_LISTED = 30
-
-
-def language_name(tag: str) -> str:
-    """'es' -> 'Spanish'; the tag itself when babel does not know it."""
-    try:
-        from babel import Locale
-
-        return Locale.parse(tag.replace("-", "_")).get_display_name("en") or tag
-    except Exception:  # babel raises several types for odd tags; a name is only cosmetic
-        return tag
 
 
 def _items(corpus: CorpusDefinition) -> Iterable[tuple[str, object]]:

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.common.staged_folder import staged_folder
-from engine.corpus.definition.registry import builtin_names, user_corpus_dir
+from engine.common.user_dirs import user_corpus_dir
+from engine.corpus.definition.registry import builtin_names
 
 from .errors import PackageError
 from .layout import Layout

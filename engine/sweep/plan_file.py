@@ -12,7 +12,6 @@ line with the corpus loader's locator). Relative paths are taken from the plan f
 """
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from typing import Any
 from engine.audit.assoc_step import AssocStep
 from engine.audit.plan import AuditPlan, statistic_ids
 from engine.common.errors import UsageError, UserError
-from engine.corpus.definition.locate import locate, syntax_error
+from engine.common.toml_file import locate, parse_toml
 
 from .errors import SweepError
 from .paths import with_base, with_options
@@ -78,24 +77,11 @@ def load_sweep_plan(path: str | Path, *, out_dir: str | Path | None = None,
 
 def parse_sweep_plan(raw: bytes | str, name: str = "<plan>", *, base: Path | None = None,
                      out_dir: str | Path | None = None, cache_dir: str | Path | None = None) -> SweepPlan:
-    text = _decode(raw, name)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        msg, line = syntax_error(exc, text)
-        raise SweepError(f"TOML syntax error: {msg}", file=name, line=line,
-                         fix="fix the syntax at that line (quotes, brackets, '=' between key and value)") from None
+    def fail(message: str, line: int | None, fix: str) -> SweepError:
+        return SweepError(message, file=name, line=line, fix=fix)
+
+    data, text = parse_toml(raw, fail)
     return _Reader(name, text, base or Path.cwd()).read(data, out_dir, cache_dir)
-
-
-def _decode(raw: bytes | str, name: str) -> str:
-    if isinstance(raw, str):
-        return raw.removeprefix("\ufeff")
-    try:
-        return raw.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError as exc:
-        raise SweepError(f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})", file=name,
-                         line=raw[: exc.start].count(b"\n") + 1, fix="save the file as UTF-8") from None
 
 
 class _Reader:

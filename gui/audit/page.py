@@ -182,7 +182,7 @@ class AuditPage(QWidget):
 
     @staticmethod
     def _default_out_root() -> Path:
-        from engine.corpus.definition.registry import user_home
+        from engine.common.user_dirs import user_home
 
         return user_home() / "audits"
 

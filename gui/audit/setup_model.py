@@ -401,9 +401,9 @@ def scorer_languages(spec: str) -> tuple[str, ...]:
 
 
 def _user_prompts_dir() -> Path:
-    from engine.corpus.definition.registry import user_home
+    from engine.common.user_dirs import prompts_dir
 
-    return user_home() / "prompts"
+    return prompts_dir()
 
 
 def assoc_sort_key(c: Choice) -> tuple:

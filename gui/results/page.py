@@ -228,7 +228,7 @@ class ResultsPage(QWidget):
             html.escape(info.title), html.escape(info.as_text()).replace("\n\n", " ")))
 
     def ask_folder(self) -> None:
-        from engine.corpus.definition.registry import user_home
+        from engine.common.user_dirs import user_home
 
         start = user_home() / "audits"
         folder = QFileDialog.getExistingDirectory(self, _("Open an audit folder"), str(start if start.exists() else ""))

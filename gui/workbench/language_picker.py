@@ -10,7 +10,7 @@ import re
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QCompleter, QWidget
 
-from engine.corpus.definition.language_presets import language_choices, language_tag
+from engine.common.languages import language_choices, language_tag
 
 from gui import i18n
 

@@ -16,12 +16,8 @@ from pathlib import Path
 
 from engine.corpus import parse_definition
 from engine.common.io import atomic_write_bytes
-from engine.corpus.definition.registry import user_home
+from engine.common.user_dirs import recovery_dir
 from engine.corpus.definition.writer import to_toml
-
-
-def recovery_dir() -> Path:
-    return user_home() / "recovery"
 
 
 @dataclass

@@ -46,7 +46,7 @@ def _open(path: Path) -> IO[bytes]:
 
 def vectors_cache_root() -> Path:
     """The user cache folder's ``vectors/`` (the audit's score cache sits beside it)."""
-    from engine.common.cache_dir import default_cache_dir
+    from engine.common.user_dirs import default_cache_dir
 
     return default_cache_dir() / "vectors"
 

@@ -7,13 +7,12 @@ be found, the line, plus what to do; nothing here raises anything but Definition
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from engine.corpus.definition.errors import DefinitionError
 from engine.corpus.check.findings import GRAMMAR_CODES
-from engine.corpus.definition.locate import locate, syntax_error
+from engine.common.toml_file import locate, parse_toml
 from engine.corpus.definition.model import (
     Axis,
     CorpusDefinition,
@@ -66,25 +65,10 @@ def load_definition(path: str | Path) -> CorpusDefinition:
 
 
 def parse_definition(raw: bytes | str, name: str = "<definition>") -> CorpusDefinition:
-    if isinstance(raw, bytes):
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = raw[: exc.start].count(b"\n") + 1
-            raise DefinitionError(name, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})", line=line,
-                                  fix="save the file as UTF-8") from None
-    else:
-        text = raw
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        msg, line = syntax_error(exc, text)
-        raise DefinitionError(name, f"TOML syntax error: {msg}", line=line,
-                              fix="fix the syntax at that line (quotes, brackets, '=' between key and value)") from None
-    except RecursionError:
-        raise DefinitionError(name, "nesting too deep", line=1, fix="a definition needs at most a few levels of tables") from None
+    def fail(message: str, line: int | None, fix: str) -> DefinitionError:
+        return DefinitionError(name, message, line=line, fix=fix)
+
+    data, text = parse_toml(raw, fail)
     return _Builder(name, text).build(data)
 
 

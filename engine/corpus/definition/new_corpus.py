@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from engine.corpus.definition.language_presets import axis_label, direction_of, language_name, language_tag, preset_for
+from engine.common.languages import direction_of, language_name, language_tag
+from engine.corpus.definition.language_presets import axis_label, preset_for
 from engine.corpus.definition.model import Axis, CorpusDefinition
 
 ID_RX = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")

@@ -1,7 +1,7 @@
 """Find corpora by name: built-in definitions under templates/ and the user's own.
 
-User corpora live in ``$EEC_STUDIO_HOME/corpora`` (default ``~/.local/share/eec-studio``,
-honouring ``XDG_DATA_HOME``) so that a user's work never sits inside the install.
+User corpora live in the corpora folder (engine.common.user_dirs: ``$EEC_STUDIO_HOME/corpora``,
+default ``~/.local/share/eec-studio/corpora``) so that a user's work never sits inside the install.
 """
 from __future__ import annotations
 
@@ -9,22 +9,12 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.common.user_dirs import user_corpus_dir, user_home
 from engine.corpus.definition.errors import DefinitionError
 from engine.corpus.definition.loader import load_definition
 from engine.corpus.definition.model import CorpusDefinition
 
 BUILTIN_DIR = Path(__file__).resolve().parents[3] / "templates"
-
-
-def user_home() -> Path:
-    if os.environ.get("EEC_STUDIO_HOME"):
-        return Path(os.environ["EEC_STUDIO_HOME"])
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "eec-studio"
-
-
-def user_corpus_dir() -> Path:
-    return user_home() / "corpora"
 
 
 @dataclass

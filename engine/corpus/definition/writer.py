@@ -77,7 +77,7 @@ def _review(r: Review) -> list[str]:
 
 
 def to_toml(c: CorpusDefinition) -> str:
-    lines = ["# EEC Studio corpus definition (format 1). See README \"Corpus definition format\".",
+    lines = ["# EEC Studio corpus definition (format 1). See docs/corpus.md \"Definition format\".",
              "format = 1", f"id = {_q(c.id)}", f"name = {_q(c.name)}", f"language = {_q(c.language)}"]
     for name in ("description", "source", "licence", "cite", "id_prefix"):
         v = getattr(c, name)

@@ -38,7 +38,7 @@ from engine.corpus.generate.compiled import CompiledCorpus
 from engine.common.io import atomic_write_bytes
 
 from engine.corpus.generate.generator import generate
-from engine.corpus.definition.language_presets import base_language
+from engine.common.languages import base_language
 from engine.corpus.definition.model import EMOTION_KINDS, EMOTIONS, PERSON_KINDS, CorpusDefinition
 
 if TYPE_CHECKING:

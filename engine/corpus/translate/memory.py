@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.corpus.translate.glossary import read_glossary
-from engine.corpus.definition.language_presets import base_language
+from engine.common.languages import base_language
 from engine.corpus.definition.model import CorpusDefinition, Form
 from engine.corpus.translate.progress import LISTS, has_content
 

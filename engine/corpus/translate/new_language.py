@@ -20,7 +20,8 @@ import copy
 from dataclasses import dataclass, field
 
 from engine.corpus.definition.errors import DefinitionError
-from engine.corpus.definition.language_presets import axis_label, direction_of, preset_for
+from engine.common.languages import direction_of
+from engine.corpus.definition.language_presets import axis_label, preset_for
 from engine.corpus.definition.model import CorpusDefinition, Review, Variant
 from engine.corpus.definition.template_syntax import TemplateSyntaxError, parse_template
 

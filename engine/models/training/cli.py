@@ -150,7 +150,7 @@ def _train(args: argparse.Namespace) -> int:
                 data = Path(args.data) if args.data else default_data_dir()
                 if data is None:
                     raise ModelError("", "no SemEval-2018 Task 1 data folder found", field="--data",
-                                     fix="pass --data DIR or set EEC_SEMEVAL_DIR (README, 'SemEval-2018 Task 1 "
+                                     fix="pass --data DIR or set EEC_SEMEVAL_DIR (docs/models.md, 'SemEval-2018 Task 1 "
                                          "data', says where to get it), or train on --train-csv FILE")
                 emotions = [e.strip() for e in args.emotions.split(",") if e.strip()]
                 tasks = [load_semeval_task(data, args.language, e) for e in emotions]
@@ -190,7 +190,7 @@ def _check_arguments(args: argparse.Namespace) -> Path:
             raise ModelError(value, "file not found", field="--" + flag.replace("_", "-"), fix="check the path")
     if args.data and not Path(args.data).is_dir():
         raise ModelError(args.data, "not a folder", field="--data",
-                         fix="give the folder holding the 2018-EI-reg-* files (see README, SemEval-2018 data)")
+                         fix="give the folder holding the 2018-EI-reg-* files (see docs/models.md, SemEval-2018 data)")
     return out
 
 
