@@ -45,7 +45,7 @@ def test_run_writes_tidy_csv(t1_vectors, tmp_path, capsys):
     df = pd.read_csv(out)
     assert len(df) == 1 and df.loc[0, "test"] == "weat/T1"
     assert df.loc[0, "effect_size"] > 1.0 and df.loc[0, "p_value"] < 0.01
-    assert df.loc[0, "p_method"] == "monte-carlo" and df.loc[0, "n_evaluated"] == 5000
+    assert df.loc[0, "p_method"] == "monte carlo" and df.loc[0, "n_evaluated"] == 5000
     assert df.loc[0, "dropped_X"] == "gladiola" and df.loc[0, "coverage_X"] == pytest.approx(0.96)
 
 
@@ -134,4 +134,4 @@ def test_main_py_wires_the_assoc_subcommand(t1_vectors, tmp_path, capsys):
     assert main.main(["assoc", "run", "--test", "T1", "--vectors", str(t1_vectors), "--permutations", "500",
                       "--alternative", "two-sided", "--out", str(out), "--quiet"]) == 0
     data = json.loads(out.read_text())
-    assert data["alternative"] == "two-sided" and data["p_method"] == "monte-carlo" and data["n_evaluated"] == 500
+    assert data["alternative"] == "two-sided" and data["p_method"] == "monte carlo" and data["n_evaluated"] == 500

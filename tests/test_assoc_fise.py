@@ -86,7 +86,7 @@ def test_seat_on_static_vectors_averages_sentence_words():
     seat = seat_from_weat(spec)
     assert seat.kind == "seat" and seat.X.items[0].sentence == "This is the rose."
     res = run_seat(seat, prov, WeatOptions(), level="sentence")
-    assert res.n_x == 12 and res.permutation.method == "monte-carlo"  # C(24, 12) > 1e6
+    assert res.n_x == 12 and res.permutation.method == "monte carlo"  # C(24, 12) > 1e6
     # by hand: sentence vector = mean of the known words' vectors ("This", "The" are not in this cased vocabulary)
     import re
 

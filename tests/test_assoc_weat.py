@@ -127,7 +127,7 @@ def test_monte_carlo_within_three_standard_errors_of_exact():
         s = np.concatenate([rng.normal(shift, 1, 8), rng.normal(0, 1, 8)])
         exact = permutation_test(s, 8).p_value
         mc = permutation_test(s, 8, exact_limit=100, n_permutations=4000, seed=11)
-        assert mc.method == "monte-carlo" and mc.n_evaluated == 4000
+        assert mc.method == "monte carlo" and mc.n_permutations == 4000
         assert abs(mc.p_value - exact) <= 3 * mc.mc_se + 1e-12, (exact, mc)
 
 
@@ -148,7 +148,7 @@ def test_monte_carlo_draws_without_replacement_and_seeded():
         res = permutation_test(s, 5, exact_limit=10, n_permutations=200, seed=5)
     finally:
         perm._count = orig
-    assert res.n_evaluated == 200 and res.n_partitions == n_total
+    assert res.n_permutations == 200 and res.n_partitions == n_total
     # the statistic of X = {0..4} is the minimum (10): never drawn, so every draw has a sum > 10
     assert all((u > 10).all() for u in seen)
     again = permutation_test(s, 5, exact_limit=10, n_permutations=200, seed=5)
@@ -180,7 +180,7 @@ def test_large_monte_carlo_is_fast_enough_for_the_suite():
     rng = np.random.default_rng(0)
     s = np.concatenate([rng.normal(0.2, 1, 25), rng.normal(0, 1, 25)])
     res = permutation_test(s, 25, n_permutations=20_000, seed=1)
-    assert res.method == "monte-carlo" and res.n_evaluated == 20_000
+    assert res.method == "monte carlo" and res.n_permutations == 20_000
     assert 0 < res.p_value < 1 and res.mc_se > 0
 
 
@@ -207,6 +207,6 @@ def test_monte_carlo_on_many_stimuli_stays_without_replacement():
     rng = np.random.default_rng(4)
     s = np.concatenate([rng.normal(0.1, 1, 150), rng.normal(0, 1, 250)])
     res = permutation_test(s, 150, n_permutations=3000, seed=2)
-    assert res.method == "monte-carlo" and res.n_evaluated == 3000
+    assert res.method == "monte carlo" and res.n_permutations == 3000
     assert res.p_value == permutation_test(s, 150, n_permutations=3000, seed=2).p_value
     assert 1 / 3001 <= res.p_value <= 1

@@ -97,6 +97,6 @@ def test_monolingual_xweat_on_a_translated_toy_space():
     rng = np.random.default_rng(4)
     vec = StaticVectors(rng.normal(size=(len(words), 10)), words, name="toy-it")
     res = run_weat(spec, vec, WeatOptions(n_permutations=2000))
-    assert res.language == "it" and res.permutation.method == "monte-carlo"
+    assert res.language == "it" and res.permutation.method == "monte carlo"
     assert all(c.coverage == 1.0 for c in res.coverage)
     assert res.p_value > 0.001  # random space: no strong association

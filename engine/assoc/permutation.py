@@ -22,12 +22,12 @@ partition's own 1/C(n, m), which keeps p > 0.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
 from engine.common.errors import UsageError
+from engine.common.permutation import EXACT, MONTE_CARLO, PermutationResult
 
 Alternative = Literal["greater", "less", "two-sided"]
 ALTERNATIVES = ("greater", "less", "two-sided")
@@ -35,17 +35,6 @@ DEFAULT_EXACT_LIMIT = 1_000_000
 _BATCH = 1 << 15
 _MC_CELLS = 1 << 22  # random keys per Monte-Carlo batch (batch × n), bounds memory for SEAT-size n
 _EXACT_CHUNK = 1 << 21  # subset sums held at once during exact enumeration
-
-
-@dataclass(frozen=True)
-class PermutationResult:
-    p_value: float
-    method: Literal["exact", "monte-carlo"]
-    n_partitions: int  # C(n, |X|), all partitions (may be astronomically large)
-    n_evaluated: int  # partitions whose statistic was computed
-    mc_se: float | None  # Monte-Carlo standard error of p (None for exact)
-    alternative: str
-    seed: int | None = None
 
 
 def n_partitions(n: int, n_x: int) -> int:
@@ -121,14 +110,14 @@ def permutation_test(s: np.ndarray, n_x: int, *, alternative: Alternative = "gre
     if total <= exact_limit or n_permutations >= total - 1:
         u_obs = _ordered_sum(s, side)
         k = _exact_count(s, m, u_obs, centre, alt, tol)
-        return PermutationResult(k / total, "exact", total, total, None, alternative, None)
+        return PermutationResult(k / total, 0.0, total, EXACT, n_partitions=total, alternative=alternative)
     u_obs = float(s[side].sum())
     rng = np.random.default_rng(seed)
     k, drawn = _monte_carlo(s, m, side, u_obs, centre, alt, tol, n_permutations, rng)
     p = (k + 1) / (drawn + 1)
     fpc = math.sqrt(max(0.0, (total - 1 - drawn) / max(1, total - 2)))  # finite population: draws without replacement
     se = math.sqrt(p * (1.0 - p) / drawn) * fpc
-    return PermutationResult(p, "monte-carlo", total, drawn, se, alternative, seed)
+    return PermutationResult(p, se, drawn, MONTE_CARLO, n_partitions=total, alternative=alternative, seed=seed)
 
 
 def _exact_count(s: np.ndarray, m: int, u_obs: float, centre: float, alt: str, tol: float,

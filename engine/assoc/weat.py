@@ -86,7 +86,7 @@ class WeatResult:
             "statistic": self.statistic, "mean_difference": self.mean_difference, "p_value": self.p_value,
             "p_method": self.permutation.method, "p_mc_se": self.permutation.mc_se,
             "alternative": self.permutation.alternative, "n_partitions": float(self.permutation.n_partitions),
-            "n_evaluated": self.permutation.n_evaluated, "seed": self.permutation.seed,
+            "n_evaluated": self.permutation.n_permutations, "seed": self.permutation.seed,
             "n_x": self.n_x, "n_y": self.n_y, "n_a": self.n_a, "n_b": self.n_b,
         }
         for c in self.coverage:
@@ -102,9 +102,9 @@ class WeatResult:
     def summary(self) -> str:
         p = self.permutation
         ptxt = f"p = {self.p_value:.4g} ({p.method}"
-        ptxt += f", {p.n_evaluated:,} of {p.n_partitions:.3g} partitions" if p.method != "exact" else \
+        ptxt += f", {p.n_permutations:,} of {p.n_partitions:.3g} partitions" if not p.exact else \
             f", all {p.n_partitions:,} partitions"
-        ptxt += f", MC s.e. {p.mc_se:.2g})" if p.mc_se is not None else ")"
+        ptxt += f", MC s.e. {p.mc_se:.2g})" if not p.exact else ")"
         lines = [f"{self.test_id}: {self.title}".rstrip(": "),
                  f"  {self.kind.upper()} on {self.representation} ({self.metric}): effect size d = "
                  f"{self.effect_size:+.3f} (ddof={self.ddof}; ddof={1 - self.ddof}: "

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from engine.common.permutation import PermutationResult
 from engine.stats.tests.no_test import NO_PERSON_VARIATION, no_person_test_note, tolerance, varies
 
 #: Ties in the permutation distribution: |t*| ≥ |t| − this (relative) counts as "at least as extreme".
@@ -77,15 +78,6 @@ class PersonTest:
             return (self.estimate, self.estimate) if self.std_err == 0 else (float("nan"), float("nan"))
         h = float(tdist.ppf(0.5 + conf_level / 2, self.df)) * self.std_err
         return self.estimate - h, self.estimate + h
-
-
-@dataclass(frozen=True)
-class PermutationResult:
-    p_value: float
-    mc_se: float  # Monte Carlo standard error of p (0 when exact)
-    n_permutations: int
-    method: str  # "exact" | "monte carlo" | "freedman-lane (monte carlo)" | "none"
-    note: str = ""
 
 
 def _moments(vals: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
