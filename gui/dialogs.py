@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.common.ids import is_corpus_id
 from gui import i18n, settings
 from gui.i18n import _, pgettext
 from gui.workbench.language_picker import LanguagePicker
@@ -222,8 +223,9 @@ class TranslateDialog(QDialog):
             return _("“{tag}” is not a language name or tag: choose one from the list or type a tag such as "
                      "es-MX or zh-Hant.").format(tag=typed)
         new_id = self.corpus_id.text().strip()
-        if new_id and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", new_id):
-            return _("The corpus id may contain only letters, digits, '-', '_' and '.' (it names the file).")
+        if new_id and not is_corpus_id(new_id):
+            return _("The corpus id may contain only letters, digits, '-' and '_', at most 100 characters "
+                     "(it names the file).")
         if new_id in self.taken_ids:
             # refused before anything is written: two corpora with one id would shadow each other
             return _("A corpus with the id “{id}” exists already: choose another id (e.g. {id}-2).").format(id=new_id)
@@ -315,8 +317,9 @@ class NewCorpusDialog(QDialog):
     def problem_text(self) -> str:
         if not self.language.tag():
             return _("Choose the language of the new corpus, e.g. French, or type a tag such as es-MX.")
-        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", self.corpus_id.text().strip()):
-            return _("The corpus id may contain only letters, digits, '-', '_' and '.' (it names the file).")
+        if not is_corpus_id(self.corpus_id.text().strip()):
+            return _("The corpus id may contain only letters, digits, '-' and '_', at most 100 characters "
+                     "(it names the file).")
         return ""
 
     def _validate(self) -> None:

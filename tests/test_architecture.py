@@ -20,7 +20,6 @@ BARE_RAISES_ALLOWED = {
     "engine/audit/cache.py": "a scorer returning another number of rows than texts is a scorer bug",
     "engine/stats/settings.py": "a setting declared wrongly (kind, two declarations of one key) is a code bug",
     "engine/common/extras.py": "an extra or module name unknown to EXTRAS is a mistake in our own code",
-    "engine/corpus/definition/new_corpus.py": "corpus/cli.py turns it into a UsageError naming the option",
     "engine/corpus/generate/export.py": "the CLI offers only FORMATS (argparse choices)",
 }
 

@@ -5,7 +5,7 @@ import argparse
 from pathlib import Path
 
 from engine.common import exits, validate
-from engine.common.errors import UsageError
+from engine.common.errors import UsageError, UserError
 
 from engine.corpus.check.checker import check_corpus
 from engine.corpus.generate.compiled import CompiledCorpus
@@ -167,6 +167,8 @@ def cmd_new(args: argparse.Namespace) -> int:
         feats = dict(parse_feature_option(f) for f in args.feature)
         axes = [parse_axis_option(a) for a in args.axis]
         corpus = new_corpus(args.language, args.id, args.name, feats, axes)
+    except UserError:
+        raise
     except ValueError as exc:
         raise UsageError(str(exc), field="corpus new") from None
     path = _write_new(corpus, args.out, args.overwrite)
@@ -182,8 +184,8 @@ def cmd_translate(args: argparse.Namespace) -> int:
 
     try:
         lang = language_tag(args.language)
-    except ValueError as exc:
-        raise UsageError(str(exc), field="--language") from None
+    except UsageError as exc:
+        raise UsageError(exc.message, field="--language", fix=exc.fix) from None
     source = load_corpus(args.source)
     subset = Subset(_ids(args.templates), _ids(args.persons), _ids(args.emotion_words), _ids(args.words))
     corpus = translate_from(source, lang, args.id, args.name, subset)

@@ -6,8 +6,10 @@ a folder and file name, so it must be a safe file name on every platform.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from engine.common import ids
+from engine.common.ids import is_corpus_id
 
 from .errors import PackageError
 
@@ -19,8 +21,6 @@ CHECKER_TEXT = "checker.txt"
 CHECKER_JSON = "checker.json"
 ATTRIBUTION = "ATTRIBUTION.md"
 
-_SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$")
-_RESERVED = {"con", "prn", "aux", "nul"} | {f"com{i}" for i in range(1, 10)} | {f"lpt{i}" for i in range(1, 10)}
 
 
 @dataclass(frozen=True)
@@ -57,9 +57,8 @@ class Layout:
 
 
 def check_corpus_id(corpus_id: object, file: str) -> str:
-    """The corpus id names a folder and files on import: letters, digits, '_' and '-' only."""
-    if not isinstance(corpus_id, str) or not _SAFE_ID.match(corpus_id) or corpus_id.lower() in _RESERVED:
+    """The corpus id names a folder and files on import (engine.common.ids, the one rule)."""
+    if not is_corpus_id(corpus_id):
         raise PackageError(file, f"corpus id {corpus_id!r} cannot be used as a file name",
-                           fix="corpus ids in packages use letters, digits, '_' and '-' (at most 100 characters); "
-                               "change `id` in the definition and export again")
+                           fix=f"corpus ids use {ids.RULE}; change `id` in the definition and export again")
     return corpus_id

@@ -10,21 +10,25 @@ from __future__ import annotations
 
 import re
 
+from engine.common import ids
+from engine.common.errors import UsageError
+from engine.common.ids import is_corpus_id
 from engine.common.languages import direction_of, language_name, language_tag
 from engine.corpus.definition.language_presets import axis_label, preset_for
 from engine.corpus.definition.model import Axis, CorpusDefinition
 
-ID_RX = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
 def parse_feature_option(text: str) -> tuple[str, list[str]]:
     """``gender=f,m`` -> ("gender", ["f", "m"]); ``gender=`` removes the preset's feature (empty list)."""
     if "=" not in text:
-        raise ValueError(f"--feature {text!r}: write NAME=VALUE,VALUE (e.g. gender=f,m), or NAME= to drop it")
+        raise UsageError(f"--feature {text!r} has no '='", field="--feature",
+                         fix="write NAME=VALUE,VALUE (e.g. gender=f,m), or NAME= to drop it")
     name, values = text.split("=", 1)
     name = name.strip()
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-        raise ValueError(f"--feature {text!r}: the feature name must be letters, digits or _ (e.g. gender)")
+        raise UsageError(f"--feature {text!r}: the feature name has other characters than letters, digits or _",
+                         field="--feature", fix="name it like gender or case")
     return name, [v.strip() for v in values.split(",") if v.strip()]
 
 
@@ -44,15 +48,17 @@ def new_corpus(language: str, corpus_id: str = "", name: str = "",
         else:
             feats.pop(k, None)
     corpus_id = corpus_id.strip() or f"{tag}-my-eec"
-    if not ID_RX.fullmatch(corpus_id):
-        raise ValueError(f"corpus id {corpus_id!r}: use letters, digits, '-', '_' and '.' only (it names the file)")
+    if not is_corpus_id(corpus_id):
+        raise UsageError(f"corpus id {corpus_id!r} cannot name a file", field="--id",
+                         fix=f"use {ids.RULE}")
     gender = Axis("gender", ["female", "male"], "male", label=axis_label(tag, "gender"))
     if "gender" in feats and {"f", "m"} <= set(feats["gender"]):
         gender.feature_values = {"female": "f", "male": "m"}
     all_axes = {"gender": gender}
     for axis in axes or []:
         if axis.name == "gender":
-            raise ValueError("the gender axis is always there (female, male); --axis adds other axes such as race")
+            raise UsageError("the gender axis is always there (female, male)", field="--axis",
+                             fix="--axis adds other axes such as race")
         all_axes[axis.name] = axis
     return CorpusDefinition(
         id=corpus_id, language=tag, name=name.strip() or f"EEC ({language_name(tag, tag)})",

@@ -20,6 +20,9 @@ import copy
 from dataclasses import dataclass, field
 
 from engine.corpus.definition.errors import DefinitionError
+from engine.common import ids
+from engine.common.errors import UsageError
+from engine.common.ids import is_corpus_id
 from engine.common.languages import direction_of
 from engine.corpus.definition.language_presets import axis_label, preset_for
 from engine.corpus.definition.model import CorpusDefinition, Review, Variant
@@ -108,6 +111,8 @@ def translate_from(source: CorpusDefinition, language: str, new_id: str = "", na
     lang = language.strip() or "und"
     new = take_subset(source, subset or Subset())
     new.id = new_id.strip() or f"{lang}-from-{source.id}"
+    if not is_corpus_id(new.id):
+        raise UsageError(f"corpus id {new.id!r} cannot name a file", field="--id", fix=f"use {ids.RULE}")
     new.name = name.strip() or f"{source.name} ({lang})"
     new.language = lang
     new.direction = direction_of(lang)
