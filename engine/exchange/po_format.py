@@ -166,87 +166,11 @@ def unquote(s: str, file: str, lineno: int) -> str:
 
 
 def _parse(text: str, file: str) -> tuple[list[PoEntry], dict[str, str]]:
-    entries: list[PoEntry] = []
-    cur = PoEntry()
-    target: str | None = None  # which field continuation lines extend
-    seen_keyword = False
-
-    def finish() -> None:
-        nonlocal cur, target, seen_keyword
-        if seen_keyword:
-            if cur.msgid is None:
-                raise ExchangeError(file, "an entry has no msgid", entry=f"line {cur.line}",
-                                    fix="open the file in Poedit and save it again, or export a fresh file")
-            if cur.msgstr is None:
-                raise ExchangeError(file, "an entry has no msgstr", entry=f"line {cur.line}",
-                                    fix="open the file in Poedit and save it again, or export a fresh file")
-            entries.append(cur)
-            if len(entries) > MAX_ENTRIES:
-                raise ExchangeError(file, f"more than {MAX_ENTRIES:,} entries", fix="check you chose the right file")
-        cur, target, seen_keyword = PoEntry(), None, False
-
-    for lineno, raw in enumerate(text.split("\n"), 1):
-        line = raw.rstrip("\r")
-        stripped = line.strip()
-        if not stripped:
-            finish()
-            continue
-        if stripped.startswith("#~") or stripped.startswith("#|"):
-            continue  # obsolete entries and previous msgids (Weblate, msgmerge) carry nothing for us
-        if stripped.startswith("#"):
-            if seen_keyword:
-                finish()
-            if stripped.startswith("#,"):
-                cur.flags |= {f.strip() for f in stripped[2:].split(",") if f.strip()}
-            elif stripped.startswith(("#.", "#:")):
-                pass  # extracted comments and references are ours (read-only)
-            else:
-                body = line.lstrip()[1:]
-                cur.user_comments.append(body[1:] if body.startswith(" ") else body)
-            continue
-        m = _KEYWORD.match(stripped)
-        if m:
-            keyword, index, rest = m.group(1), m.group(2), m.group(3)
-            value = unquote(rest, file, lineno)
-            if keyword == "msgctxt":
-                if seen_keyword:
-                    finish()
-                cur.line, cur.context, target = lineno, value, "context"
-            elif keyword == "msgid":
-                if seen_keyword and cur.context is None or cur.msgid is not None:
-                    finish()
-                cur.line = cur.line or lineno
-                cur.msgid, target = value, "msgid"
-            elif keyword == "msgid_plural":
-                cur.plural, target = True, None
-            else:
-                if cur.msgid is None:
-                    raise ExchangeError(file, "msgstr without msgid", entry=f"line {lineno}",
-                                        fix="open the file in Poedit and save it again, or export a fresh file")
-                if index not in (None, "0"):
-                    cur.plural, target = True, None
-                else:
-                    cur.msgstr, target = value, "msgstr"
-            seen_keyword = True
-            continue
-        if stripped.startswith('"'):
-            if target is None and not cur.plural:
-                raise ExchangeError(file, "a continuation string follows no msgid/msgstr", entry=f"line {lineno}",
-                                    fix="open the file in Poedit and save it again, or export a fresh file")
-            value = unquote(stripped, file, lineno)
-            if target == "context":
-                cur.context = (cur.context or "") + value
-            elif target == "msgid":
-                cur.msgid = (cur.msgid or "") + value
-            elif target == "msgstr":
-                cur.msgstr = (cur.msgstr or "") + value
-            continue
-        raise ExchangeError(file, f"unexpected text {stripped[:40]!r}", entry=f"line {lineno}",
-                            fix="open the file in Poedit and save it again, or export a fresh file")
-    finish()
+    """(entries, header fields): the header entry (empty msgid, no msgctxt) is read as ``Key: value``
+    lines with lower-cased keys, and is not among the entries."""
     headers: dict[str, str] = {}
     body = []
-    for e in entries:
+    for e in _PoReader(file).read(text):
         if e.msgid == "" and e.context is None:
             for hline in (e.msgstr or "").split("\n"):
                 k, sep, v = hline.partition(":")
@@ -255,6 +179,102 @@ def _parse(text: str, file: str) -> tuple[list[PoEntry], dict[str, str]]:
         else:
             body.append(e)
     return body, headers
+
+
+_RESAVE = "open the file in Poedit and save it again, or export a fresh file"
+
+
+class _PoReader:
+    """Reads a PO file line by line. ``cur`` is the entry being read, ``target`` the field its
+    continuation lines extend; an entry ends at a blank line, or at a comment or keyword that can only
+    start the next one once ``cur`` has had a keyword (``seen_keyword``)."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.entries: list[PoEntry] = []
+        self.cur = PoEntry()
+        self.target: str | None = None
+        self.seen_keyword = False
+
+    def read(self, text: str) -> list[PoEntry]:
+        for lineno, raw in enumerate(text.split("\n"), 1):
+            self.line(raw.rstrip("\r"), lineno)
+        self.finish()
+        return self.entries
+
+    def finish(self) -> None:
+        cur = self.cur
+        if self.seen_keyword:
+            if cur.msgid is None:
+                raise ExchangeError(self.file, "an entry has no msgid", entry=f"line {cur.line}", fix=_RESAVE)
+            if cur.msgstr is None:
+                raise ExchangeError(self.file, "an entry has no msgstr", entry=f"line {cur.line}", fix=_RESAVE)
+            self.entries.append(cur)
+            if len(self.entries) > MAX_ENTRIES:
+                raise ExchangeError(self.file, f"more than {MAX_ENTRIES:,} entries",
+                                    fix="check you chose the right file")
+        self.cur, self.target, self.seen_keyword = PoEntry(), None, False
+
+    def line(self, line: str, lineno: int) -> None:
+        stripped = line.strip()
+        if not stripped:
+            self.finish()
+        elif stripped.startswith("#~") or stripped.startswith("#|"):
+            pass  # obsolete entries and previous msgids (Weblate, msgmerge) carry nothing for us
+        elif stripped.startswith("#"):
+            self.comment(line, stripped)
+        elif m := _KEYWORD.match(stripped):
+            self.keyword(m.group(1), m.group(2), unquote(m.group(3), self.file, lineno), lineno)
+        elif stripped.startswith('"'):
+            self.continuation(stripped, lineno)
+        else:
+            raise ExchangeError(self.file, f"unexpected text {stripped[:40]!r}", entry=f"line {lineno}",
+                                fix=_RESAVE)
+
+    def comment(self, line: str, stripped: str) -> None:
+        if self.seen_keyword:
+            self.finish()
+        if stripped.startswith("#,"):
+            self.cur.flags |= {f.strip() for f in stripped[2:].split(",") if f.strip()}
+        elif stripped.startswith(("#.", "#:")):
+            pass  # extracted comments and references are ours (read-only)
+        else:
+            body = line.lstrip()[1:]
+            self.cur.user_comments.append(body[1:] if body.startswith(" ") else body)
+
+    def keyword(self, keyword: str, index: str | None, value: str, lineno: int) -> None:
+        if keyword == "msgctxt":
+            if self.seen_keyword:
+                self.finish()
+            self.cur.line, self.cur.context, self.target = lineno, value, "context"
+        elif keyword == "msgid":
+            if self.seen_keyword and self.cur.context is None or self.cur.msgid is not None:
+                self.finish()
+            self.cur.line = self.cur.line or lineno
+            self.cur.msgid, self.target = value, "msgid"
+        elif keyword == "msgid_plural":
+            self.cur.plural, self.target = True, None
+        else:
+            if self.cur.msgid is None:
+                raise ExchangeError(self.file, "msgstr without msgid", entry=f"line {lineno}", fix=_RESAVE)
+            if index not in (None, "0"):
+                self.cur.plural, self.target = True, None
+            else:
+                self.cur.msgstr, self.target = value, "msgstr"
+        self.seen_keyword = True
+
+    def continuation(self, stripped: str, lineno: int) -> None:
+        cur = self.cur
+        if self.target is None and not cur.plural:
+            raise ExchangeError(self.file, "a continuation string follows no msgid/msgstr", entry=f"line {lineno}",
+                                fix=_RESAVE)
+        value = unquote(stripped, self.file, lineno)
+        if self.target == "context":
+            cur.context = (cur.context or "") + value
+        elif self.target == "msgid":
+            cur.msgid = (cur.msgid or "") + value
+        elif self.target == "msgstr":
+            cur.msgstr = (cur.msgstr or "") + value
 
 
 def read_po_bytes(raw: bytes, file: str) -> ReturnedFile:

@@ -200,60 +200,16 @@ def _count(n: int, one: str, many: str) -> str:
 
 def render_html(folder: ResultsFolder, sheets: list[tuple[str, Any, str]], layouts: dict[str, tuple[list, list, str]],
                 results: list[KeyRow]) -> str:
+    """The whole report page, section by section in the order of its table of contents."""
     from engine.package.version import app_version
 
     m = folder.manifest
     corpora = list(folder.corpora) or list(folder.score_files)
-    scorers = list(folder.scorers)
-    toc = [("results", "Key results")]
-    toc += [(f"stat-{s.id}", s.title) for s in registry.statistics() if s.id in folder.stats]
-    toc += [("assoc", "Association tests")] if folder.assoc is not None and len(folder.assoc) else []
-    toc += [("scores", "Scores by group")] if folder.score_files else []
-    toc += [("manifest", "Run manifest"), ("datasheets", "Corpus datasheets"), ("files", "Files of this report")]
-    body = ['<header class="top">', "<h1>EEC Studio audit report</h1>",
-            f'<p class="sub">{_count(len(corpora), "corpus", "corpora")} ({esc(", ".join(corpora) or "–")}) × '
-            f'{_count(len(scorers), "model", "models")} ({esc(", ".join(scorers) or "–")}) — '
-            f'run {esc(m.get("created", "?"))}</p>',
-            "</header>"]
-    body.append('<nav class="toc"><strong>Contents</strong><ol>'
-                + "".join(f'<li><a href="#{a}">{esc(t)}</a></li>' for a, t in toc) + "</ol></nav>")
-    problems = m.get("problems") if isinstance(m.get("problems"), list) else []
-    for p in problems:
-        body.append(f'<div class="warn">Audit problem: {esc(p)}</div>')
-    for name, (_main, _extra, problem) in layouts.items():
-        if problem:
-            body.append(f'<div class="warn">{esc(problem)}</div>')
-
-    body.append('<h2 id="results">Key results</h2>')
-    if results:
-        n_sig = sum(1 for r in results if as_float(r.p) is not None and r.p <= 0.05)
-        body.append(f"<p>{len(results)} test(s); {n_sig} significant at p ≤ 0.05. Stars: *** p ≤ 0.01, ** p ≤ 0.05, "
-                    "* p ≤ 0.10 (adjusted p-values when the audit used a correction). Estimates are on the score "
-                    "scale; for the paired analysis the first group minus the second, for counterfactual pairs the "
-                    "privileged minus the minoritised sentence.</p>")
-        body.append(key_results_html(results))
-    else:
-        body.append("<p>No statistics in this audit folder (no stats/*.csv).</p>")
-
+    body = _top_html(folder, corpora, layouts)
+    body += _key_results_section(results)
     for stat in registry.statistics():
-        name = stat.id
-        if name not in folder.stats:
-            continue
-        main, extra, _problem = layouts[name]
-        body.append(f'<h2 id="stat-{name}">{esc(stat.title)}</h2>')
-        charts = key_charts(results, name)
-        if charts:
-            body += charts
-            body.append(legend_html())
-        for t in main:
-            body.append(stat_table(t))
-        if extra:
-            body.append(f"<details><summary>Summary tables in the paper's layout ({len(extra)})</summary>")
-            body += [stat_table(t) for t in extra]
-            body.append("</details>")
-        files = [f"tables/{name}.tex", f"tables/{name}-wide.tex", f"tables/{name}.md", f"tables/{name}.csv",
-                 f"data/{name}.csv"]
-        body.append('<p class="muted">Files: ' + ", ".join(f"<code>{esc(f)}</code>" for f in files) + "</p>")
+        if stat.id in folder.stats:
+            body += _statistic_section(stat, layouts[stat.id], results)
 
     if folder.assoc is not None and len(folder.assoc):
         body.append('<h2 id="assoc">Association tests</h2>')
@@ -285,5 +241,65 @@ def render_html(folder: ResultsFolder, sheets: list[tuple[str, Any, str]], layou
                 f"{esc(datetime.now(timezone.utc).isoformat(timespec='seconds'))} from <code>{esc(folder.path)}</code>. "
                 "This page is self-contained: it loads no scripts, fonts or images from anywhere.</footer>")
     return page("EEC Studio audit report — " + ", ".join(corpora), body)
+
+
+def _top_html(folder: ResultsFolder, corpora: list[str], layouts: dict[str, tuple[list, list, str]]) -> list[str]:
+    """The title, what was audited, the table of contents and the run's and layouts' problems."""
+    m = folder.manifest
+    scorers = list(folder.scorers)
+    toc = [("results", "Key results")]
+    toc += [(f"stat-{s.id}", s.title) for s in registry.statistics() if s.id in folder.stats]
+    toc += [("assoc", "Association tests")] if folder.assoc is not None and len(folder.assoc) else []
+    toc += [("scores", "Scores by group")] if folder.score_files else []
+    toc += [("manifest", "Run manifest"), ("datasheets", "Corpus datasheets"), ("files", "Files of this report")]
+    body = ['<header class="top">', "<h1>EEC Studio audit report</h1>",
+            f'<p class="sub">{_count(len(corpora), "corpus", "corpora")} ({esc(", ".join(corpora) or "–")}) × '
+            f'{_count(len(scorers), "model", "models")} ({esc(", ".join(scorers) or "–")}) — '
+            f'run {esc(m.get("created", "?"))}</p>',
+            "</header>"]
+    body.append('<nav class="toc"><strong>Contents</strong><ol>'
+                + "".join(f'<li><a href="#{a}">{esc(t)}</a></li>' for a, t in toc) + "</ol></nav>")
+    problems = m.get("problems") if isinstance(m.get("problems"), list) else []
+    for p in problems:
+        body.append(f'<div class="warn">Audit problem: {esc(p)}</div>')
+    for name, (_main, _extra, problem) in layouts.items():
+        if problem:
+            body.append(f'<div class="warn">{esc(problem)}</div>')
+    return body
+
+
+def _key_results_section(results: list[KeyRow]) -> list[str]:
+    body = ['<h2 id="results">Key results</h2>']
+    if results:
+        n_sig = sum(1 for r in results if as_float(r.p) is not None and r.p <= 0.05)
+        body.append(f"<p>{len(results)} test(s); {n_sig} significant at p ≤ 0.05. Stars: *** p ≤ 0.01, ** p ≤ 0.05, "
+                    "* p ≤ 0.10 (adjusted p-values when the audit used a correction). Estimates are on the score "
+                    "scale; for the paired analysis the first group minus the second, for counterfactual pairs the "
+                    "privileged minus the minoritised sentence.</p>")
+        body.append(key_results_html(results))
+    else:
+        body.append("<p>No statistics in this audit folder (no stats/*.csv).</p>")
+    return body
+
+
+def _statistic_section(stat, layout: tuple[list, list, str], results: list[KeyRow]) -> list[str]:
+    """One statistic: its key charts, its tables (the papers' summary layouts folded away) and its files."""
+    name = stat.id
+    main, extra, _problem = layout
+    body = [f'<h2 id="stat-{name}">{esc(stat.title)}</h2>']
+    charts = key_charts(results, name)
+    if charts:
+        body += charts
+        body.append(legend_html())
+    for t in main:
+        body.append(stat_table(t))
+    if extra:
+        body.append(f"<details><summary>Summary tables in the paper's layout ({len(extra)})</summary>")
+        body += [stat_table(t) for t in extra]
+        body.append("</details>")
+    files = [f"tables/{name}.tex", f"tables/{name}-wide.tex", f"tables/{name}.md", f"tables/{name}.csv",
+             f"data/{name}.csv"]
+    body.append('<p class="muted">Files: ' + ", ".join(f"<code>{esc(f)}</code>" for f in files) + "</p>")
+    return body
 
 

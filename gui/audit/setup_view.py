@@ -65,8 +65,37 @@ class AuditSetupView(QWidget):
         super().__init__(parent)
         self.setup = setup
         self._syncing = False
+        self._build_corpora()
+        self._build_scorers()
+        self._build_statistics()
+        self._build_assoc_tests()
+        right = QWidget()
+        rlay = QVBoxLayout(right)
+        rlay.setContentsMargins(0, 0, 0, 0)
+        rlay.addWidget(self.stats_box)
+        rlay.addWidget(self.assoc_box, 1)
 
-        # -- corpora ------------------------------------------------------------------
+        split = QSplitter(Qt.Horizontal)
+        split.addWidget(self.corpora_box)
+        split.addWidget(self.scorers_box)
+        split.addWidget(right)
+        split.setChildrenCollapsible(False)
+        split.setSizes([270, 400, 450])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(split)
+
+        setup.listeners.append(self._on_model_changed)
+        self.refresh_options()
+        self.refresh_list("corpora")
+        self.refresh_list("scorers")
+        self.refresh_tests()
+        connect_retranslate(self)
+        self.retranslate()
+
+    # -- building the widgets (texts come from retranslate) ----------------------------------
+    def _build_corpora(self) -> None:
+        """The corpora's list and the button that adds a corpus file."""
         self.corpora_box = QGroupBox()
         self.corpora = QListWidget()
         self.corpora.setSelectionMode(QAbstractItemView.ExtendedSelection)
@@ -77,7 +106,9 @@ class AuditSetupView(QWidget):
         lay.addWidget(self.corpora, 1)
         lay.addWidget(self.add_corpus_button)
 
-        # -- scorers ------------------------------------------------------------------
+    def _build_scorers(self) -> None:
+        """The systems' list, the buttons that add one, and how they run (device, batch, processes)."""
+        setup = self.setup
         self.scorers_box = QGroupBox()
         self.scorers = QListWidget()
         self.scorers.setSelectionMode(QAbstractItemView.ExtendedSelection)
@@ -138,7 +169,9 @@ class AuditSetupView(QWidget):
         lay.addWidget(self.policy_label)  # label above: the choices are long sentences in some languages
         lay.addWidget(self.policy)
 
-        # -- statistics ---------------------------------------------------------------
+    def _build_statistics(self) -> None:
+        """A tick per statistic, then their settings."""
+        setup = self.setup
         self.stats_box = QGroupBox()
         self.stat_checks: dict[str, QCheckBox] = {}
         stats_lay = QVBoxLayout(self.stats_box)
@@ -152,7 +185,9 @@ class AuditSetupView(QWidget):
         self.bootstrap = self.settings_form.widgets.get("n_resamples")  # the page and tests reach for it
         stats_lay.addLayout(self.settings_form)
 
-        # -- association tests: grouped by family and language, with a search box -------
+    def _build_assoc_tests(self) -> None:
+        """Association tests: grouped by family and language, with a search box."""
+        setup = self.setup
         self.assoc_box = QGroupBox()
         self.assoc_box.setCheckable(True)
         self.assoc_box.toggled.connect(lambda on: setup.set_option("assoc_enabled", bool(on)))
@@ -184,29 +219,6 @@ class AuditSetupView(QWidget):
         lay.addWidget(self.assoc_list, 1)
         lay.addLayout(vec_row)
         lay.addLayout(perm_row)
-        right = QWidget()
-        rlay = QVBoxLayout(right)
-        rlay.setContentsMargins(0, 0, 0, 0)
-        rlay.addWidget(self.stats_box)
-        rlay.addWidget(self.assoc_box, 1)
-
-        split = QSplitter(Qt.Horizontal)
-        split.addWidget(self.corpora_box)
-        split.addWidget(self.scorers_box)
-        split.addWidget(right)
-        split.setChildrenCollapsible(False)
-        split.setSizes([270, 400, 450])
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(split)
-
-        setup.listeners.append(self._on_model_changed)
-        self.refresh_options()
-        self.refresh_list("corpora")
-        self.refresh_list("scorers")
-        self.refresh_tests()
-        connect_retranslate(self)
-        self.retranslate()
 
     # -- model -> widgets ------------------------------------------------------------------
     def _on_model_changed(self, what: str) -> None:

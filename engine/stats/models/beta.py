@@ -305,25 +305,19 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
          spec: C.ScoreSpec, subset: str, score_range, conf_level: float, notes: list[str],
          settings: dict, opts: InferenceOptions | None = None, persons: np.ndarray | None = None,
          factors: dict[str, np.ndarray] | None = None) -> BetaFit:
+    """One design's fit: cells checked, degenerate data answered exactly (no model), then the Beta
+    and OLS fits, their inference (the papers', by person, crossed) and one row of tests per term."""
     opts = opts or InferenceOptions(inference="paper")
-    notes = list(notes)
-    n = len(y)
     t = _blank_terms(terms)
     t.loc[t["term"] == "intercept", "note"] = "reference-group level (logit scale); no marginal effect"
-
-    def done(status: str, squeezed: bool = False, **kw) -> BetaFit:
-        if squeezed:
-            t["note"] = [f"{x}; {SQUEEZE_NOTE}" if x else SQUEEZE_NOTE for x in t["note"]]
-        return BetaFit(corp, spec.model, spec.emotion, subset, n, cells, status, squeezed, t,
-                       notes=notes, settings=dict(settings, squeeze="smithson-verkuilen" if squeezed else "none"),
-                       **kw)
-
+    draft = _Draft(corp, spec, subset, len(y), cells, settings, list(notes), t)
+    notes = draft.notes
     empty = [k for k, v in cells.items() if v == 0]
     if empty:
         msg = f"no sentences for {', '.join(empty)}: the model cannot be estimated"
         notes.append(msg)
         t["note"] = msg
-        return done("insufficient_data")
+        return draft.done("insufficient_data")
     lo, hi = float(score_range[0]), float(score_range[1])
     sq = to_unit_interval(y, score_range)
     if sq.squeezed:
@@ -332,38 +326,9 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
     ones = [k for k, v in cells.items() if v == 1]
     if ones:
         notes.append(f"only one sentence for {', '.join(ones)}: estimates for that group rest on a single score")
-
-    # Group structure of the saturated design: one row of X per cell.
-    cell_rows, cell_of = np.unique(X, axis=0, return_inverse=True)
-    cell_of = cell_of.ravel()
-    spread = np.ptp(y) if n else 0.0
-    tol = C.ZERO_TOL * max(hi - lo, 1.0)
-    if spread <= tol:
-        c = float(y[0])
-        notes.append(f"every score is identical ({c:.6g}): all group differences are exactly 0; "
-                     "no model fitted and no test performed")
-        t.loc[t["term"] != "intercept", ["estimate", "ame", "ols_estimate"]] = 0.0
-        t.loc[t["term"] == "intercept", "estimate"] = float(np.log(sq.values[0] / (1 - sq.values[0])))
-        t.loc[t["term"] == "intercept", "ols_estimate"] = c
-        t.loc[t["term"] != "intercept", "note"] = "constant scores: difference exactly 0, not tested"
-        return done("constant", sq.squeezed)
-    within = max(float(np.ptp(y[cell_of == i])) for i in range(len(cell_rows)))
-    if within <= tol:
-        # Each group has a single score: the differences are exact, the likelihood has no maximum.
-        means = np.array([y[cell_of == i][0] for i in range(len(cell_rows))])
-        smeans = np.array([sq.values[cell_of == i][0] for i in range(len(cell_rows))])
-        beta = np.linalg.solve(cell_rows, np.log(smeans / (1 - smeans)))
-        ols = np.linalg.solve(cell_rows, means)
-        from statsmodels.genmod.families.links import Logit
-        for j, term in enumerate(terms):
-            t.loc[t["term"] == term, ["estimate", "ols_estimate"]] = [beta[j], ols[j]]
-            if term != "intercept":
-                me = indicator_ame(beta, np.zeros((len(beta), len(beta))), X, j, Logit(), sq.scale_back, conf_level)
-                t.loc[t["term"] == term, "ame"] = me.estimate
-                t.loc[t["term"] == term, "note"] = "no variation within groups: exact difference, not tested"
-        notes.append("every group has one fixed score (no variation within groups): the group differences "
-                     "are exact and there is nothing to test; estimates are the exact cell contrasts")
-        return done("no_within_group_variation", sq.squeezed)
+    degenerate = _degenerate(y, X, terms, t, sq, notes, C.ZERO_TOL * max(hi - lo, 1.0), conf_level)
+    if degenerate:
+        return draft.done(degenerate, sq.squeezed)
 
     res, fit_notes, ok = _beta_fit(sq.values, X)
     notes.extend(fit_notes)
@@ -374,99 +339,30 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
     if ols_cov != "HC3":
         notes.append("a group has a single sentence (leverage 1), where HC3 is undefined: "
                      "OLS standard errors are the classical (non-robust) ones")
-    inf = float("inf")
-    paper = {"se": bse[:k], "df": np.full(k, inf), "cov": np.asarray(res.cov_params(), dtype=float)[:k, :k],
-             "ols_se": np.asarray(ols_res.bse, dtype=float), "ols_df": np.full(k, float(ols_res.df_resid))}
-    paper["ols_df"][:] = inf  # HC3 with a normal reference, as statsmodels reports it
-    person = None
-    if persons is not None:
-        person = _person_inference(res, y, X, persons, opts, factors)
-        notes.extend(person.pop("notes"))
-    use = person if (opts.person and person is not None) else paper
-    crossed = person.pop("crossed", None) if person is not None else None
-    if opts.crossed and person is not None:
-        if crossed is None:
-            notes.append(NO_FACTORS_NOTE)
-        else:
-            use = crossed
-    rounding: list[str] = []
+    inference = _inference(res, ols_res, y, X, len(terms), persons, factors, opts, notes, hi - lo)
     tiny = ROUNDING * (hi - lo)
-    # one rule, from the data: a term whose cells show no variation between persons has no
-    # person-level test, whatever standard error the Beta sandwich reports
-    flat = ([False] * len(terms) if person is None else
-            terms_without_person_variation(person.pop("person_means"), person.pop("person_groups"),
-                                           tolerance(hi - lo)))
     for j, term in enumerate(terms):
         sel = t["term"] == term
         est, ols_est = params[j], float(ols_res.params[j])
-        zero_flat = flat[j] and abs(ols_est) <= tolerance(hi - lo)
-        if term != "intercept" and (zero_flat or (abs(ols_est) <= tiny and (person or use)["ols_se"][j] <= tiny)):
+        rounded = term != "intercept" and inference.equal_up_to_rounding(j, ols_est, hi - lo, tiny)
+        if rounded:
             # every group (and person) mean equal up to rounding, as lexicons that ignore names give:
             # the studentised ratio of two rounding errors is noise, not evidence. The same whatever the
             # inference (person or crossed) and with the tolerance of the no-test rule when no person
             # varies — as the K&M and counterfactual tests' "all_zero" (engine.stats.tests.no_test)
             est, ols_est = 0.0, 0.0
-            rounding.append(term)
-        stat, p, ci_lo, ci_hi = _wald(est, use["se"][j], use["df"][j], conf_level)
-        ostat, op, olo, ohi = _wald(ols_est, use["ols_se"][j], use["ols_df"][j], conf_level)
-        vals = {"estimate": est, "std_err": use["se"][j], "statistic": stat, "df": use["df"][j], "p_value": p,
-                "ci_low": ci_lo, "ci_high": ci_hi, "ols_estimate": ols_est, "ols_std_err": use["ols_se"][j],
-                "ols_statistic": ostat, "ols_df": use["ols_df"][j], "ols_p_value": op, "ols_ci_low": olo,
-                "ols_ci_high": ohi, "paper_std_err": paper["se"][j],
-                "paper_p_value": _wald(est, paper["se"][j], inf, conf_level)[1],
-                "ols_paper_p_value": _wald(ols_est, paper["ols_se"][j], inf, conf_level)[1]}
-        if person is not None:
-            vals.update(person_std_err=person["se"][j], person_df=person["df"][j],
-                        person_p_value=_wald(est, person["se"][j], person["df"][j], conf_level)[1],
-                        ols_person_p_value=_wald(ols_est, person["ols_se"][j], person["ols_df"][j], conf_level)[1],
-                        n_persons=person["n_persons"])
-            if crossed is not None:
-                vals.update(crossed_std_err=crossed["se"][j], crossed_df=crossed["df"][j],
-                            crossed_p_value=_wald(est, crossed["se"][j], crossed["df"][j], conf_level)[1],
-                            ols_crossed_p_value=_wald(ols_est, crossed["ols_se"][j], crossed["ols_df"][j],
-                                                      conf_level)[1])
-            perm = person["perm"].get(term)
-            if perm is not None:
-                vals.update(perm_p_value=perm.p_value, perm_se=perm.mc_se, perm_n=perm.n_permutations)
-                t.loc[sel, "perm_method"] = perm.method
-        if term in rounding:
-            no_person_test = []
-        else:
-            no_person_test = ["", "ols_"] if flat[j] else _degenerate_person_se(person, j, tiny)
+        vals = inference.columns(j, term, est, ols_est, conf_level)
+        perm = inference.person["perm"].get(term) if inference.person is not None else None
+        if perm is not None:
+            t.loc[sel, "perm_method"] = perm.method
+        no_person_test = [] if rounded else inference.without_person_test(j, tiny)
         if no_person_test:
-            # every person has the same scores (a lexicon that ignores names): the person-clustered
-            # variance is zero up to rounding, and estimate / rounding error is no evidence at all —
-            # there is no person-level test of this term, not an astronomically small p-value
-            nan = float("nan")
-            for part in no_person_test:
-                vals[f"{part}person_p_value"] = nan
-                vals[f"{part}crossed_p_value"] = nan
-                # the person-clustered standard errors are rounding or leakage here: none is shown
-                if part == "":
-                    vals.update(person_std_err=nan, crossed_std_err=nan)
-                if use is person or use is crossed:
-                    vals.update({f"{part}statistic": nan, f"{part}p_value": nan, f"{part}ci_low": nan,
-                                 f"{part}ci_high": nan, f"{part}std_err": nan, f"{part}df": nan})
-            note = no_person_test_note() + " (the papers' sentence-level p-value is paper_p_value)"
-            perm = (person or {}).get("perm", {}).get(term)
-            if perm is not None and perm.note:
-                note += f"; permutation p-value {perm.note}"
-            if (use is person or use is crossed) and "" in no_person_test:
-                t.loc[sel, "_status"] = NO_PERSON_VARIATION
-            old_note = t.loc[sel, "note"].iloc[0]
-            t.loc[sel, "note"] = f"{old_note}; {note}" if isinstance(old_note, str) and old_note else note
-        if term in rounding:
-            vals.update(statistic=0.0, p_value=1.0, ci_low=0.0, ci_high=0.0, ols_statistic=0.0, ols_p_value=1.0,
-                        ols_ci_low=0.0, ols_ci_high=0.0, ame=0.0, ame_std_err=0.0, ame_ci_low=0.0, ame_ci_high=0.0,
-                        paper_p_value=1.0, ols_paper_p_value=1.0)
-            if person is not None:
-                vals.update(person_p_value=1.0, ols_person_p_value=1.0)
-            if crossed is not None:
-                vals.update(crossed_p_value=1.0, ols_crossed_p_value=1.0)
-            t.loc[sel, "note"] = "group means equal up to rounding: difference exactly 0, p = 1"
+            _drop_person_tests(t, sel, term, vals, no_person_test, inference)
+        if rounded:
+            _rounded_to_zero(t, sel, vals, inference)
         elif term != "intercept":
-            me = indicator_ame(params[:k], use["cov"], X, j, res.model.link, sq.scale_back, conf_level)
-            q = _quantile(use["df"][j], conf_level)
+            me = indicator_ame(params[:k], inference.use["cov"], X, j, res.model.link, sq.scale_back, conf_level)
+            q = _quantile(inference.use["df"][j], conf_level)
             vals.update(ame=me.estimate, ame_std_err=me.std_err,
                         ame_ci_low=me.estimate - q * me.std_err, ame_ci_high=me.estimate + q * me.std_err)
         for c_, v in vals.items():
@@ -478,9 +374,192 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
     status = STATUS_OK if ok else "not_converged"
     if not ok:
         t.loc[t["term"] != "intercept", "note"] = "fit did not converge: treat with caution"
-    fit = done(status, sq.squeezed, precision=prec, precision_std_err=prec_se, llf=float(res.llf))
+    fit = draft.done(status, sq.squeezed, precision=prec, precision_std_err=prec_se, llf=float(res.llf))
     fit.settings["ols_cov_type"] = ols_cov
     return fit
+
+
+@dataclass
+class _Draft:
+    """A fit being filled in: what identifies it, its notes and its term table ``t`` (changed in place)."""
+
+    corp: str
+    spec: C.ScoreSpec
+    subset: str
+    n: int
+    cells: dict[str, int]
+    settings: dict
+    notes: list[str]
+    t: pd.DataFrame
+
+    def done(self, status: str, squeezed: bool = False, **kw) -> BetaFit:
+        t = self.t
+        if squeezed:
+            t["note"] = [f"{x}; {SQUEEZE_NOTE}" if x else SQUEEZE_NOTE for x in t["note"]]
+        return BetaFit(self.corp, self.spec.model, self.spec.emotion, self.subset, self.n, self.cells, status,
+                       squeezed, t, notes=self.notes,
+                       settings=dict(self.settings, squeeze="smithson-verkuilen" if squeezed else "none"), **kw)
+
+
+def _degenerate(y: np.ndarray, X: np.ndarray, terms: Sequence[str], t: pd.DataFrame, sq, notes: list[str],
+                tol: float, conf_level: float) -> str | None:
+    """The status of data that leave nothing to fit — every score identical ("constant"), or one
+    fixed score per group ("no_within_group_variation": the likelihood has no maximum) — with the
+    exact estimates written into ``t``; None when the model is to be fitted."""
+    # Group structure of the saturated design: one row of X per cell.
+    cell_rows, cell_of = np.unique(X, axis=0, return_inverse=True)
+    cell_of = cell_of.ravel()
+    spread = np.ptp(y) if len(y) else 0.0
+    if spread <= tol:
+        c = float(y[0])
+        notes.append(f"every score is identical ({c:.6g}): all group differences are exactly 0; "
+                     "no model fitted and no test performed")
+        t.loc[t["term"] != "intercept", ["estimate", "ame", "ols_estimate"]] = 0.0
+        t.loc[t["term"] == "intercept", "estimate"] = float(np.log(sq.values[0] / (1 - sq.values[0])))
+        t.loc[t["term"] == "intercept", "ols_estimate"] = c
+        t.loc[t["term"] != "intercept", "note"] = "constant scores: difference exactly 0, not tested"
+        return "constant"
+    within = max(float(np.ptp(y[cell_of == i])) for i in range(len(cell_rows)))
+    if within > tol:
+        return None
+    # Each group has a single score: the differences are exact, the likelihood has no maximum.
+    means = np.array([y[cell_of == i][0] for i in range(len(cell_rows))])
+    smeans = np.array([sq.values[cell_of == i][0] for i in range(len(cell_rows))])
+    beta = np.linalg.solve(cell_rows, np.log(smeans / (1 - smeans)))
+    ols = np.linalg.solve(cell_rows, means)
+    from statsmodels.genmod.families.links import Logit
+    for j, term in enumerate(terms):
+        t.loc[t["term"] == term, ["estimate", "ols_estimate"]] = [beta[j], ols[j]]
+        if term != "intercept":
+            me = indicator_ame(beta, np.zeros((len(beta), len(beta))), X, j, Logit(), sq.scale_back, conf_level)
+            t.loc[t["term"] == term, "ame"] = me.estimate
+            t.loc[t["term"] == term, "note"] = "no variation within groups: exact difference, not tested"
+    notes.append("every group has one fixed score (no variation within groups): the group differences "
+                 "are exact and there is nothing to test; estimates are the exact cell contrasts")
+    return "no_within_group_variation"
+
+
+@dataclass
+class _Inference:
+    """Standard errors and df of a fit under each inference: the papers' (``paper``: observed
+    information for the Beta, HC3 for OLS), by person (``person``) and crossed persons × templates ×
+    words (``crossed``); ``use`` is the one the main columns report. ``flat[j]``: term j's cells show
+    no variation between persons."""
+
+    paper: dict
+    person: dict | None
+    crossed: dict | None
+    use: dict
+    flat: list
+
+    @property
+    def person_level(self) -> bool:
+        """The main columns report a person-level (person or crossed) test."""
+        return self.use is self.person or self.use is self.crossed
+
+    def equal_up_to_rounding(self, j: int, ols_est: float, width: float, tiny: float) -> bool:
+        """Every group (and person) mean of indicator term j is equal up to rounding."""
+        zero_flat = self.flat[j] and abs(ols_est) <= tolerance(width)
+        return bool(zero_flat or (abs(ols_est) <= tiny and (self.person or self.use)["ols_se"][j] <= tiny))
+
+    def without_person_test(self, j: int, tiny: float) -> list[str]:
+        """Which of the Beta ("") and OLS ("ols_") person-level tests of term j do not exist."""
+        return ["", "ols_"] if self.flat[j] else _degenerate_person_se(self.person, j, tiny)
+
+    def columns(self, j: int, term: str, est: float, ols_est: float, conf_level: float) -> dict[str, float]:
+        """Term j's Wald tests of the Beta estimate and of its OLS cross-check under the inference
+        used, the papers', by person and crossed, and its person-level permutation test."""
+        use, paper, person, crossed, inf = self.use, self.paper, self.person, self.crossed, float("inf")
+        stat, p, ci_lo, ci_hi = _wald(est, use["se"][j], use["df"][j], conf_level)
+        ostat, op, olo, ohi = _wald(ols_est, use["ols_se"][j], use["ols_df"][j], conf_level)
+        vals = {"estimate": est, "std_err": use["se"][j], "statistic": stat, "df": use["df"][j], "p_value": p,
+                "ci_low": ci_lo, "ci_high": ci_hi, "ols_estimate": ols_est, "ols_std_err": use["ols_se"][j],
+                "ols_statistic": ostat, "ols_df": use["ols_df"][j], "ols_p_value": op, "ols_ci_low": olo,
+                "ols_ci_high": ohi, "paper_std_err": paper["se"][j],
+                "paper_p_value": _wald(est, paper["se"][j], inf, conf_level)[1],
+                "ols_paper_p_value": _wald(ols_est, paper["ols_se"][j], inf, conf_level)[1]}
+        if person is None:
+            return vals
+        vals.update(person_std_err=person["se"][j], person_df=person["df"][j],
+                    person_p_value=_wald(est, person["se"][j], person["df"][j], conf_level)[1],
+                    ols_person_p_value=_wald(ols_est, person["ols_se"][j], person["ols_df"][j], conf_level)[1],
+                    n_persons=person["n_persons"])
+        if crossed is not None:
+            vals.update(crossed_std_err=crossed["se"][j], crossed_df=crossed["df"][j],
+                        crossed_p_value=_wald(est, crossed["se"][j], crossed["df"][j], conf_level)[1],
+                        ols_crossed_p_value=_wald(ols_est, crossed["ols_se"][j], crossed["ols_df"][j],
+                                                  conf_level)[1])
+        perm = person["perm"].get(term)
+        if perm is not None:
+            vals.update(perm_p_value=perm.p_value, perm_se=perm.mc_se, perm_n=perm.n_permutations)
+        return vals
+
+
+def _inference(res, ols_res, y: np.ndarray, X: np.ndarray, n_terms: int, persons: np.ndarray | None,
+               factors: dict[str, np.ndarray] | None, opts: InferenceOptions, notes: list[str],
+               width: float) -> _Inference:
+    """The papers' inference, and with ``persons`` the person-level and crossed ones; which one the
+    main columns use follows ``opts`` (crossed falls back to person, with a note, without factors)."""
+    k = X.shape[1]
+    inf = float("inf")
+    paper = {"se": np.asarray(res.bse, dtype=float)[:k], "df": np.full(k, inf),
+             "cov": np.asarray(res.cov_params(), dtype=float)[:k, :k],
+             "ols_se": np.asarray(ols_res.bse, dtype=float),
+             "ols_df": np.full(k, inf)}  # HC3 with a normal reference, as statsmodels reports it
+    person = None
+    if persons is not None:
+        person = _person_inference(res, y, X, persons, opts, factors)
+        notes.extend(person.pop("notes"))
+    use = person if (opts.person and person is not None) else paper
+    crossed = person.pop("crossed", None) if person is not None else None
+    if opts.crossed and person is not None:
+        if crossed is None:
+            notes.append(NO_FACTORS_NOTE)
+        else:
+            use = crossed
+    # one rule, from the data: a term whose cells show no variation between persons has no
+    # person-level test, whatever standard error the Beta sandwich reports
+    flat = ([False] * n_terms if person is None else
+            terms_without_person_variation(person.pop("person_means"), person.pop("person_groups"),
+                                           tolerance(width)))
+    return _Inference(paper, person, crossed, use, flat)
+
+
+def _drop_person_tests(t: pd.DataFrame, sel, term: str, vals: dict, parts: list[str], inference: _Inference) -> None:
+    """Blank the person-level tests named by ``parts`` ("" Beta, "ols_" OLS) and say why in the note."""
+    # every person has the same scores (a lexicon that ignores names): the person-clustered
+    # variance is zero up to rounding, and estimate / rounding error is no evidence at all —
+    # there is no person-level test of this term, not an astronomically small p-value
+    nan = float("nan")
+    for part in parts:
+        vals[f"{part}person_p_value"] = nan
+        vals[f"{part}crossed_p_value"] = nan
+        # the person-clustered standard errors are rounding or leakage here: none is shown
+        if part == "":
+            vals.update(person_std_err=nan, crossed_std_err=nan)
+        if inference.person_level:
+            vals.update({f"{part}statistic": nan, f"{part}p_value": nan, f"{part}ci_low": nan,
+                         f"{part}ci_high": nan, f"{part}std_err": nan, f"{part}df": nan})
+    note = no_person_test_note() + " (the papers' sentence-level p-value is paper_p_value)"
+    perm = (inference.person or {}).get("perm", {}).get(term)
+    if perm is not None and perm.note:
+        note += f"; permutation p-value {perm.note}"
+    if inference.person_level and "" in parts:
+        t.loc[sel, "_status"] = NO_PERSON_VARIATION
+    old_note = t.loc[sel, "note"].iloc[0]
+    t.loc[sel, "note"] = f"{old_note}; {note}" if isinstance(old_note, str) and old_note else note
+
+
+def _rounded_to_zero(t: pd.DataFrame, sel, vals: dict, inference: _Inference) -> None:
+    """A difference that is rounding noise: exactly 0, p = 1 under every inference."""
+    vals.update(statistic=0.0, p_value=1.0, ci_low=0.0, ci_high=0.0, ols_statistic=0.0, ols_p_value=1.0,
+                ols_ci_low=0.0, ols_ci_high=0.0, ame=0.0, ame_std_err=0.0, ame_ci_low=0.0, ame_ci_high=0.0,
+                paper_p_value=1.0, ols_paper_p_value=1.0)
+    if inference.person is not None:
+        vals.update(person_p_value=1.0, ols_person_p_value=1.0)
+    if inference.crossed is not None:
+        vals.update(crossed_p_value=1.0, ols_crossed_p_value=1.0)
+    t.loc[sel, "note"] = "group means equal up to rounding: difference exactly 0, p = 1"
 
 
 def _degenerate_person_se(person: dict | None, j: int, tiny: float) -> list[str]:

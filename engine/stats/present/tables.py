@@ -447,6 +447,21 @@ def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[
         raise StatisticError("no counterfactual results to render")
     t_p, w_p = p_column(frame, "t_p_value"), p_column(frame, "wilcoxon_p_value")
     adjusted = "" if t_p == "t_p_value" else f" (p-values adjusted: {t_p.rsplit('_', 1)[-1]})"
+    by = _counterfactual_by(frame, by)
+    tables: list[Table] = []
+    for corpus, g in frame.groupby("corpus", sort=False) if "corpus" in frame.columns else [("", frame)]:
+        block = _CounterfactualBlock(_counterfactual_caption(g, corpus, adjusted), by, g.to_dict("records"),
+                                     frame_verdicts(g), warning_notes(g), digits, t_p, w_p)
+        if width == "column":
+            _counterfactual_column_tables(tables, block, g)
+        else:
+            _counterfactual_page_tables(tables, block)
+    return tables
+
+
+def _counterfactual_by(frame: pd.DataFrame, by: Sequence[str] | None) -> list[str]:
+    """The columns naming a group of pairs: ``by``, else every column that is no statistic, id or note
+    (with the emotion first when the rows are of several)."""
     std = set(["corpus", "model", "emotion", "test", "note", "settings"]) | set(
         ["n", "mean_diff", "var_diff", "sd_diff", "ci_low", "ci_high", "share_changed", "share_priv_higher",
          "share_min_higher", "t_statistic", "t_df", "t_p_value", "wilcoxon_statistic", "wilcoxon_p_value",
@@ -454,82 +469,105 @@ def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[
     by = list(by) if by is not None else [c for c in frame.columns if c not in std and not c.startswith(("t_p_", "wilcoxon_p_"))]
     if "emotion" in frame.columns and frame["emotion"].nunique() > 1 and "emotion" not in by:
         by = ["emotion"] + by  # rows of several emotions must say which is which
-    keys = [("Model", 1)] + [(b.capitalize(), 1) for b in by]
-    tables = []
-    for corpus, g in frame.groupby("corpus", sort=False) if "corpus" in frame.columns else [("", frame)]:
-        marks = Marks()
-        first, second, starts, last = [], [], [], None
-        records = g.to_dict("records")
-        verdict_of = frame_verdicts(g)
+    return by
 
-        def p_cells(r) -> list[Cell]:
-            reason = untested_reason(r[t_p], r.get("status", ""), r.get("note", ""))
-            if reason:
-                return [marks.cell(reason), marks.cell(reason)]
-            return [Cell(fmt_p(r[t_p], digits), numeric=True), Cell(fmt_p(r[w_p], digits), numeric=True)]
 
-        def ci(r) -> Cell:
-            return Cell(f"[{fmt(r['ci_low'], digits)}, {fmt(r['ci_high'], digits)}]", numeric=True)
+def _counterfactual_caption(g: pd.DataFrame, corpus, adjusted: str) -> str:
+    inf = inference_words(g, "cf")
+    ci_what = ("t interval over person pairs" if inf == INFERENCE_WORDS["cf"]["person"]
+               else "t interval over person pairs, templates and words" if inf == INFERENCE_WORDS["cf"]["crossed"]
+               else "bootstrap CI")
+    return (f"Counterfactual pairs{' of ' + str(corpus) if corpus else ''}: difference R(privileged) − "
+            f"R(minoritised) (> 0: against the minoritised group) with its 95% {ci_what} and variance; the "
+            "verdict combines the t-test (α = 0.05) with the negligible band (|mean| ≤ band); then the "
+            "share of pairs whose score changed, the shares where each side scored higher, and the p-values "
+            f"of {inf}{adjusted}.")
 
-        def pairs(r) -> Cell:
-            return Cell(str(int(r["n"])) if r["n"] == r["n"] else "–", numeric=True)
 
-        inf = inference_words(g, "cf")
-        ci_what = ("t interval over person pairs" if inf == INFERENCE_WORDS["cf"]["person"]
-                   else "t interval over person pairs, templates and words" if inf == INFERENCE_WORDS["cf"]["crossed"]
-                   else "bootstrap CI")
-        cap = (f"Counterfactual pairs{' of ' + str(corpus) if corpus else ''}: difference R(privileged) − "
-               f"R(minoritised) (> 0: against the minoritised group) with its 95% {ci_what} and variance; the "
-               "verdict combines the t-test (α = 0.05) with the negligible band (|mean| ≤ band); then the "
-               "share of pairs whose score changed, the shares where each side scored higher, and the p-values "
-               f"of {inf}{adjusted}.")
-        notes = warning_notes(g)
-        if width == "column":
-            bands = {fmt(b, digits) for b in g["band"]} if "band" in g.columns else set()
-            one_band = len(bands) == 1
-            head1 = [("Group", 1), ("n", 1), ("Mean", 1), ("95% CI", 1)] + ([] if one_band else [("Band", 1)]) + [
-                ("Verdict", 1)]
-            head2 = [("", 1), ("Share of pairs", 3), ("p-value", 2)]
-            head2b = [("Group", 1), ("Changed", 1), ("Priv. >", 1), ("Min. >", 1), ("t", 1), ("W", 1)]
-            for model in dict.fromkeys(r["model"] for r in records):
-                mine = [(r, v) for r, v in zip(records, verdict_of) if r["model"] == model]
-                label = [Cell(" · ".join(str(r[b]) for b in by) or "all pairs") for r, _v in mine]
-                rows1 = [[lab, pairs(r), num(r["mean_diff"], digits), ci(r)]
-                         + ([] if one_band else [num(r["band"], digits)]) + [Cell(_short_band_verdict(v))]
-                         for lab, (r, v) in zip(label, mine)]
-                rows2 = [[lab, num(r["share_changed"], digits), num(r["share_priv_higher"], digits),
-                          num(r["share_min_higher"], digits)] + p_cells(r) for lab, (r, _v) in zip(label, mine)]
-                tables.append(Table(cap, [head1], rows1, "lrrr" + ("" if one_band else "r") + "l",
-                                    continues=bool(tables), block_title=f"{model} — size of the difference"))
-                tables.append(Table(cap, [head2, head2b], rows2, "lrrrrr", continues=True,
-                                    block_title=f"{model} — changes and tests"))
-            band = f"Band = {next(iter(bands))} (|mean| ≤ band: negligible); " if one_band else ""
-            tables[-1].notes = notes + [
-                legend({"Group": " · ".join(b.capitalize() for b in by) or "all pairs", "n": "pairs",
-                        "sig.": "significant (t-test, α = 0.05)", "n.s.": "not significant",
-                        "> band / ≤ band": "beyond / within the negligible band",
-                        "Priv. > / Min. >": "shares of pairs where the privileged / minoritised side scored higher",
-                        "W": "Wilcoxon signed-rank test"}).replace("Group = ", band + "Group = ")
-                + " The variance is in the page-wide table."] + marks.notes()
-            continue
-        for r, verdict in zip(records, verdict_of):
-            if r["model"] != last:
-                starts.append(len(first))
-            label = [Cell(str(r["model"]))] + [Cell(str(r[b])) for b in by]
-            last = r["model"]
-            first.append(label + [pairs(r), num(r["mean_diff"], digits), ci(r), num(r["var_diff"], digits),
-                                  num(r["band"], digits), Cell(verdict)])
-            second.append(label + [num(r["share_changed"], digits), num(r["share_priv_higher"], digits),
-                                   num(r["share_min_higher"], digits)] + p_cells(r))
-        lead = "l" * len(keys)
-        tables.append(Table(cap, [keys + [("Pairs", 1), ("Mean", 1), ("95% CI", 1), ("Variance", 1), ("Band", 1),
-                                          ("Verdict", 1)]], first, lead + "rrrrrl", starts,
-                            block_title="Size of the difference"))
-        tables.append(Table(cap, [[("", 1)] * len(keys) + [("Share of pairs", 3), ("p-value", 2)],
-                                  keys + [("Changed", 1), ("Priv. higher", 1), ("Min. higher", 1), ("t", 1),
-                                          ("Wilcoxon", 1)]], second, lead + "rrrrr", list(starts),
-                            notes + marks.notes(), continues=True, block_title="Changes and tests"))
-    return tables
+@dataclass
+class _CounterfactualBlock:
+    """One corpus's rows of counterfactual results, and the cells their tables share (an untested
+    p-value is "—" with a footnote mark, one per reason, explained in ``marks``' notes)."""
+
+    caption: str
+    by: list[str]
+    records: list[dict]
+    verdicts: list[str]
+    notes: list[str]
+    digits: int
+    t_p: str
+    w_p: str
+    marks: Marks = field(default_factory=Marks)
+
+    def p_cells(self, r) -> list[Cell]:
+        reason = untested_reason(r[self.t_p], r.get("status", ""), r.get("note", ""))
+        if reason:
+            return [self.marks.cell(reason), self.marks.cell(reason)]
+        return [Cell(fmt_p(r[self.t_p], self.digits), numeric=True),
+                Cell(fmt_p(r[self.w_p], self.digits), numeric=True)]
+
+    def ci(self, r) -> Cell:
+        return Cell(f"[{fmt(r['ci_low'], self.digits)}, {fmt(r['ci_high'], self.digits)}]", numeric=True)
+
+    @staticmethod
+    def pairs(r) -> Cell:
+        return Cell(str(int(r["n"])) if r["n"] == r["n"] else "–", numeric=True)
+
+    def shares(self, r) -> list[Cell]:
+        return [num(r["share_changed"], self.digits), num(r["share_priv_higher"], self.digits),
+                num(r["share_min_higher"], self.digits)]
+
+
+def _counterfactual_column_tables(tables: list[Table], b: _CounterfactualBlock, g: pd.DataFrame) -> None:
+    """Append one corpus's column-width blocks: per model, the size of the difference, then changes and tests."""
+    digits, by = b.digits, b.by
+    bands = {fmt(x, digits) for x in g["band"]} if "band" in g.columns else set()
+    one_band = len(bands) == 1
+    head1 = [("Group", 1), ("n", 1), ("Mean", 1), ("95% CI", 1)] + ([] if one_band else [("Band", 1)]) + [
+        ("Verdict", 1)]
+    head2 = [("", 1), ("Share of pairs", 3), ("p-value", 2)]
+    head2b = [("Group", 1), ("Changed", 1), ("Priv. >", 1), ("Min. >", 1), ("t", 1), ("W", 1)]
+    for model in dict.fromkeys(r["model"] for r in b.records):
+        mine = [(r, v) for r, v in zip(b.records, b.verdicts) if r["model"] == model]
+        label = [Cell(" · ".join(str(r[c]) for c in by) or "all pairs") for r, _v in mine]
+        rows1 = [[lab, b.pairs(r), num(r["mean_diff"], digits), b.ci(r)]
+                 + ([] if one_band else [num(r["band"], digits)]) + [Cell(_short_band_verdict(v))]
+                 for lab, (r, v) in zip(label, mine)]
+        rows2 = [[lab] + b.shares(r) + b.p_cells(r) for lab, (r, _v) in zip(label, mine)]
+        tables.append(Table(b.caption, [head1], rows1, "lrrr" + ("" if one_band else "r") + "l",
+                            continues=bool(tables), block_title=f"{model} — size of the difference"))
+        tables.append(Table(b.caption, [head2, head2b], rows2, "lrrrrr", continues=True,
+                            block_title=f"{model} — changes and tests"))
+    band = f"Band = {next(iter(bands))} (|mean| ≤ band: negligible); " if one_band else ""
+    tables[-1].notes = b.notes + [
+        legend({"Group": " · ".join(c.capitalize() for c in by) or "all pairs", "n": "pairs",
+                "sig.": "significant (t-test, α = 0.05)", "n.s.": "not significant",
+                "> band / ≤ band": "beyond / within the negligible band",
+                "Priv. > / Min. >": "shares of pairs where the privileged / minoritised side scored higher",
+                "W": "Wilcoxon signed-rank test"}).replace("Group = ", band + "Group = ")
+        + " The variance is in the page-wide table."] + b.marks.notes()
+
+
+def _counterfactual_page_tables(tables: list[Table], b: _CounterfactualBlock) -> None:
+    """Append one corpus's page-width blocks: the size of the difference, then changes and tests."""
+    keys = [("Model", 1)] + [(c.capitalize(), 1) for c in b.by]
+    first, second, starts, last = [], [], [], None
+    for r, verdict in zip(b.records, b.verdicts):
+        if r["model"] != last:
+            starts.append(len(first))
+        label = [Cell(str(r["model"]))] + [Cell(str(r[c])) for c in b.by]
+        last = r["model"]
+        first.append(label + [b.pairs(r), num(r["mean_diff"], b.digits), b.ci(r), num(r["var_diff"], b.digits),
+                              num(r["band"], b.digits), Cell(verdict)])
+        second.append(label + b.shares(r) + b.p_cells(r))
+    lead = "l" * len(keys)
+    tables.append(Table(b.caption, [keys + [("Pairs", 1), ("Mean", 1), ("95% CI", 1), ("Variance", 1), ("Band", 1),
+                                            ("Verdict", 1)]], first, lead + "rrrrrl", starts,
+                        block_title="Size of the difference"))
+    tables.append(Table(b.caption, [[("", 1)] * len(keys) + [("Share of pairs", 3), ("p-value", 2)],
+                                    keys + [("Changed", 1), ("Priv. higher", 1), ("Min. higher", 1), ("t", 1),
+                                            ("Wilcoxon", 1)]], second, lead + "rrrrr", list(starts),
+                        b.notes + b.marks.notes(), continues=True, block_title="Changes and tests"))
 
 
 # ------------------------------------------------------------------------- confusion matrix

@@ -102,18 +102,9 @@ def counterfactual_analysis(pairs: pd.DataFrame, priv_col: str, min_col: str, *,
     data, notes = C.refuse_missing(pairs, [priv_col, min_col], dropna, id_col="pair_id")
     model = model if model is not None else _default_model(priv_col, min_col)
     by = [c for c in (by or []) if c in data.columns]
-    a_all = C.numeric_scores(data, priv_col)
-    b_all = C.numeric_scores(data, min_col)
-    if score_range is None:
-        both = np.concatenate([a_all, b_all])
-        score_range = (float(both.min()), float(both.max())) if both.size else (0.0, 1.0)
-        range_source = "observed"
-        notes.append(f"score range taken from the data ({score_range[0]:g} to {score_range[1]:g}), so the band "
-                     "depends on this corpus; give the scale's own range (score_range=(low, high), CLI "
-                     "--score-range LOW,HIGH) for a band comparable across corpora")
-    else:
-        range_source = score_range_source or "given"
-        C.check_range(np.concatenate([a_all, b_all]), score_range, f"{priv_col}/{min_col}")
+    score_range, range_source = _score_range(np.concatenate([C.numeric_scores(data, priv_col),
+                                                             C.numeric_scores(data, min_col)]),
+                                             score_range, score_range_source, f"{priv_col}/{min_col}", notes)
     width = float(score_range[1]) - float(score_range[0])
     band_value = float(band) if band is not None else band_share * width
     if corpus is None:
@@ -144,13 +135,32 @@ def counterfactual_analysis(pairs: pd.DataFrame, priv_col: str, min_col: str, *,
         rows.append(row)
     frame = pd.DataFrame(rows, columns=ID_COLUMNS + by + STAT_COLUMNS + ["note", "settings"])
     if correction and len(frame):
-        from engine.stats.tests.multitest import SUFFIX, _method, adjust
-        pv = np.concatenate([frame["t_p_value"].to_numpy(float), frame["wilcoxon_p_value"].to_numpy(float)])
-        adj = adjust(pv, correction)
-        suf = SUFFIX[_method(correction)]
-        frame.insert(frame.columns.get_loc("t_p_value") + 1, f"t_p_{suf}", adj[:len(frame)])
-        frame.insert(frame.columns.get_loc("wilcoxon_p_value") + 1, f"wilcoxon_p_{suf}", adj[len(frame):])
+        _insert_adjusted(frame, correction)
     return CounterfactualResults(frame=frame, settings=settings, notes=notes)
+
+
+def _score_range(scores: np.ndarray, score_range: tuple[float, float] | None, source: str | None, where: str,
+                 notes: list[str]) -> tuple[tuple[float, float], str]:
+    """(range, where it came from): the given range (scores checked against it), else the observed
+    one — with a note, since a band taken from the data is not comparable across corpora."""
+    if score_range is not None:
+        C.check_range(scores, score_range, where)
+        return score_range, source or "given"
+    score_range = (float(scores.min()), float(scores.max())) if scores.size else (0.0, 1.0)
+    notes.append(f"score range taken from the data ({score_range[0]:g} to {score_range[1]:g}), so the band "
+                 "depends on this corpus; give the scale's own range (score_range=(low, high), CLI "
+                 "--score-range LOW,HIGH) for a band comparable across corpora")
+    return score_range, "observed"
+
+
+def _insert_adjusted(frame: pd.DataFrame, correction: str) -> None:
+    """Adjusted p-values next to the raw ones, over all t and Wilcoxon p-values of the frame together."""
+    from engine.stats.tests.multitest import SUFFIX, _method, adjust
+    pv = np.concatenate([frame["t_p_value"].to_numpy(float), frame["wilcoxon_p_value"].to_numpy(float)])
+    adj = adjust(pv, correction)
+    suf = SUFFIX[_method(correction)]
+    frame.insert(frame.columns.get_loc("t_p_value") + 1, f"t_p_{suf}", adj[:len(frame)])
+    frame.insert(frame.columns.get_loc("wilcoxon_p_value") + 1, f"wilcoxon_p_{suf}", adj[len(frame):])
 
 
 def _clusters(data: pd.DataFrame, cluster_col) -> tuple[pd.Series | None, str]:

@@ -127,6 +127,14 @@ def _axes(axis) -> list[str]:
     return out
 
 
+def _check_subsets_and_alpha(subsets: Sequence[str], alpha: float) -> None:
+    bad = [s for s in subsets if s not in SUBSETS]
+    if bad or not subsets:
+        raise StatisticError(f"subsets must be among {SUBSETS}, got {list(subsets)}")
+    if not 0 < alpha < 1:
+        raise StatisticError("alpha must lie in (0, 1)")
+
+
 def km_paired_analysis(df: pd.DataFrame, score_col: str | Sequence[str] | Mapping[str, Any],
                        axis: str | Sequence[str] = "gender", *, model: str | None = None,
                        emotion: str | None = None, corpus: str | None = None,
@@ -159,16 +167,13 @@ def km_paired_analysis(df: pd.DataFrame, score_col: str | Sequence[str] | Mappin
     n_resamples, seed, conf_level : bootstrap interval of the mean Δ (n_resamples=0: none).
     """
     axes = _axes(axis)
-    bad = [s for s in subsets if s not in SUBSETS]
-    if bad or not subsets:
-        raise StatisticError(f"subsets must be among {SUBSETS}, got {list(subsets)}")
-    if not 0 < alpha < 1:
-        raise StatisticError("alpha must lie in (0, 1)")
+    _check_subsets_and_alpha(subsets, alpha)
     opts = InferenceOptions(inference, "CR2", n_permutations, seed, person_col)
     race_by_gender = race_by_gender_from(race_pooling, race_by_gender)
     specs = C.resolve_scores(score_col, model, emotion)
     C.require_columns(df, ["template_id", "emotion_word_id", "Gender", "Race", "Emotion", "person_kind",
                            "person_id"] + [s.column for s in specs], "km_paired_analysis")
+    bootstrap = {"n_resamples": n_resamples, "seed": seed, "conf_level": conf_level, "method": "percentile"}
     tests: list[KMTest] = []
     all_pairs: list[pd.DataFrame] = []
     for spec in specs:
@@ -181,18 +186,8 @@ def km_paired_analysis(df: pd.DataFrame, score_col: str | Sequence[str] | Mappin
                 scale = float(np.nanmax(np.abs(C.numeric_scores(rows, spec.column)))) if len(rows) else 1.0
                 pairs["delta"] = C.normalise_zero(pairs["delta"].to_numpy(dtype=float), scale)
                 la, lb = labels if labels else (C.abbreviation(lab["a"]), C.abbreviation(lab["b"]))
-                settings = {"score_column": spec.column, "axis": ax, "alpha": alpha, "a": lab["a"], "b": lab["b"],
-                            "delta": "score(a) - score(b)", "test": ("Welch t on person means (person-robust), two-sided" if opts.person
-                                                     else "paired t-test (scipy ttest_rel), two-sided"),
-                            "paper_test": "paired t-test (scipy ttest_rel), two-sided",
-                            "verdict": "p < alpha", "correction": correction, "inference": opts.describe(),
-                            "bootstrap": {"n_resamples": n_resamples, "seed": seed, "conf_level": conf_level,
-                                          "method": "percentile"}}
-                if ax == "race":
-                    settings["race_by_gender"] = race_by_gender
-                    settings["race_pooling"] = "within_gender" if race_by_gender else "paper"
-                else:
-                    settings["np_pairs"] = "mapping" if np_pairs is not None else f"column {pair_key_col!r}"
+                settings = _axis_settings(spec.column, ax, lab, alpha, correction, opts, bootstrap, race_by_gender,
+                                          "mapping" if np_pairs is not None else f"column {pair_key_col!r}")
                 for sub in subsets:
                     sel = _subset(pairs, sub, spec.emotion)
                     p = pairs[sel]
@@ -209,19 +204,7 @@ def km_paired_analysis(df: pd.DataFrame, score_col: str | Sequence[str] | Mappin
                 all_pairs.append(pairs)
     frame = _to_frame(tests)
     if correction and len(frame):
-        from engine.stats.tests.multitest import adjusted_column, correct_pvalues
-        frame = correct_pvalues(frame, correction)
-        col = adjusted_column(correction)
-        for t, padj in zip(tests, frame[col].to_numpy(dtype=float)):
-            tested = t.status not in ("too_few", "no_pairs", *NO_TEST_STATUSES)
-            t.significant = bool(tested and padj < alpha)
-            t.direction = int(np.sign(t.mean_delta)) if t.significant else 0
-            t.verdict = verdict_text(t.label_a, t.label_b, t.significant, t.mean_delta, tested, t.status)
-            t.settings["verdict"] = f"{col} < alpha"
-        frame["significant"] = [t.significant for t in tests]
-        frame["direction"] = [t.direction for t in tests]
-        frame["verdict"] = [t.verdict for t in tests]
-        frame["settings"] = [C.settings_json(t.settings) for t in tests]
+        frame = _corrected(frame, tests, correction, alpha)
     pairs_out = pd.concat(all_pairs, ignore_index=True) if all_pairs else pd.DataFrame()
     if len(pairs_out):
         pairs_out = order_columns(pairs_out, ["corpus", "model", "emotion", "axis"])
@@ -230,6 +213,42 @@ def km_paired_analysis(df: pd.DataFrame, score_col: str | Sequence[str] | Mappin
                 "n_permutations": n_permutations, "subsets": list(subsets),
                 "correction": correction, "n_resamples": n_resamples, "seed": seed, "conf_level": conf_level}
     return KMPairedResults(tests=tests, pairs=pairs_out, settings=settings, frame=frame)
+
+
+def _axis_settings(column: str, ax: str, lab: dict, alpha: float, correction: str | None, opts: InferenceOptions,
+                   bootstrap: dict, race_by_gender: bool, np_pairs: str) -> dict:
+    """The settings recorded with each test of one axis (``np_pairs``: how noun phrases were paired)."""
+    settings = {"score_column": column, "axis": ax, "alpha": alpha, "a": lab["a"], "b": lab["b"],
+                "delta": "score(a) - score(b)",
+                "test": ("Welch t on person means (person-robust), two-sided" if opts.person
+                         else "paired t-test (scipy ttest_rel), two-sided"),
+                "paper_test": "paired t-test (scipy ttest_rel), two-sided",
+                "verdict": "p < alpha", "correction": correction, "inference": opts.describe(),
+                "bootstrap": dict(bootstrap)}
+    if ax == "race":
+        settings["race_by_gender"] = race_by_gender
+        settings["race_pooling"] = "within_gender" if race_by_gender else "paper"
+    else:
+        settings["np_pairs"] = np_pairs
+    return settings
+
+
+def _corrected(frame: pd.DataFrame, tests: list[KMTest], correction: str, alpha: float) -> pd.DataFrame:
+    """The frame with adjusted p-values; the verdicts (of ``tests`` and the frame) follow them."""
+    from engine.stats.tests.multitest import adjusted_column, correct_pvalues
+    frame = correct_pvalues(frame, correction)
+    col = adjusted_column(correction)
+    for t, padj in zip(tests, frame[col].to_numpy(dtype=float)):
+        tested = t.status not in ("too_few", "no_pairs", *NO_TEST_STATUSES)
+        t.significant = bool(tested and padj < alpha)
+        t.direction = int(np.sign(t.mean_delta)) if t.significant else 0
+        t.verdict = verdict_text(t.label_a, t.label_b, t.significant, t.mean_delta, tested, t.status)
+        t.settings["verdict"] = f"{col} < alpha"
+    frame["significant"] = [t.significant for t in tests]
+    frame["direction"] = [t.direction for t in tests]
+    frame["verdict"] = [t.verdict for t in tests]
+    frame["settings"] = [C.settings_json(t.settings) for t in tests]
+    return frame
 
 
 def _subset(pairs: pd.DataFrame, sub: str, emotion: str) -> np.ndarray:

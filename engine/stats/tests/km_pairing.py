@@ -94,62 +94,11 @@ def km_pairs(df: pd.DataFrame, score_col: str, axis: str = "gender", *, minority
         d[c] = d[c].fillna("").astype(str)
     d["_s"] = C.numeric_scores(d, score_col)
     emo_of = d.groupby(INSTANCE, sort=False)["Emotion"].first().to_dict()
-    parts: list[pd.DataFrame] = []
     if axis == "gender":
         labels = {"a": female, "b": male}
-        nps = d[(d["person_kind"] == "noun_phrase") & d["Gender"].isin([female, male])]
-        if not nps.empty:
-            keys, k_notes = _np_keys(nps, np_pairs, pair_key_col, female, male)
-            notes += k_notes
-            nps = nps.assign(_key=keys.to_numpy())
-            nps = nps[nps["_key"] != ""]
-            m = _mean_by(nps, INSTANCE + ["_key", "Gender"], "_s")
-            if (m["count"] > 1).any():
-                notes.append("several sentences for the same template × emotion word × noun phrase: averaged")
-            fm = m[m["Gender"] == female].merge(m[m["Gender"] == male], on=INSTANCE + ["_key"],
-                                                suffixes=("_a", "_b"), how="outer", indicator=True)
-            lost = int((fm["_merge"] != "both").sum())
-            if lost:
-                notes.append(f"{lost} noun-phrase sentence(s) whose counterpart is missing in the same "
-                             "template × emotion word left out")
-            fm = fm[fm["_merge"] == "both"]
-            parts.append(pd.DataFrame({
-                "pair_id": fm["template_id"] + "|" + fm["emotion_word_id"] + "|" + fm["_key"],
-                "template_id": fm["template_id"], "emotion_word_id": fm["emotion_word_id"],
-                "kind": "noun_phrase", "gender": "", "a": female, "b": male,
-                "n_a": fm["count_a"].astype(int), "n_b": fm["count_b"].astype(int),
-                "score_a": fm["mean_a"], "score_b": fm["mean_b"]}))
-        names = d[(d["person_kind"] == "name") & d["Gender"].isin([female, male])]
-        if not names.empty:
-            m = _mean_by(names, INSTANCE + ["Gender"], "_s")
-            fm = m[m["Gender"] == female].merge(m[m["Gender"] == male], on=INSTANCE, suffixes=("_a", "_b"))
-            parts.append(pd.DataFrame({
-                "pair_id": fm["template_id"] + "|" + fm["emotion_word_id"] + "|names",
-                "template_id": fm["template_id"], "emotion_word_id": fm["emotion_word_id"],
-                "kind": "name_average", "gender": "", "a": female, "b": male,
-                "n_a": fm["count_a"].astype(int), "n_b": fm["count_b"].astype(int),
-                "score_a": fm["mean_a"], "score_b": fm["mean_b"]}))
+        parts = _gender_pairs(d, np_pairs, pair_key_col, female, male, notes)
     elif axis == "race":
-        names = d[(d["person_kind"] == "name")]
-        if names.empty:
-            labels = {"a": minority or "minority", "b": majority or "majority"}
-        else:
-            mino, majo = C.resolve_race_groups(names["Race"].tolist(), minority, majority)
-            labels = {"a": mino, "b": majo}
-            names = names[names["Race"].isin([mino, majo])]
-            keys = INSTANCE + (["Gender"] if by_gender else [])
-            if by_gender:
-                names = names[names["Gender"].isin([female, male])]
-            m = _mean_by(names, keys + ["Race"], "_s")
-            fm = m[m["Race"] == mino].merge(m[m["Race"] == majo], on=keys, suffixes=("_a", "_b"))
-            gcol = fm["Gender"] if by_gender else pd.Series("", index=fm.index)
-            parts.append(pd.DataFrame({
-                "pair_id": fm["template_id"] + "|" + fm["emotion_word_id"] + "|names"
-                + (("|" + gcol) if by_gender else ""),
-                "template_id": fm["template_id"], "emotion_word_id": fm["emotion_word_id"],
-                "kind": "name_average", "gender": gcol, "a": mino, "b": majo,
-                "n_a": fm["count_a"].astype(int), "n_b": fm["count_b"].astype(int),
-                "score_a": fm["mean_a"], "score_b": fm["mean_b"]}))
+        labels, parts = _race_pairs(d, minority, majority, by_gender, female, male)
     else:
         raise StatisticError(f"axis must be 'gender' or 'race', got {axis!r}")
     if parts:
@@ -159,3 +108,64 @@ def km_pairs(df: pd.DataFrame, score_col: str, axis: str = "gender", *, minority
     pairs["Emotion"] = [emo_of.get((t, e), "") for t, e in zip(pairs["template_id"], pairs["emotion_word_id"])]
     pairs["delta"] = pairs["score_a"].astype(float) - pairs["score_b"].astype(float)
     return pairs[PAIR_COLUMNS].reset_index(drop=True), notes, labels
+
+
+def _pair_rows(fm: pd.DataFrame, pair_id: pd.Series, kind: str, gender, a: str, b: str) -> pd.DataFrame:
+    """Pairs in PAIR_COLUMNS order (Emotion and delta come later) from a merge of group means
+    (``mean_a``/``count_a`` against ``mean_b``/``count_b``)."""
+    return pd.DataFrame({
+        "pair_id": pair_id, "template_id": fm["template_id"], "emotion_word_id": fm["emotion_word_id"],
+        "kind": kind, "gender": gender, "a": a, "b": b,
+        "n_a": fm["count_a"].astype(int), "n_b": fm["count_b"].astype(int),
+        "score_a": fm["mean_a"], "score_b": fm["mean_b"]})
+
+
+def _gender_pairs(d: pd.DataFrame, np_pairs: Mapping[str, str] | None, pair_key_col: str, female: str, male: str,
+                  notes: list[str]) -> list[pd.DataFrame]:
+    """Each female noun phrase against its male counterpart, and the female names' average against
+    the male names', per template × emotion word."""
+    parts: list[pd.DataFrame] = []
+    nps = d[(d["person_kind"] == "noun_phrase") & d["Gender"].isin([female, male])]
+    if not nps.empty:
+        keys, k_notes = _np_keys(nps, np_pairs, pair_key_col, female, male)
+        notes += k_notes
+        nps = nps.assign(_key=keys.to_numpy())
+        nps = nps[nps["_key"] != ""]
+        m = _mean_by(nps, INSTANCE + ["_key", "Gender"], "_s")
+        if (m["count"] > 1).any():
+            notes.append("several sentences for the same template × emotion word × noun phrase: averaged")
+        fm = m[m["Gender"] == female].merge(m[m["Gender"] == male], on=INSTANCE + ["_key"],
+                                            suffixes=("_a", "_b"), how="outer", indicator=True)
+        lost = int((fm["_merge"] != "both").sum())
+        if lost:
+            notes.append(f"{lost} noun-phrase sentence(s) whose counterpart is missing in the same "
+                         "template × emotion word left out")
+        fm = fm[fm["_merge"] == "both"]
+        parts.append(_pair_rows(fm, fm["template_id"] + "|" + fm["emotion_word_id"] + "|" + fm["_key"],
+                                "noun_phrase", "", female, male))
+    names = d[(d["person_kind"] == "name") & d["Gender"].isin([female, male])]
+    if not names.empty:
+        m = _mean_by(names, INSTANCE + ["Gender"], "_s")
+        fm = m[m["Gender"] == female].merge(m[m["Gender"] == male], on=INSTANCE, suffixes=("_a", "_b"))
+        parts.append(_pair_rows(fm, fm["template_id"] + "|" + fm["emotion_word_id"] + "|names",
+                                "name_average", "", female, male))
+    return parts
+
+
+def _race_pairs(d: pd.DataFrame, minority: str | None, majority: str | None, by_gender: bool, female: str,
+                male: str) -> tuple[dict, list[pd.DataFrame]]:
+    """(labels, pairs): the minority names' average against the majority names', per template ×
+    emotion word (× gender with ``by_gender``)."""
+    names = d[(d["person_kind"] == "name")]
+    if names.empty:
+        return {"a": minority or "minority", "b": majority or "majority"}, []
+    mino, majo = C.resolve_race_groups(names["Race"].tolist(), minority, majority)
+    names = names[names["Race"].isin([mino, majo])]
+    keys = INSTANCE + (["Gender"] if by_gender else [])
+    if by_gender:
+        names = names[names["Gender"].isin([female, male])]
+    m = _mean_by(names, keys + ["Race"], "_s")
+    fm = m[m["Race"] == mino].merge(m[m["Race"] == majo], on=keys, suffixes=("_a", "_b"))
+    gcol = fm["Gender"] if by_gender else pd.Series("", index=fm.index)
+    pair_id = fm["template_id"] + "|" + fm["emotion_word_id"] + "|names" + (("|" + gcol) if by_gender else "")
+    return {"a": mino, "b": majo}, [_pair_rows(fm, pair_id, "name_average", gcol, mino, majo)]
