@@ -292,11 +292,11 @@ def test_noun_phrases_and_corpora_and_correction(eec):
     assert npf.term("gender")["ame_ci_low"] <= 0.03 <= npf.term("gender")["ame_ci_high"]
     # correction: intercepts are not in the family; column sits beside the raw p
     cols = list(f.columns)
-    assert cols[cols.index("p_value") + 1] == "p_holm"
-    assert f.loc[f["term"] == "intercept", "p_holm"].isna().all()
+    assert cols[cols.index("p_value") + 1] == "p_adjusted"
+    assert f.loc[f["term"] == "intercept", "p_adjusted"].isna().all()
     fam = f[f["term"] != "intercept"]
     from statsmodels.stats.multitest import multipletests
-    np.testing.assert_allclose(fam["p_holm"], multipletests(fam["p_value"], method="holm")[1], atol=1e-15)
+    np.testing.assert_allclose(fam["p_adjusted"], multipletests(fam["p_value"], method="holm")[1], atol=1e-15)
     # every row carries the labels and settings
     for c in ["corpus", "model", "emotion", "test", "n", "settings"]:
         assert f[c].notna().all()

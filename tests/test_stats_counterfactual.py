@@ -144,10 +144,10 @@ def test_correction_over_all_pvalues():
     from statsmodels.stats.multitest import multipletests
     allp = np.concatenate([f["t_p_value"], f["wilcoxon_p_value"]])
     adj = multipletests(allp, method="holm")[1]
-    np.testing.assert_allclose(f["t_p_holm"], adj[:2])
-    np.testing.assert_allclose(f["wilcoxon_p_holm"], adj[2:])
+    np.testing.assert_allclose(f["t_p_adjusted"], adj[:2])
+    np.testing.assert_allclose(f["wilcoxon_p_adjusted"], adj[2:])
     cols = list(f.columns)
-    assert cols[cols.index("t_p_value") + 1] == "t_p_holm"
+    assert cols[cols.index("t_p_value") + 1] == "t_p_adjusted"
 
 
 def test_confusion_matrix_discrete():

@@ -236,12 +236,12 @@ def test_correction_drives_verdicts(eec):
     adj = km_paired_analysis(df, cols, np_pairs=NP, n_resamples=0, alpha=alpha,
                              correction="bonferroni").to_frame()
     m = len(adj)
-    np.testing.assert_allclose(adj["p_bonferroni"], np.minimum(1, raw["p_value"] * m), rtol=1e-12)
+    np.testing.assert_allclose(adj["p_adjusted"], np.minimum(1, raw["p_value"] * m), rtol=1e-12)
     np.testing.assert_array_equal(adj["p_value"], raw["p_value"])
-    assert (adj["significant"] == (adj["p_bonferroni"] < alpha)).all()
+    assert (adj["significant"] == (adj["p_adjusted"] < alpha)).all()
     assert (raw["significant"] == (raw["p_value"] < alpha)).all()
     assert (adj["verdict"] != raw["verdict"]).any()  # the correction changed at least one verdict
-    assert '"verdict": "p_bonferroni < alpha"' in adj["settings"].iloc[0]
+    assert '"verdict": "p_adjusted (bonferroni) < alpha"' in adj["settings"].iloc[0]
 
 
 def test_result_rows_and_pairs_table(eec):

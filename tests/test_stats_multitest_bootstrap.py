@@ -31,13 +31,13 @@ def test_nan_is_not_a_family_member():
 def test_frame_column_beside_p_and_families():
     f = pd.DataFrame({"model": ["a", "a", "b", "b"], "p_value": [0.01, 0.04, 0.03, 0.005], "x": 1})
     out = correct_pvalues(f, "holm")
-    assert list(out.columns) == ["model", "p_value", "p_holm", "x"]
-    np.testing.assert_allclose(out["p_holm"], [0.03, 0.06, 0.06, 0.02])
+    assert list(out.columns) == ["model", "p_value", "p_adjusted", "x"]
+    np.testing.assert_allclose(out["p_adjusted"], [0.03, 0.06, 0.06, 0.02])
     fam = correct_pvalues(f, "holm", family=["model"])
-    np.testing.assert_allclose(fam["p_holm"], [0.02, 0.04, 0.03, 0.01])
+    np.testing.assert_allclose(fam["p_adjusted"], [0.02, 0.04, 0.03, 0.01])
     masked = correct_pvalues(f, "bh", mask=[True, True, False, True])
-    assert np.isnan(masked["p_bh"].iloc[2])
-    assert "p_holm" not in f.columns  # input not modified
+    assert np.isnan(masked["p_adjusted"].iloc[2])
+    assert "p_adjusted" not in f.columns  # input not modified
 
 
 def test_stars_thresholds():

@@ -83,10 +83,10 @@ def test_camara_latex(beta):
 def test_correction_stars_and_bad_options(scored):
     df, spec = scored
     res = beta_regression(df, spec, correction="bonferroni")
-    md = to_markdown(res, p_col="p_bonferroni")
-    assert "stars from p\\_bonferroni" in md
+    md = to_markdown(res, p_col="p_adjusted")
+    assert "stars from p\\_adjusted" in md
     with pytest.raises(ValueError, match="no column"):
-        to_markdown(res, p_col="p_holm")
+        to_markdown(res, p_col="p_holm")  # the method-named column of old folders is no longer written
     with pytest.raises(ValueError, match="value"):
         to_markdown(res, value="odds")
     with pytest.raises(ValueError, match="unknown layout"):

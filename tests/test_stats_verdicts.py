@@ -30,7 +30,7 @@ def test_gui_shows_the_engine_verdicts_translated():
     pot = (ROOT / "locales" / "eec_studio.pot").read_text(encoding="utf-8")
     assert all(f'msgid "{v}"' in pot for v in V.VERDICTS)  # defined and marked once, in the engine
     frame = pd.DataFrame({"model": ["a", "b"], "mean_diff": [-0.011, 0.08], "t_p_value": [1e-5, 0.2],
-                          "t_p_holm": [2e-5, 0.4], "band": [0.03, 0.03], "exceeds_band": [False, True]})
+                          "t_p_adjusted": [2e-5, 0.4], "band": [0.03, 0.03], "exceeds_band": [False, True]})
     try:
         i18n.set_language("es")
         shown = with_verdict(frame)
@@ -39,4 +39,12 @@ def test_gui_shows_the_engine_verdicts_translated():
                                           "no significativo, aunque fuera de la banda despreciable"]
     finally:
         i18n.set_language("en")
-    assert V.frame_verdicts(frame.assign(t_p_holm=[0.2, 0.4])) == [V.NOT_SIGNIFICANT_WITHIN, V.NOT_SIGNIFICANT_BEYOND]
+    assert V.frame_verdicts(frame.assign(t_p_adjusted=[0.2, 0.4])) == [V.NOT_SIGNIFICANT_WITHIN, V.NOT_SIGNIFICANT_BEYOND]
+
+
+def test_folders_written_before_the_p_adjusted_convention_still_give_adjusted_verdicts():
+    """Audit folders before the one convention named the adjusted column after the method (t_p_holm);
+    reading them must still take the adjusted p-values, not the raw ones."""
+    frame = pd.DataFrame({"mean_diff": [0.08], "t_p_value": [0.01], "t_p_holm": [0.2], "band": [0.03]})
+    assert V.frame_verdicts(frame) == [V.NOT_SIGNIFICANT_BEYOND]
+    assert V.frame_verdicts(frame.drop(columns=["t_p_holm"])) == [V.SIGNIFICANT_BEYOND]

@@ -20,6 +20,12 @@ def inference_suffix(frame: pd.DataFrame) -> str:
 
 def p_column(frame: pd.DataFrame, base: str) -> str:
     """The adjusted p-values when the audit applied a correction, else ``base``."""
+    from engine.stats.tests.multitest import adjusted_column
+
+    name = adjusted_column(base)
+    if name in frame.columns and frame[name].notna().any():
+        return name
+    # audit folders written before the one convention named the column after the method (p_holm, t_p_bh)
     for suffix in ("holm", "bh", "bonferroni"):
         for name in (f"p_{suffix}", f"{base}_{suffix}", f"{base[:-len('value')]}{suffix}" if base.endswith("value") else ""):
             if name and name in frame.columns and frame[name].notna().any():

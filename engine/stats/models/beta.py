@@ -177,7 +177,7 @@ def beta_regression(df: pd.DataFrame, score_col: str | Sequence[str] | Mapping[s
     score_range : bounds of the model's scale; scores are mapped to [0, 1] and squeezed
         (Smithson & Verkuilen) only if some score equals a bound. AMEs are on this original scale.
     conf_level : level of the confidence intervals (Wald, normal quantile).
-    correction : None, "holm", "bh" or "bonferroni": adds ``p_<method>`` over all non-intercept
+    correction : None, "holm", "bh" or "bonferroni": adds ``p_adjusted`` over all non-intercept
         coefficients of this call, beside the raw ``p_value``.
     dropna : refuse NaN scores (default) or leave those sentences out with a note.
     inference : "person" (default): ``std_err``, ``df``, ``p_value``, CIs (coefficients, AMEs, OLS)

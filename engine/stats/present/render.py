@@ -5,7 +5,7 @@ The layout is chosen from the kind of result (or ``layout=``):
 * ``"camara"`` — Beta regression, Câmara et al.'s Tables 3–5 (rows = models; per emotion the
   Race/Ethnicity, Gender and Intersection effects with stars). ``value="ame"`` (default,
   score scale), ``"estimate"`` (logit coefficients) or ``"ols_estimate"``; ``p_col`` picks
-  the p-values behind the stars (e.g. ``"p_holm"`` after a correction).
+  the p-values behind the stars (e.g. ``"p_adjusted"`` after a correction).
 * ``"km"`` — paired analysis, Kiritchenko & Mohammad's Tables 5–7 (one table per corpus ×
   axis × subset); ``"km_models"`` lists each system instead of counting them.
 * ``"counterfactual"`` — one row per model × group of pairs.

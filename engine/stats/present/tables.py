@@ -441,12 +441,13 @@ def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[
     notes, never columns; a test that does not exist prints "—" with a footnote."""
     from engine.stats.entries._shared import p_column
     from engine.stats.present.verdicts import frame_verdicts
+    from engine.stats.tests.multitest import correction_name
 
     _check_width(width)
     if frame.empty:
         raise StatisticError("no counterfactual results to render")
     t_p, w_p = p_column(frame, "t_p_value"), p_column(frame, "wilcoxon_p_value")
-    adjusted = "" if t_p == "t_p_value" else f" (p-values adjusted: {t_p.rsplit('_', 1)[-1]})"
+    adjusted = "" if t_p == "t_p_value" else f" (p-values adjusted: {correction_name(frame, t_p)})"
     by = _counterfactual_by(frame, by)
     tables: list[Table] = []
     for corpus, g in frame.groupby("corpus", sort=False) if "corpus" in frame.columns else [("", frame)]:

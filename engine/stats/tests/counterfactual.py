@@ -155,12 +155,11 @@ def _score_range(scores: np.ndarray, score_range: tuple[float, float] | None, so
 
 def _insert_adjusted(frame: pd.DataFrame, correction: str) -> None:
     """Adjusted p-values next to the raw ones, over all t and Wilcoxon p-values of the frame together."""
-    from engine.stats.tests.multitest import SUFFIX, _method, adjust
+    from engine.stats.tests.multitest import adjust, adjusted_column
     pv = np.concatenate([frame["t_p_value"].to_numpy(float), frame["wilcoxon_p_value"].to_numpy(float)])
     adj = adjust(pv, correction)
-    suf = SUFFIX[_method(correction)]
-    frame.insert(frame.columns.get_loc("t_p_value") + 1, f"t_p_{suf}", adj[:len(frame)])
-    frame.insert(frame.columns.get_loc("wilcoxon_p_value") + 1, f"wilcoxon_p_{suf}", adj[len(frame):])
+    frame.insert(frame.columns.get_loc("t_p_value") + 1, adjusted_column("t_p_value"), adj[:len(frame)])
+    frame.insert(frame.columns.get_loc("wilcoxon_p_value") + 1, adjusted_column("wilcoxon_p_value"), adj[len(frame):])
 
 
 def _clusters(data: pd.DataFrame, cluster_col) -> tuple[pd.Series | None, str]:

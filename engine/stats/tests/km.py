@@ -237,13 +237,13 @@ def _corrected(frame: pd.DataFrame, tests: list[KMTest], correction: str, alpha:
     """The frame with adjusted p-values; the verdicts (of ``tests`` and the frame) follow them."""
     from engine.stats.tests.multitest import adjusted_column, correct_pvalues
     frame = correct_pvalues(frame, correction)
-    col = adjusted_column(correction)
+    col = adjusted_column("p_value")
     for t, padj in zip(tests, frame[col].to_numpy(dtype=float)):
         tested = t.status not in ("too_few", "no_pairs", *NO_TEST_STATUSES)
         t.significant = bool(tested and padj < alpha)
         t.direction = int(np.sign(t.mean_delta)) if t.significant else 0
         t.verdict = verdict_text(t.label_a, t.label_b, t.significant, t.mean_delta, tested, t.status)
-        t.settings["verdict"] = f"{col} < alpha"
+        t.settings["verdict"] = f"{col} ({correction}) < alpha"
     frame["significant"] = [t.significant for t in tests]
     frame["direction"] = [t.direction for t in tests]
     frame["verdict"] = [t.verdict for t in tests]

@@ -18,7 +18,7 @@ from engine.stats.errors import StatisticError
 #: Accepted names -> statsmodels method names.
 METHODS = {"holm": "holm", "bh": "fdr_bh", "fdr_bh": "fdr_bh", "benjamini-hochberg": "fdr_bh",
            "bonferroni": "bonferroni"}
-#: Short suffix used for the added columns (p_holm, p_bh, p_bonferroni).
+#: The method's short name, as the ``correction`` setting records it.
 SUFFIX = {"holm": "holm", "fdr_bh": "bh", "bonferroni": "bonferroni"}
 
 
@@ -29,9 +29,13 @@ def _method(method: str) -> str:
     return METHODS[key]
 
 
-def adjusted_column(method: str) -> str:
-    """Name of the column holding p-values adjusted with ``method`` (e.g. ``p_holm``)."""
-    return "p_" + SUFFIX[_method(method)]
+def adjusted_column(p_col: str = "p_value") -> str:
+    """The column of adjusted p-values beside ``p_col``: ``p_value`` -> ``p_adjusted``,
+    ``t_p_value`` -> ``t_p_adjusted`` (one convention for every table: ``p_value``, ``p_adjusted``
+    and prefixed alternatives; the method is in the row's ``settings``, key ``correction``)."""
+    if p_col.endswith("p_value"):
+        return p_col[: -len("value")] + "adjusted"
+    return f"{p_col}_adjusted"
 
 
 def adjust(pvalues, method: str = "holm") -> np.ndarray:
@@ -54,7 +58,7 @@ def correct_pvalues(p, method: str = "holm", *, p_col: str = "p_value",
 
     * array-like ``p``: returns the adjusted array (same shape).
     * DataFrame (or a result object with ``to_frame()``): returns a copy with a column
-      ``p_holm`` / ``p_bh`` / ``p_bonferroni`` inserted right after ``p_col``. ``family``
+      ``p_adjusted`` (for ``p_col="t_p_value"``: ``t_p_adjusted``) inserted right after ``p_col``. ``family``
       names columns whose values define separate families (default: the whole table is one
       family); ``mask`` (boolean array/Series) restricts the family to some rows, the others
       get NaN (used to keep regression intercepts out of the family).
@@ -77,8 +81,25 @@ def correct_pvalues(p, method: str = "holm", *, p_col: str = "p_value",
             adj[sel] = adjust(vals[sel], method)
     else:
         adj = adjust(vals, method)
-    name = adjusted_column(method) if p_col == "p_value" else f"{p_col}_{SUFFIX[_method(method)]}"
+    name = adjusted_column(p_col)
     if name in frame.columns:
         frame = frame.drop(columns=[name])
     frame.insert(frame.columns.get_loc(p_col) + 1, name, adj)
     return frame
+
+
+def correction_name(frame: pd.DataFrame, column: str) -> str:
+    """The method behind an adjusted-p ``column``: the rows' ``settings`` (key ``correction``), or the
+    method in the column's name in folders written before the one convention (``t_p_holm``)."""
+    import json
+
+    if "settings" in frame.columns:
+        for raw in frame["settings"].dropna():
+            try:
+                method = json.loads(raw).get("correction") if isinstance(raw, str) else None
+            except (ValueError, AttributeError):
+                method = None
+            if method:
+                return str(method)
+    tail = column.rsplit("_", 1)[-1]
+    return tail if tail in SUFFIX.values() else "corrected"
