@@ -45,6 +45,8 @@ def test_gui_shows_the_engine_verdicts_translated():
 def test_folders_written_before_the_p_adjusted_convention_still_give_adjusted_verdicts():
     """Audit folders before the one convention named the adjusted column after the method (t_p_holm);
     reading them must still take the adjusted p-values, not the raw ones."""
+    import pandas as pd
+
     frame = pd.DataFrame({"mean_diff": [0.08], "t_p_value": [0.01], "t_p_holm": [0.2], "band": [0.03]})
     assert V.frame_verdicts(frame) == [V.NOT_SIGNIFICANT_BEYOND]
     assert V.frame_verdicts(frame.drop(columns=["t_p_holm"])) == [V.SIGNIFICANT_BEYOND]
