@@ -37,14 +37,15 @@ bench: $(STAMP)
 	for b in bench/bench_*.py; do echo "== $$b"; $(VPY) $$b || exit 1; done
 
 # The translator's install as one folder (PyInstaller): dist/eec-studio/eec-studio starts the app
-# without Python. Built in its own environment with the plain `pip install .` (no extras), so that
-# nothing of .venv (torch, transformers, GloVe, Dask) enters it. tests/test_bundle.py starts it under Xvfb.
+# without Python. Built in its own environment with the plain install plus the 'parquet' extra (a
+# bundle cannot add extras later), so that nothing else of .venv (torch, transformers, GloVe, Dask)
+# enters it. tests/test_bundle.py starts it under Xvfb.
 BUNDLE_VENV := .venv-bundle
 bundle:
 	@test -x $(BUNDLE_VENV)/bin/python || { echo "== creating $(BUNDLE_VENV)"; $(PY) -m venv $(BUNDLE_VENV); }
-	@echo "== installing the translator's install (no extras) and PyInstaller into $(BUNDLE_VENV)"
+	@echo "== installing the translator's install (with the parquet extra) and PyInstaller into $(BUNDLE_VENV)"
 	@$(BUNDLE_VENV)/bin/python -m pip install --quiet --upgrade pip
-	@$(BUNDLE_VENV)/bin/python -m pip install --quiet . 'pyinstaller>=6.10'
+	@$(BUNDLE_VENV)/bin/python -m pip install --quiet '.[parquet]' 'pyinstaller>=6.10'
 	@echo "== building dist/eec-studio with PyInstaller (packaging/eec-studio.spec; minutes)"
 	$(BUNDLE_VENV)/bin/pyinstaller --noconfirm --clean --log-level WARN --distpath dist --workpath build/pyinstaller \
 		packaging/eec-studio.spec

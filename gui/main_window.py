@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui import settings
+from gui.common.extras import grey_without
 from gui.errors import show_error
 from gui.home.corpus_list import CorpusList
 from gui.i18n import _, connect_retranslate, ngettext
@@ -120,6 +121,7 @@ class MainWindow(FileActions, QMainWindow):
         self.act_save_as = self._action(self.file_menu, self.save_as_dialog, QKeySequence.SaveAs)
         self.file_menu.addSeparator()
         self.export_menu = self.file_menu.addMenu("")
+        self.export_menu.setToolTipsVisible(True)  # a greyed format says which extra it needs
         self.export_actions = {kind: self._action(self.export_menu, lambda k=kind: self.export_dialog(k))
                                for kind in ("package", "po", "xliff", "csv", "jsonl", "parquet", "hf")}
         self.export_menu.addSeparator()
@@ -149,6 +151,7 @@ class MainWindow(FileActions, QMainWindow):
                            ("parquet", _("Sentences as P&arquet…")),
                            ("hf", _("&Hugging Face dataset folder…"))):
             self.export_actions[kind].setText(text)
+        grey_without("parquet", self.export_actions["parquet"])  # pyarrow: pip install 'eec-studio[parquet]'
         self.act_export_all.setText(_("E&very format into a folder…"))
         self.act_import.setText(_("&Import translations (PO, XLIFF)…"))
         self.act_tm_export.setText(_("Export translation &memory (TMX)…"))
@@ -284,7 +287,7 @@ class MainWindow(FileActions, QMainWindow):
         return self.set_document(doc)
 
     def open_file_dialog(self) -> None:
-        from engine.corpus.definition.registry import user_corpus_dir
+        from engine.common.user_dirs import user_corpus_dir
 
         path, _f = QFileDialog.getOpenFileName(self, _("Open corpus definition"), str(user_corpus_dir()),
                                                _("Corpus definitions (*.toml)"))

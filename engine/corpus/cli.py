@@ -57,9 +57,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     tr.add_argument("--overwrite", "--force", dest="overwrite", action="store_true", help="replace FILE if it exists")
     tr.set_defaults(func=cmd_translate)
 
-    hf = sub.add_parser("hf-export", help="write a Hugging Face dataset folder (parquet + dataset card)")
+    hf = sub.add_parser("hf-export", help="write a Hugging Face dataset folder (data files + dataset card)")
     hf.add_argument("corpus", metavar="NAME_OR_PATH")
     hf.add_argument("--out", required=True, metavar="FOLDER")
+    hf.add_argument("--format", choices=("parquet", "jsonl"), default=None,
+                    help="the data files' format (default: parquet with the 'parquet' extra installed, else jsonl)")
     hf.add_argument("--overwrite", "--force", dest="overwrite", action="store_true", help="replace FOLDER if it exists")
     hf.set_defaults(func=cmd_hf_export)
 
@@ -197,10 +199,15 @@ def cmd_translate(args: argparse.Namespace) -> int:
 
 
 def cmd_hf_export(args: argparse.Namespace) -> int:
-    from engine.corpus.generate.hf_dataset import export_hf_dataset
+    from engine.corpus.generate.hf_dataset import DATA_FORMATS, export_hf_dataset
 
-    res = export_hf_dataset(args.corpus, args.out, overwrite=args.overwrite)
-    print(f"{res.rows:,} sentences" + (f", {res.pairs:,} pairs" if res.pairs else "") + f" -> {res.path}")
+    res = export_hf_dataset(args.corpus, args.out, overwrite=args.overwrite, data_format=args.format)
+    kind = DATA_FORMATS[res.data_format]
+    if res.data_format == "jsonl" and args.format is None:  # chosen for the user: say why, and how to get parquet
+        from engine.common.extras import install_command
+
+        kind += f"; parquet needs the 'parquet' extra: {install_command('parquet')}"
+    print(f"{res.rows:,} sentences" + (f", {res.pairs:,} pairs" if res.pairs else "") + f" -> {res.path} ({kind})")
     return exits.OK
 
 

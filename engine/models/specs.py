@@ -60,6 +60,8 @@ class ScorerKind:
 
 
 _SCORERS: dict[str, ScorerKind] = {}
+#: short spellings users type for a kind (``hf:DIR`` as on the Hub's side); read as the kind itself
+ALIASES = {"hf": "hf-classifier"}
 
 
 def register_scorer(entry: ScorerKind) -> None:
@@ -91,6 +93,8 @@ def parse_spec(spec: str) -> tuple[str, str, dict[str, str]]:
     body, _, query = text.partition("?")
     opts = dict(parse_qsl(query, keep_blank_values=True)) if query else {}
     kind, sep, target = body.partition(":")
+    if sep and kind in ALIASES:
+        kind = ALIASES[kind]
     entry = _SCORERS.get(kind.lower() if not sep else kind)
     if not sep and entry is not None and not entry.needs_target:
         return entry.kind, "", opts

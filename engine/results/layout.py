@@ -6,7 +6,8 @@ The folder (written by engine.results.writer when an audit completes, read by en
     scores/<corpus>.csv                the generated corpus + one column per scorer × dimension ("scorer:dim")
     pairs/<corpus>.csv                 counterfactual pairs with ":privileged"/":minoritised" score columns
     stats/<statistic>.csv              tidy tables, one per registry entry (+ its extra tables, e.g. paired_pairs)
-    stats/*.parquet, scores/*.parquet  the same tidy tables as parquet (typed columns, for pandas/R/Arrow)
+    stats/*.parquet, scores/*.parquet  the same tidy tables as parquet (typed columns, for pandas/R/Arrow);
+                                       only with the 'parquet' extra (pyarrow): else manifest.json's `parquet` says so
     tables/<stat>.tex, -wide.tex, .md, .csv   rendered in the papers' layouts (the report writes the same set)
     assoc/tests.csv, assoc/word_scores.csv, assoc/fise_*.csv, tables/assoc.md   association tests
     plots/<stat>.svg, plots/assoc.svg  forest plots (estimate and CI per row)

@@ -13,12 +13,17 @@ from pathlib import Path
 
 import pandas as pd
 
+from engine.common import extras
 from engine.common.io import atomic_write_bytes
 from engine.stats import registry
 
 from .layout import MANIFEST, PAIRS, PLOTS, SCORES, STATS, SUMMARY, TABLES
 from .plots import write_plots
 from .result import AuditResult
+
+#: why an audit folder has no parquet copies (manifest.json's ``parquet``; the demo's closing lines)
+PARQUET_MISSING = (f"the 'parquet' extra is not installed ({extras.install_command('parquet')}); "
+                   "the CSV tables are complete")
 
 
 def write_results(result: AuditResult, out: Path) -> None:
@@ -112,8 +117,11 @@ def _write_layouts(name: str, result: AuditResult, out: Path) -> None:
 
 def write_manifest(result: AuditResult, out: Path) -> None:
     """manifest.json, written last: it lists every file of the folder (``files``), which is what
-    the readers take as this run's results (engine.results.layout.run_files)."""
+    the readers take as this run's results (engine.results.layout.run_files). Without the 'parquet'
+    extra the tables are CSV only, and ``parquet`` says why (the readers read the CSV files)."""
     result.manifest["problems"] = list(result.problems)
+    if not extras.available("parquet"):
+        result.manifest["parquet"] = f"not written: {PARQUET_MISSING}"
     result.manifest["files"] = sorted(p.relative_to(out).as_posix() for p in out.rglob("*")
                                       if p.is_file() and p.name != MANIFEST)
     atomic_write_bytes(out / MANIFEST, json.dumps(result.manifest, indent=2, ensure_ascii=False,
@@ -127,7 +135,10 @@ def _write_parquet(df: pd.DataFrame, path: Path, result: AuditResult) -> None:
 
 
 def _parquet_bytes(df: pd.DataFrame, name: str, result: AuditResult) -> bytes | None:
-    """Parquet copy of a tidy table; mixed-type object columns are written as text."""
+    """Parquet copy of a tidy table; mixed-type object columns are written as text. None without
+    pyarrow: the CSV copy is the table, and the manifest says once why there is no parquet."""
+    if not extras.available("parquet"):
+        return None
     frame = df.copy()
     for col in frame.columns:
         if frame[col].dtype == object:

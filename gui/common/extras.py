@@ -9,6 +9,7 @@ known only there.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
 from engine.common import extras
@@ -21,8 +22,8 @@ def missing_text(extra: str) -> str:
         extra=extra, command=extras.install_command(extra))
 
 
-def grey_without(extra: str, *widgets: QWidget, note: QLabel | None = None) -> bool:
-    """Disable `widgets` (tooltip: the install command) and show `note` when `extra` is missing.
+def grey_without(extra: str, *widgets: QWidget | QAction, note: QLabel | None = None) -> bool:
+    """Disable `widgets` or menu actions (tooltip: the install command) and show `note` when `extra` is missing.
 
     Returns whether it was missing. Call it after the widgets' texts are set (retranslate), since
     it replaces their tooltips."""

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QListWidget, QVBoxLayout, QWidget
 
+from engine.common import extras
 from engine.corpus import CorpusDefinition
 
 from gui.i18n import _, ngettext
@@ -49,6 +50,8 @@ def export_all(doc: CorpusDocument, folder: str | Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for kind, spec in KINDS.items():
+        if kind == "parquet" and not extras.available("parquet"):
+            continue  # greyed in the menu, with the command that adds it
         out = folder / (f"{doc.corpus.id}{spec.suffix}" if spec.suffix else f"{doc.corpus.id}-hf")
         export_document(doc, kind, out)
         written.append(out)
@@ -83,6 +86,9 @@ def export_document(doc: CorpusDocument, kind: str, out: str | Path) -> str:
         from engine.corpus.generate.hf_dataset import export_hf_dataset
 
         res = export_hf_dataset(corpus, out, overwrite=True)
+        if res.data_format != "parquet":  # the 'parquet' extra is missing: JSON Lines data files
+            return _("Hugging Face dataset ({n} sentences, JSON Lines data files; parquet needs the '{extra}' extra) "
+                     "written to {path}").format(n=f"{res.rows:,}", extra="parquet", path=res.path)
         return _("Hugging Face dataset ({n} sentences) written to {path}").format(n=f"{res.rows:,}", path=res.path)
     raise ValueError(f"unknown export kind {kind!r}")
 

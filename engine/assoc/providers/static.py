@@ -93,6 +93,9 @@ def read_vocab(path: str | Path) -> pd.Index:
     if not vp.exists():
         raise AssocError("vocabulary file not found", file=str(vp))
     if vp.suffix == ".parquet":
+        from engine.common.extras import require
+
+        require("parquet vocabularies", "pyarrow", file=str(vp))
         import pyarrow.parquet as pq
 
         table = pq.read_table(vp)

@@ -26,6 +26,9 @@ def to_bytes(df: pd.DataFrame, fmt: str) -> bytes:
     if fmt == "parquet":
         import io
 
+        from engine.common.extras import require
+
+        require("parquet files", "pyarrow")  # the 'parquet' extra: one line naming it, exit 2
         buf = io.BytesIO()
         df.to_parquet(buf, index=False)
         return buf.getvalue()

@@ -1,7 +1,13 @@
-"""Export a corpus as a Hugging Face dataset folder: parquet files + a dataset card.
+"""Export a corpus as a Hugging Face dataset folder: parquet (or JSON Lines) files + a dataset card.
 
     export_hf_dataset("fr-my-eec", "out/fr-my-eec")      # then, anywhere:
-    datasets.load_dataset("parquet", data_dir="out/fr-my-eec")   # -> DatasetDict(test=…)
+    datasets.load_dataset("out/fr-my-eec")               # -> DatasetDict(test=…), the card's configs
+    datasets.load_dataset("parquet", data_dir="out/fr-my-eec")   # parquet files: the same, without the card
+
+Why two formats: parquet needs pyarrow, the 'parquet' extra (170 MB installed). Without it the data
+files are JSON Lines (``data/test-00000-of-00001.jsonl``) with the same columns and the same
+class codes and structs; the card's ``configs`` point at them and declare the features, so
+``load_dataset(folder)`` gives the same dataset either way (tests/test_parquet_extra.py).
 
 Why this layout: the Hub and ``load_dataset`` find splits by file name
 (``data/test-00000-of-00001.parquet`` is the *test* split: an EEC is an evaluation corpus),
@@ -47,6 +53,9 @@ if TYPE_CHECKING:
 
 SENTENCES_FILE = "data/test-00000-of-00001.parquet"
 PAIRS_FILE = "pairs/pairs-00000-of-00001.parquet"
+#: the data files' formats: parquet with the 'parquet' extra (pyarrow), else JSON Lines — the Hub and
+#: ``load_dataset`` read both, and the card's ``configs`` name the files written
+DATA_FORMATS = {"parquet": "Parquet", "jsonl": "JSON Lines"}
 ATTRIBUTION_FILE = "ATTRIBUTION.md"
 #: the native-review record (engine.corpus.translate.review_record); a name no split pattern of `datasets` matches
 REVIEW_FILE = "native_review.json"
@@ -62,6 +71,19 @@ class HFExport:
     path: Path
     rows: int
     pairs: int
+    data_format: str = "parquet"  # a key of DATA_FORMATS
+
+
+def data_file(name: str, data_format: str) -> str:
+    """SENTENCES_FILE or PAIRS_FILE as written in ``data_format`` (``…-00000-of-00001.jsonl``)."""
+    return f"{name.rsplit('.', 1)[0]}.{data_format}"
+
+
+def default_data_format() -> str:
+    """parquet where pyarrow (the 'parquet' extra) is installed, else JSON Lines."""
+    from engine.common.extras import available
+
+    return "parquet" if available("parquet") else "jsonl"
 
 
 def size_category(n: int) -> str:
@@ -106,11 +128,9 @@ def class_names(corpus: CorpusDefinition, column: str, values: list[str]) -> lis
     return names + sorted({str(v) for v in values if v and str(v) not in names})
 
 
-def _features_type(rows: list[Any]) -> "pa.DataType | None":
-    """struct<slot: struct<feature: string>> covering every row's ``features`` JSON, or None when
-    a row is not of that shape or no slot has a feature (a struct needs at least one field)."""
-    import pyarrow as pa
-
+def _feature_slots(rows: list[Any]) -> dict[str, list[str]] | None:
+    """slot -> its grammatical features, covering every row's ``features`` JSON, or None when a row
+    is not of that shape or no slot has a feature (a struct needs at least one field)."""
     slots: dict[str, dict[str, None]] = {}
     for row in rows:
         if not isinstance(row, dict):
@@ -119,47 +139,66 @@ def _features_type(rows: list[Any]) -> "pa.DataType | None":
             if not isinstance(feats, dict) or not all(isinstance(v, str) for v in feats.values()):
                 return None
             slots.setdefault(str(slot), {}).update(dict.fromkeys(map(str, feats)))
-    fields = [pa.field(slot, pa.struct([pa.field(f, pa.string()) for f in feats])) for slot, feats in slots.items()
-              if feats]
-    return pa.struct(fields) if fields else None
+    kept = {slot: list(feats) for slot, feats in slots.items() if feats}
+    return kept or None
 
 
-def _hf_feature(t: "pa.DataType") -> dict:
-    import pyarrow as pa
-
-    if pa.types.is_struct(t):
-        return {t.field(i).name: _hf_feature(t.field(i).type) for i in range(t.num_fields)}
-    return {"dtype": "string", "_type": "Value"}
-
-
-def typed_table(df: "pd.DataFrame", corpus: CorpusDefinition, classes: tuple[str, ...]) -> tuple["pa.Table", dict]:
-    """``df`` as an Arrow table with ClassLabel columns (int codes, null for ''), ``features`` as a
-    struct, every other column a string; and the ``datasets`` features of that table."""
-    import pyarrow as pa
-
-    arrays, features = [], {}
+def typed_columns(df: "pd.DataFrame", corpus: CorpusDefinition,
+                  classes: tuple[str, ...]) -> tuple[dict[str, list[Any]], dict]:
+    """Each column as the dataset holds it — ClassLabel columns as int codes (None for ''),
+    ``features`` as slot -> feature -> value, every other column a string — and the ``datasets``
+    features. Plain Python, so that JSON Lines data files need no pyarrow."""
+    columns: dict[str, list[Any]] = {}
+    features: dict[str, dict] = {}
     for col in df.columns:
-        values = df[col].tolist()
+        name, values = str(col), df[col].tolist()
         if col in classes:
             names = class_names(corpus, col, values)
             code = {n: i for i, n in enumerate(names)}
-            arrays.append(pa.array([code[str(v)] if v else None for v in values], pa.int64()))
-            features[col] = {"names": names, "_type": "ClassLabel"}
+            columns[name] = [code[str(v)] if v else None for v in values]
+            features[name] = {"names": names, "_type": "ClassLabel"}
             continue
         if col == "features":
             parsed = [json.loads(v) if v else {} for v in values]
-            kind = _features_type(parsed)
-            if kind is not None:
-                keep = {slot.name: [f.name for f in slot.type] for slot in kind}
-                rows = [{slot: {f: (r.get(slot) or {}).get(f) for f in fs} for slot, fs in keep.items()} for r in parsed]
-                arrays.append(pa.array(rows, kind))
-                features[col] = _hf_feature(kind)
+            slots = _feature_slots(parsed)
+            if slots is not None:
+                columns[name] = [{slot: {f: (r.get(slot) or {}).get(f) for f in fs} for slot, fs in slots.items()}
+                                 for r in parsed]
+                features[name] = {slot: {f: {"dtype": "string", "_type": "Value"} for f in fs}
+                                  for slot, fs in slots.items()}
                 continue
-        arrays.append(pa.array([None if v is None else str(v) for v in values], pa.string()))
-        features[col] = {"dtype": "string", "_type": "Value"}
-    table = pa.Table.from_arrays(arrays, names=[str(c) for c in df.columns])
+        columns[name] = [None if v is None else str(v) for v in values]
+        features[name] = {"dtype": "string", "_type": "Value"}
+    return columns, features
+
+
+def _arrow_type(feature: dict) -> "pa.DataType":
+    import pyarrow as pa
+
+    if feature.get("_type") == "ClassLabel":
+        return pa.int64()
+    if feature.get("_type") == "Value":
+        return pa.string()
+    return pa.struct([pa.field(k, _arrow_type(v)) for k, v in feature.items()])
+
+
+def typed_table(df: "pd.DataFrame", corpus: CorpusDefinition, classes: tuple[str, ...]) -> tuple["pa.Table", dict]:
+    """``typed_columns`` as an Arrow table (ClassLabel columns int64, ``features`` a struct, the rest
+    strings) whose schema carries the ``datasets`` features; and those features."""
+    import pyarrow as pa
+
+    columns, features = typed_columns(df, corpus, classes)
+    arrays = [pa.array(values, _arrow_type(features[name])) for name, values in columns.items()]
+    table = pa.Table.from_arrays(arrays, names=list(columns))
     meta = {b"huggingface": json.dumps({"info": {"features": features}}).encode("utf-8")}
     return table.replace_schema_metadata(meta), features
+
+
+def jsonl_bytes(columns: dict[str, list[Any]]) -> bytes:
+    """The typed columns as JSON Lines (one object per row; null where a category does not apply)."""
+    names = list(columns)
+    return "".join(json.dumps(dict(zip(names, row)), ensure_ascii=False) + "\n"
+                   for row in zip(*columns.values())).encode("utf-8")
 
 
 def parquet_bytes(table: "pa.Table") -> bytes:
@@ -189,12 +228,14 @@ def _yaml_features(features: dict, indent: str) -> list[str]:
 
 
 def dataset_card(corpus: CorpusDefinition, rows: int, pairs: int, datasheet_md: str, *,
-                 features: dict | None = None, pair_features: dict | None = None, sentences_sha256: str = "") -> str:
+                 features: dict | None = None, pair_features: dict | None = None, sentences_sha256: str = "",
+                 data_format: str = "parquet") -> str:
     """README.md with the YAML header the Hub reads, then the datasheet and how to load and cite it.
 
     A licence the Hub has an id for is given by that id; any other is ``license: other`` with an
     id as ``license_name`` and ``license_link`` to ATTRIBUTION.md, which is in the folder."""
     lic = hub_licence(corpus.licence)
+    sentences_file, pairs_file = data_file(SENTENCES_FILE, data_format), data_file(PAIRS_FILE, data_format)
     head = ["---", f"language:\n- {base_language(corpus.language)}", f"license: {lic}"]
     if lic == "other":
         head += [f"license_name: {licence_id(corpus)}", f"license_link: {ATTRIBUTION_FILE}"]
@@ -208,9 +249,9 @@ def dataset_card(corpus: CorpusDefinition, rows: int, pairs: int, datasheet_md: 
              "  default: true",
              "  data_files:",
              "  - split: test",
-             f"    path: {SENTENCES_FILE}"]
+             f"    path: {sentences_file}"]
     if pairs:
-        head += ["- config_name: pairs", "  data_files:", "  - split: test", f"    path: {PAIRS_FILE}"]
+        head += ["- config_name: pairs", "  data_files:", "  - split: test", f"    path: {pairs_file}"]
     infos = [("default", features)] + ([("pairs", pair_features)] if pairs else [])
     if any(f for _name, f in infos):
         head.append("dataset_info:")
@@ -226,11 +267,13 @@ def dataset_card(corpus: CorpusDefinition, rows: int, pairs: int, datasheet_md: 
                                                            "configuration" if pairs else "") + ". "
              + (f"Categorical columns are class labels ({', '.join(f'`{c}`' for c in SENTENCE_CLASSES)}; "
                 "null where a category does not apply: a noun phrase has no race, a neutral template no emotion) "
-                "and `features` is a struct: slot → grammatical feature → value.\n" if features else "\n"))
+                "and `features` is a struct: slot → grammatical feature → value. " if features else "")
+             + f"The data files are {DATA_FORMATS[data_format]} (`{sentences_file}`"
+             + (f", `{pairs_file}`" if pairs else "") + ").\n")
     cite = ["## Citation", "", "Cite the work this corpus comes from:", "", "```text",
             corpus.cite or "(no citation given in the corpus definition)", "```", "",
             f"and name exactly these sentences: corpus `{corpus.id}`, generated by EEC Studio {_app_version()}"
-            + (f", `{SENTENCES_FILE}` with sha256 `{sentences_sha256}`" if sentences_sha256 else "")
+            + (f", `{sentences_file}` with sha256 `{sentences_sha256}`" if sentences_sha256 else "")
             + f". Source, licence and attribution texts: [{ATTRIBUTION_FILE}]({ATTRIBUTION_FILE})."]
     return "\n".join(head) + "\n\n" + datasheet_md.rstrip() + "\n\n" + usage + "\n" + "\n".join(cite) + "\n"
 
@@ -242,8 +285,14 @@ def _app_version() -> str:
 
 
 def export_hf_dataset(corpus: CorpusDefinition | str | os.PathLike, out: str | os.PathLike, *,
-                      overwrite: bool = False) -> HFExport:
-    """Write the dataset folder ``out`` (refuses to replace an existing one unless ``overwrite``)."""
+                      overwrite: bool = False, data_format: str | None = None) -> HFExport:
+    """Write the dataset folder ``out`` (refuses to replace an existing one unless ``overwrite``).
+
+    ``data_format``: "parquet" or "jsonl"; by default parquet where pyarrow is installed, else
+    JSON Lines (same columns and features; parquet asked for without pyarrow names the extra)."""
+    from engine.common.errors import UsageError
+    from engine.common.extras import require
+
     from engine.package.datasheet import build_datasheet
     from engine.package.errors import PackageError
 
@@ -255,6 +304,11 @@ def export_hf_dataset(corpus: CorpusDefinition | str | os.PathLike, out: str | o
 
     from engine.corpus.translate.review_record import records_path
 
+    fmt = data_format or default_data_format()
+    if fmt not in DATA_FORMATS:
+        raise UsageError(f"unknown data file format {fmt!r}", field="--format", fix=f"choose one of {', '.join(DATA_FORMATS)}")
+    if fmt == "parquet":
+        require("parquet data files", "pyarrow")  # or --format jsonl
     c = corpus if isinstance(corpus, CorpusDefinition) else load_corpus(corpus)
     out = Path(out)
     if (out.exists() or out.is_symlink()) and not overwrite:
@@ -266,22 +320,22 @@ def export_hf_dataset(corpus: CorpusDefinition | str | os.PathLike, out: str | o
     pairs = generate_pairs(c, cc)
     pairs = pairs if len(pairs) else None  # no pairs declared: no pairs configuration
     n_pairs = 0 if pairs is None else len(pairs)
-    table, features = typed_table(df, c, SENTENCE_CLASSES)
-    files = {SENTENCES_FILE: parquet_bytes(table), ATTRIBUTION_FILE: attribution_markdown(c).encode("utf-8")}
+    sentences_file = data_file(SENTENCES_FILE, fmt)
+    data, features = _data_bytes(df, c, SENTENCE_CLASSES, fmt)
+    files = {sentences_file: data, ATTRIBUTION_FILE: attribution_markdown(c).encode("utf-8")}
     pair_features = None
     if pairs is not None:
-        pair_table, pair_features = typed_table(pairs, c, PAIR_CLASSES)
-        files[PAIRS_FILE] = parquet_bytes(pair_table)
+        files[data_file(PAIRS_FILE, fmt)], pair_features = _data_bytes(pairs, c, PAIR_CLASSES, fmt)
     review = records_path(c) if c.path else None
     if review is not None and review.is_file():
         files[REVIEW_FILE] = review.read_bytes()
-    digest = hashlib.sha256(files[SENTENCES_FILE]).hexdigest()
+    digest = hashlib.sha256(files[sentences_file]).hexdigest()
     shipped = Shipped(attribution=f"{ATTRIBUTION_FILE} in this folder",
                       review=f"{REVIEW_FILE} in this folder" if REVIEW_FILE in files else "",
-                      fingerprint=f"the sha256 of {SENTENCES_FILE} ({digest})")
+                      fingerprint=f"the sha256 of {sentences_file} ({digest})")
     sheet = build_datasheet(c, report, pairs=None if pairs is None else n_pairs, shipped=shipped).to_markdown()
     files["README.md"] = dataset_card(c, len(df), n_pairs, sheet, features=features, pair_features=pair_features,
-                                      sentences_sha256=digest).encode("utf-8")
+                                      sentences_sha256=digest, data_format=fmt).encode("utf-8")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
@@ -299,4 +353,14 @@ def export_hf_dataset(corpus: CorpusDefinition | str | os.PathLike, out: str | o
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return HFExport(out, len(df), n_pairs)
+    return HFExport(out, len(df), n_pairs, fmt)
+
+
+def _data_bytes(df: "pd.DataFrame", corpus: CorpusDefinition, classes: tuple[str, ...],
+                data_format: str) -> tuple[bytes, dict]:
+    """One data file's bytes in ``data_format`` and its ``datasets`` features."""
+    if data_format == "parquet":
+        table, features = typed_table(df, corpus, classes)
+        return parquet_bytes(table), features
+    columns, features = typed_columns(df, corpus, classes)
+    return jsonl_bytes(columns), features

@@ -656,6 +656,9 @@ def _read_frame(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
 
     if path.suffix.lower() == ".jsonl":
         return _read_jsonl(path, cell)
+    from engine.common.extras import require
+
+    require("parquet prediction files", "pyarrow", file=where)  # or save them as CSV/JSONL
     try:
         frame = pd.read_parquet(path)
     except Exception as exc:  # pyarrow's errors: one line, our words
