@@ -33,8 +33,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,6 +43,7 @@ from engine.common.io import atomic_write_bytes
 
 from engine.corpus.generate.generator import generate
 from engine.common.languages import base_language
+from engine.common.staged_folder import staged_folder
 from engine.corpus.definition.model import EMOTION_KINDS, EMOTIONS, PERSON_KINDS, CorpusDefinition
 
 if TYPE_CHECKING:
@@ -336,23 +335,9 @@ def export_hf_dataset(corpus: CorpusDefinition | str | os.PathLike, out: str | o
     sheet = build_datasheet(c, report, pairs=None if pairs is None else n_pairs, shipped=shipped).to_markdown()
     files["README.md"] = dataset_card(c, len(df), n_pairs, sheet, features=features, pair_features=pair_features,
                                       sentences_sha256=digest, data_format=fmt).encode("utf-8")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+    with staged_folder(out, tag="hf-export") as staging:  # the old folder stays whole until the new one is
         for rel, data in files.items():
-            atomic_write_bytes(tmp / rel, data)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o777 & ~mask)  # mkdtemp makes it private; a dataset folder is not
-        if out.exists() or out.is_symlink():
-            if out.is_dir() and not out.is_symlink():
-                shutil.rmtree(out)
-            else:
-                out.unlink()
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+            atomic_write_bytes(staging / rel, data)
     return HFExport(out, len(df), n_pairs, fmt)
 
 
