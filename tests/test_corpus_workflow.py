@@ -8,7 +8,7 @@ import pytest
 from engine.corpus import EmotionWord, Form, PersonTerm, Template, Variant, check_corpus, load_corpus
 from engine.corpus.check.finding_groups import group_findings
 from engine.corpus.translate.glossary import GlossaryTerm, forms_label, parse_forms, read_glossary, with_glossary
-from engine.corpus.generate.hf_dataset import hub_licence, size_category
+from engine.package.hf_dataset import hub_licence, size_category
 from engine.common.languages import language_tag
 from engine.corpus.definition.language_presets import preset_for
 from engine.corpus.definition.loader import parse_definition

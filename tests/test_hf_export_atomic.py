@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.corpus.generate import hf_dataset
+from engine.package import hf_dataset
 
 
 def test_a_failed_re_export_leaves_the_earlier_folder_whole(tmp_path, monkeypatch):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine.corpus import load_corpus
-from engine.corpus.generate.hf_dataset import (ATTRIBUTION_FILE, PAIRS_FILE, REVIEW_FILE, SENTENCES_FILE, export_hf_dataset,
+from engine.package.hf_dataset import (ATTRIBUTION_FILE, PAIRS_FILE, REVIEW_FILE, SENTENCES_FILE, export_hf_dataset,
                                       hub_licence)
 from engine.corpus.translate.review_record import load_records
 

@@ -57,7 +57,7 @@ def test_an_audit_without_pyarrow_writes_csv_tables_and_says_why(no_pyarrow, tmp
 # -- the Hugging Face dataset folder -------------------------------------------------------------------
 def test_hf_export_without_pyarrow_writes_json_lines_that_load_as_the_same_dataset(tmp_path, run, monkeypatch):
     datasets = pytest.importorskip("datasets")
-    from engine.corpus.generate.hf_dataset import export_hf_dataset
+    from engine.package.hf_dataset import export_hf_dataset
 
     full = export_hf_dataset("ar-camara2022", tmp_path / "parquet")  # pyarrow is here: the default is parquet
     assert full.data_format == "parquet" and (tmp_path / "parquet" / "data" / "test-00000-of-00001.parquet").is_file()

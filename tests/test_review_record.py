@@ -185,7 +185,7 @@ def test_docs_show_the_rates_the_records_hold():
 
 
 def test_datasheet_and_dataset_card_show_the_rate(paired, tmp_path):
-    from engine.corpus.generate.hf_dataset import export_hf_dataset
+    from engine.package.hf_dataset import export_hf_dataset
     from engine.package.datasheet import build_datasheet
 
     c = load_definition(paired)

@@ -199,7 +199,7 @@ def cmd_translate(args: argparse.Namespace) -> int:
 
 
 def cmd_hf_export(args: argparse.Namespace) -> int:
-    from engine.corpus.generate.hf_dataset import DATA_FORMATS, export_hf_dataset
+    from engine.package.hf_dataset import DATA_FORMATS, export_hf_dataset
 
     res = export_hf_dataset(args.corpus, args.out, overwrite=args.overwrite, data_format=args.format)
     kind = DATA_FORMATS[res.data_format]

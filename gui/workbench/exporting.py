@@ -83,7 +83,7 @@ def export_document(doc: CorpusDocument, kind: str, out: str | Path) -> str:
         return ngettext("{n} sentence written to {path}", "{n} sentences written to {path}", len(df)).format(
             n=f"{len(df):,}", path=out)
     if kind == "hf":
-        from engine.corpus.generate.hf_dataset import export_hf_dataset
+        from engine.package.hf_dataset import export_hf_dataset
 
         res = export_hf_dataset(corpus, out, overwrite=True)
         if res.data_format != "parquet":  # the 'parquet' extra is missing: JSON Lines data files
