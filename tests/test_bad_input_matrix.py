@@ -357,6 +357,10 @@ CASES = [
     # issue 31: a translation is shown beside the source template it translates (source_template)
     Case("exchange", "`exchange export --source` of another corpus: a template paired with one of other slots", lambda f: ["exchange", "export", "es-camara2022", "--out", str(f["root"] / "wrong-source.po"), "--source", "en-goldfarb2023"], 2),
     Case("corpus", "`source_template = \"T 01\"` (not a template id)", lambda f: ["corpus", "check", str(_bad_source_link(f))], 2),
+    # issue 28: the corpus word list and the reviewer's step from the command line
+    Case("corpus", "`corpus spelling-add` with a phrase, not a word", lambda f: ["corpus", "spelling-add", str(f["corpus"]), "two words"], 2),
+    Case("corpus", "`corpus spelling-add` to a built-in corpus", lambda f: ["corpus", "spelling-add", "es-camara2022", "Kasachin"], 2),
+    Case("corpus", "`corpus mark-reviewed` of an id the corpus lacks", lambda f: ["corpus", "mark-reviewed", str(f["corpus"]), "T99", "--by", "MB"], 2),
 ]
 
 

@@ -107,6 +107,22 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     ti.add_argument("tmx", help="a TMX 1.1-1.4b file")
     ti.set_defaults(func=cmd_tm_import)
 
+    mr = sub.add_parser("mark-reviewed", help="mark items reviewed by a second native speaker (the workbench's "
+                                              "Mark reviewed); --to-review takes every translated, unreviewed item")
+    mr.add_argument("corpus", metavar="PATH_OR_NAME", help="your corpus (a built-in one is read-only)")
+    mr.add_argument("items", nargs="*", metavar="ITEM", help="an id (T01, ana) or LIST:ID where ids repeat across lists")
+    mr.add_argument("--by", required=True, metavar="NAME", help="the reviewer (initials or name), recorded with each item")
+    mr.add_argument("--to-review", action="store_true",
+                    help="every item translated and not reviewed yet (the workbench's filter 'translated, not reviewed')")
+    mr.add_argument("--dry-run", action="store_true", help="list the items and change nothing")
+    mr.set_defaults(func=cmd_mark_reviewed)
+
+    sa = sub.add_parser("spelling-add", help="add words to a corpus's own word list ([spelling] accept): "
+                                             "the spelling check (W113) stops reporting them")
+    sa.add_argument("corpus", metavar="PATH_OR_NAME", help="your corpus (a built-in one is read-only)")
+    sa.add_argument("words", nargs="+", metavar="WORD")
+    sa.set_defaults(func=cmd_spelling_add)
+
 
 def cmd_list(args: argparse.Namespace) -> int:
     rows = []
@@ -302,4 +318,59 @@ def cmd_tm_import(args: argparse.Namespace) -> int:
     res = import_tmx(args.tmx)
     print(f"{res.added:,} pair(s) added to the translation memory ({', '.join(res.languages) or '-'}), "
           f"{res.skipped:,} already there -> {store_path()}")
+    return exits.OK
+
+
+def cmd_spelling_add(args: argparse.Namespace) -> int:
+    """The same list the workbench's "Add to the corpus word list" edits; the file keeps its comments."""
+    from engine.corpus.check.spelling import accept_words
+    from engine.corpus.definition.loader import load_definition
+    from engine.corpus.definition.writer import save_definition
+
+    path = _own_file(args.corpus)
+    corpus = load_definition(path)
+    corpus.spelling_accept, added = accept_words(corpus.spelling_accept, args.words, str(path))
+    if added:
+        save_definition(corpus, path)
+    there = [w for w in args.words if w.strip() not in added]
+    print(f"{path}: added {len(added)} word(s) to [spelling] accept" + (f": {', '.join(added)}" if added else "")
+          + (f"; already there: {', '.join(there)}" if there else ""))
+    return exits.OK
+
+
+def _own_file(name_or_path: str) -> Path:
+    """The definition file of one of the user's corpora; a built-in corpus is refused (read-only)."""
+    from engine.corpus.definition.registry import BUILTIN_DIR, resolve_path
+
+    path = resolve_path(name_or_path)
+    if path.resolve().is_relative_to(BUILTIN_DIR.resolve()):
+        raise UsageError(f"{path.stem} is a built-in corpus and is not changed",
+                         fix="make it yours first (corpus translate, or Save As in the workbench) and change that file")
+    return path
+
+
+def cmd_mark_reviewed(args: argparse.Namespace) -> int:
+    """The workbench's Mark reviewed over the same engine functions; the file keeps its comments."""
+    from engine.corpus.definition.loader import load_definition
+    from engine.corpus.definition.writer import save_definition
+    from engine.corpus.translate.reviewing import find_items, mark_reviewed, review_queue
+
+    if bool(args.items) == args.to_review:
+        raise UsageError("name the items reviewed, or give --to-review (not both)", field="mark-reviewed",
+                         fix="e.g. corpus mark-reviewed mine.toml T01 T02 --by MB")
+    if not args.by.strip():
+        raise UsageError("the reviewer's name is empty", field="--by", fix="give initials or a name, e.g. --by MB")
+    path = _own_file(args.corpus)
+    corpus = load_definition(path)
+    items = review_queue(corpus) if args.to_review else find_items(corpus, args.items)
+    if args.dry_run:
+        for list_name, item_id in items:
+            print(f"{list_name}:{item_id}")
+        print(f"{len(items)} item(s) would be marked reviewed by {args.by.strip()} (nothing changed)")
+        return exits.OK
+    changed = mark_reviewed(corpus, items, args.by.strip())
+    if changed:
+        save_definition(corpus, path)
+    print(f"{path}: {changed} item(s) marked reviewed by {args.by.strip()}"
+          + (f" ({len(items) - changed} already were)" if len(items) > changed else ""))
     return exits.OK

@@ -27,6 +27,7 @@ from gui import settings
 from gui.common.background import Each
 # the engine (and pandas, ~1 s) loads in the background checks, not before the first window
 from engine.corpus.definition.registry import list_corpora
+from gui.common.header_fit import fit_header_titles
 from gui.i18n import _, connect_retranslate, list_separator, ngettext
 
 PATH_ROLE = Qt.UserRole + 30
@@ -126,7 +127,7 @@ class CorpusList(QWidget):
         self.table.setRowCount(len(self.entries))
         for row, entry in enumerate(self.entries):
             self._set_row(row, [entry.id, "", "…", _("checking…"), ""], entry)
-        self.table.resizeColumnsToContents()
+        self._fit_columns()
         if self.entries and self.table.currentRow() < 0:
             self.table.selectRow(0)
         self._loader.submit_all([(lambda p=e.path: _summarise(p)) for e in self.entries])
@@ -145,7 +146,14 @@ class CorpusList(QWidget):
             status += list_separator() + ngettext("{n} warning", "{n} warnings", warnings).format(n=warnings)
         self._set_row(row, [c_id, language, f"{sentences:,}", status, name], self.entries[row])
         if self.ready:
-            self.table.resizeColumnsToContents()
+            self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """Columns as wide as their contents, but a long folder path (Kept in) leaves room for the
+        stretched Name, and no title is ever cut (German and Spanish titles are the widest)."""
+        self.table.resizeColumnsToContents()
+        self.table.setColumnWidth(5, min(self.table.columnWidth(5), 320))
+        fit_header_titles(self.table.horizontalHeader())
 
     def _row_failed(self, row: int, exc: BaseException) -> None:
         if row < len(self.entries):

@@ -1,5 +1,5 @@
 """Corpus-level settings: id, name, language, writing direction, the speaker's grammatical
-gender and the declared features.
+gender, the corpus word list (spelling) and the declared features.
 
 Why editable here: a translator starting Spanish from English must declare ``gender = [m, f]``
 before forms can carry it; features not declared are checker errors (E005/E006). The speaker's
@@ -14,11 +14,13 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -54,6 +56,17 @@ class CorpusSettings(QWidget):
         self.speaker_gender.currentIndexChanged.connect(lambda _i: self._commit_speaker_gender())
         self.labels["speaker_gender"] = QLabel()
         form.addRow(self.labels["speaker_gender"], self.speaker_gender)
+        # the corpus word list ([spelling] accept): what the spelling check (W113) accepts besides the
+        # dictionary and the names; the editors' right-click adds to it, here it can be read and pruned
+        self.word_list = QLineEdit()
+        self.word_list.editingFinished.connect(self._commit_word_list)
+        self.labels["spelling_accept"] = QLabel()
+        form.addRow(self.labels["spelling_accept"], self.word_list)
+        self.word_problem = QLabel()
+        self.word_problem.setWordWrap(True)
+        self.word_problem.setStyleSheet("QLabel { color: #b00020; }")
+        self.word_problem.hide()  # shown with a refused list only: the tab is short of height at 800 pixels
+        form.addRow("", self.word_problem)
         self.features_label = QLabel()
         self.features = QTableWidget(0, 2)
         self.features.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
@@ -77,7 +90,16 @@ class CorpusSettings(QWidget):
         axis_row = QHBoxLayout()
         axis_row.addWidget(self.new_axis, 1)
         axis_row.addWidget(self.add_axis_button)
-        layout = QVBoxLayout(self)
+        # in a scroll area: the tab's height must not set the window's minimum (800 pixels high screens)
+        inner = QWidget()
+        layout = QVBoxLayout(inner)
+        scroll = QScrollArea()
+        scroll.setWidget(inner)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.NoFrame)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
         layout.addLayout(form)
         layout.addWidget(self.features_label)
         layout.addWidget(self.features, 1)
@@ -94,7 +116,7 @@ class CorpusSettings(QWidget):
     def retranslate(self, *_args: Any) -> None:
         names = {"id": _("Corpus id:"), "name": _("Name:"), "language": _("Language (BCP-47):"),
                  "description": _("Description:"), "direction": _("Writing direction:"),
-                 "speaker_gender": _("Speaker's grammatical gender:")}
+                 "speaker_gender": _("Speaker's grammatical gender:"), "spelling_accept": _("Corpus word list:")}
         for key, label in self.labels.items():
             label.setText(names[key])
         self.features_label.setText(_("Grammatical features and their values (comma-separated):"))
@@ -107,6 +129,9 @@ class CorpusSettings(QWidget):
         self.axes.setHorizontalHeaderLabels([_("Axis"), _("Title"), _("Groups"), _("Reference group")])
         self.new_axis.setPlaceholderText(_("New axis, e.g. race=white*,black (* marks the reference group)"))
         self.add_axis_button.setText(_("Add axis"))
+        self.word_list.setPlaceholderText(_("words the spelling check accepts, comma-separated"))
+        self.word_list.setToolTip(_("Correct words the dictionary lacks (names are accepted already); a right-click "
+                                    "on an underlined word adds it here ([spelling] accept in the file)"))
         self.refresh()
 
     def refresh(self) -> None:
@@ -117,6 +142,8 @@ class CorpusSettings(QWidget):
                 if not edit.hasFocus():
                     edit.setText(str(getattr(c, key)))
             self.direction.setCurrentIndex(max(0, self.direction.findData(c.direction)))
+            if not self.word_list.hasFocus():
+                self.word_list.setText(", ".join(c.spelling_accept))
             self._fill_speaker_gender()
             self.features.setRowCount(len(c.features))
             for r, (name, values) in enumerate(c.features.items()):
@@ -130,6 +157,10 @@ class CorpusSettings(QWidget):
                 self.axes.setItem(r, 1, QTableWidgetItem(axis.label))
                 self.axes.setItem(r, 2, QTableWidgetItem(", ".join(axis.groups)))
                 self.axes.setItem(r, 3, QTableWidgetItem(axis.reference))
+            # titles and short values whole ("Grupo de referencia"); the groups column stretches
+            for c in (0, 1, 3):
+                self.axes.resizeColumnToContents(c)
+            self.features.resizeColumnToContents(0)
         finally:
             self._building = False
 
@@ -241,6 +272,28 @@ class CorpusSettings(QWidget):
     def _on_doc_changed(self, path: tuple) -> None:
         if len(path) == 1 or path[0] == "axes":
             QTimer.singleShot(0, self.refresh)
+
+    def _commit_word_list(self) -> bool:
+        """The list as typed (one undo step); a phrase or a number is refused with the reason."""
+        from engine.corpus.check.spelling import accept_words
+        from engine.corpus.definition.errors import DefinitionError
+
+        if self._building:
+            return False
+        typed = [w for w in self.word_list.text().split(",") if w.strip()]
+        words: list[str] = []
+        for w in typed:  # the engine's test of a word, one by one, to name the one refused
+            try:
+                words, _added = accept_words(words, [w])
+            except DefinitionError:
+                self.word_problem.setText(_("“{word}” is not one word: separate the words with commas.").format(
+                    word=w.strip()))
+                self.word_problem.show()
+                return False
+        self.word_problem.setText("")
+        self.word_problem.hide()
+        self.doc.set(("spelling_accept",), words, _("Edit the corpus word list"))
+        return True
 
     def _commit(self, key: str, value: str) -> None:
         if self._building:

@@ -15,6 +15,8 @@ from gui.i18n import _, connect_retranslate, ngettext
 
 from engine.corpus.check.coverage import NEUTRAL, Coverage
 
+from gui.common.header_fit import fit_header_titles
+
 OK_COLOUR, PART_COLOUR, NONE_COLOUR, EMPTY_COLOUR = "#d9f2dc", "#ffe3b3", "#f8c9c4", "#f2f2f2"
 SKIPPED_COLOUR = "#e4e9f2"  # every missing combination is skipped on purpose (untranslatable)
 
@@ -69,6 +71,7 @@ class CoverageView(QWidget):
         self.table.setRowCount(len(cov.rows))
         self.table.setColumnCount(len(cov.groups))
         self.table.setHorizontalHeaderLabels([group_label(g) for g in cov.groups])
+        fit_header_titles(self.table.horizontalHeader(), floor=64)
         self.table.setVerticalHeaderLabels([f"{t} · {_(e) if e else _('neutral')}" for t, e in cov.rows])
         for r, row in enumerate(cov.rows):
             for c, group in enumerate(cov.groups):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QPushButton, QTableView, QVBoxLayout, QWidget
 
 from engine.corpus import Form, Template, Variant, Word
@@ -17,6 +17,7 @@ from gui.i18n import _, connect_retranslate, ngettext
 
 from .add_entry import AddEntryDialog, build_entry
 from .document import CorpusDocument
+from .spelling import cell_menu, marks_for
 from .table_model import CellDelegate, EntryTableModel, StatusFilterProxy
 
 
@@ -51,6 +52,10 @@ def new_entry(doc: CorpusDocument, list_name: str, values: dict[str, Any] | None
     return entry
 
 
+#: the widest a short-value column (id, kind, group, pair, status) grows by itself, in pixels
+SHORT_LIMIT = 260
+
+
 class EntryView(QTableView):
     """The entry table. Typing on a row never edits its id (an id is a key shared across languages;
     *Rename* is its own action): a key typed while the id — or any cell that cannot take text — is
@@ -69,6 +74,26 @@ class EntryView(QTableView):
                     return super().edit(target, trigger, event)
                 return False
         return super().edit(index, trigger, event)
+
+    def contextMenuEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+        """A right-click on an underlined word of a translation: suggestions, add to the word list."""
+        menu = self.spelling_menu(event.pos())
+        if menu is not None:
+            menu.exec(event.globalPos())
+            menu.deleteLater()
+
+    def spelling_menu(self, pos: Any) -> Any:
+        """The spelling menu for the word at ``pos`` (viewport coordinates), or None."""
+        index = self.indexAt(pos)
+        if not index.isValid():
+            return None
+        model = self.model().sourceModel()
+        if not model.columns[index.column()].target:
+            return None
+        source = QPersistentModelIndex(self.model().mapToSource(index))
+        set_text = ((lambda text: source.isValid() and model.setData(source, text, Qt.EditRole))
+                    if index.flags() & Qt.ItemIsEditable else None)
+        return cell_menu(self, index, pos, marks_for(model.doc), model.is_rtl_column(index.column()), set_text)
 
 
 class EntryTab(QWidget):
@@ -116,11 +141,32 @@ class EntryTab(QWidget):
         # a list that starts empty (a new corpus) is sized again once it has rows
         self._sized_empty = self.model.rowCount() == 0
         self.model.modelReset.connect(self._size_if_first_rows)
+        # short values (ids, kinds, groups, status) stay whole as rows are added, values change or
+        # the interface language changes the titles: one pass after a burst of edits
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self.fit_short_columns)
+        for sig in (self.model.rowsInserted, self.model.dataChanged, self.model.modelReset,
+                    self.model.headerDataChanged):
+            sig.connect(lambda *_args: self._fit_timer.start())
 
     def _size_if_first_rows(self) -> None:
         if self._sized_empty and self.model.rowCount():
             self._sized_empty = False
             self._size_columns()
+
+    def fit_short_columns(self) -> None:
+        """Widen (never narrow) every short-value column to its title and its longest visible value,
+        up to SHORT_LIMIT: such a value elided ("sintag…", "minha…") cannot be read at all, while a
+        sentence in a text column stays readable from its start and whole in its tooltip."""
+        header = self.view.horizontalHeader()
+        for c, col in enumerate(self.model.columns):
+            if col.target or col.source or col.stretch or self.view.isColumnHidden(c):
+                continue
+            need = min(max(self.view.sizeHintForColumn(c), header.sectionSizeHint(c)), SHORT_LIMIT)
+            if need > self.view.columnWidth(c):
+                self.view.setColumnWidth(c, need)
 
     def retranslate(self, *_args: Any) -> None:
         self.add_button.setText(_("Add"))
@@ -145,6 +191,7 @@ class EntryTab(QWidget):
             self.view.setColumnWidth(c, max(60, min(width + 12, limit)))
             if col.target:
                 self.view.setColumnWidth(c, max(self.view.columnWidth(c), 200))
+        self.fit_short_columns()
 
     def source_visible(self) -> bool:
         c = self.model.column_index("source")

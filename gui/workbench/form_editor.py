@@ -43,6 +43,7 @@ from gui.i18n import _, connect_retranslate, list_separator, pgettext
 from .columns import LIST_TITLES
 from .document import CorpusDocument
 from .markup import has_markup, paint_markup
+from .spelling import SpellingMarks, cell_menu, install_line_edit, marks_for
 from .table_model import rtl_line_edit, rtl_style
 
 ANY = ""  # a form that does not mention a feature fits any value of it
@@ -113,17 +114,26 @@ class _TextDelegate(QStyledItemDelegate):
 
     def paint(self, painter: Any, option: Any, index: Any) -> None:
         text = index.data(Qt.DisplayRole)
-        if self.owner.doc.rtl and index.column() == 0 and isinstance(text, str) and has_markup(text):
+        rtl = self.owner.doc.rtl
+        misspelt = index.column() == 0 and isinstance(text, str) and bool(self.marks.spans(text))
+        if index.column() == 0 and isinstance(text, str) and (misspelt or (rtl and has_markup(text))):
             opt = QStyleOptionViewItem(option)
             self.initStyleOption(opt, index)
-            paint_markup(painter, opt, text, True)  # slots as chips: readable inside Arabic text
+            # slots as chips (readable inside Arabic text), misspelt words underlined
+            paint_markup(painter, opt, text, rtl, self.marks.spans if misspelt else None)
             return
         super().paint(painter, option, index)
+
+    @property
+    def marks(self) -> SpellingMarks:
+        return marks_for(self.owner.doc)
 
     def createEditor(self, parent: QWidget, option: Any, index: Any) -> QWidget:
         editor = QLineEdit(parent)
         if self.owner.doc.rtl and self._is_text(index):
             rtl_line_edit(editor)
+        if index.column() == 0:
+            install_line_edit(editor, self.marks)
         if self._is_text(index):
             self._session += 1
             key = ("form-typing", id(self.owner), self._session)
@@ -184,6 +194,9 @@ class FormEditor(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.table.itemChanged.connect(self._commit_text)
         self.table.setItemDelegate(_TextDelegate(self))
+        self.table.setContextMenuPolicy(Qt.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._context_menu)
+        marks_for(doc).changed.connect(self.table.viewport().update)
         self.table.verticalHeader().setDefaultSectionSize(26)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
@@ -345,6 +358,10 @@ class FormEditor(QWidget):
                     box.currentIndexChanged.connect(lambda _i, r=r, f=feat, b=box: self._commit_feature(r, f, b.currentData()))
                     self.table.setCellWidget(r, c + offset, box)
             self.table.resizeColumnsToContents()
+            # no feature column narrower than its combo box's text, the stretched last one included
+            boxes = [self.table.cellWidget(r, c) for r in range(self.table.rowCount())
+                     for c in range(self.table.columnCount()) if isinstance(self.table.cellWidget(r, c), QComboBox)]
+            self.table.horizontalHeader().setMinimumSectionSize(max([b.sizeHint().width() for b in boxes] + [40]))
             self.table.setColumnWidth(0, max(220, min(self.table.columnWidth(0) + 16, 460)))
             if self.doc.rtl:  # the sentence starts at the right: keep that end inside the visible area
                 self.table.setColumnWidth(0, max(160, min(self.table.columnWidth(0),
@@ -419,9 +436,10 @@ class FormEditor(QWidget):
             if box.findData(current) < 0:
                 box.addItem(f"{current} ⚠", current)
             box.setCurrentIndex(box.findData(current))
-            # narrow when room is short (German has five features): the window must fit 1280 pixels
-            box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
-            box.setMinimumContentsLength(5)
+            # its whole text always ("(from the group)"): where room is short (German has five
+            # features) the row scrolls in its scroll area, and the window still fits 1280 pixels
+            box.setSizeAdjustPolicy(QComboBox.AdjustToContents)
+            box.setMinimumWidth(box.sizeHint().width())
             box.currentIndexChanged.connect(lambda _i, f=feat, b=box: self._commit_entry_feature(f, b.currentData()))
             self.entry_layout.addWidget(name)
             self.entry_layout.addWidget(box)
@@ -541,6 +559,21 @@ class FormEditor(QWidget):
         else:
             rows[r].features.pop(feat, None)
         self._edit(rows, _("Set {feature} of {item}").format(feature=feat, item=self.entry.id))
+
+    def spelling_menu(self, pos: Any) -> Any:
+        """The spelling menu for the word at ``pos`` in a form's text (viewport coordinates), or None."""
+        index = self.table.indexAt(pos)
+        if not index.isValid() or index.column() != 0 or self.entry is None:
+            return None
+        r = index.row()
+        return cell_menu(self.table, index, pos, marks_for(self.doc), self.doc.rtl,
+                         lambda text: self.set_form_text(r, text))
+
+    def _context_menu(self, pos: Any) -> None:
+        menu = self.spelling_menu(pos)
+        if menu is not None:
+            menu.exec(self.table.viewport().mapToGlobal(pos))
+            menu.deleteLater()
 
     def set_form_text(self, r: int, text: str) -> None:
         """Programmatic edit of one form's text (used by tests and by paste)."""

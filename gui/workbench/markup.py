@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any
+from typing import Any, Callable
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAbstractTextDocumentLayout, QPalette, QTextDocument, QTextOption
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QAbstractTextDocumentLayout, QPalette, QTextBlockFormat, QTextCursor, QTextDocument, QTextOption
 from PySide6.QtWidgets import QApplication, QStyle
 
 SLOT_RX = re.compile(r"\{[^{}]*\}")
@@ -34,7 +34,10 @@ def markup_html(text: str) -> str:
     return "".join(out)
 
 
-def markup_document(text: str, rtl: bool, font: Any) -> QTextDocument:
+def markup_document(text: str, rtl: bool, font: Any, spelling: Callable[[str], list] | None = None) -> QTextDocument:
+    """The cell's text as a document; ``spelling(text)`` gives its misspelt words, underlined.
+    Slots are chips right to left only, where the bidi algorithm needs them; a left-to-right cell
+    drawn here (for its underlines) looks like its neighbours."""
     doc = QTextDocument()
     doc.setDefaultFont(font)
     opt = QTextOption()
@@ -43,27 +46,58 @@ def markup_document(text: str, rtl: bool, font: Any) -> QTextDocument:
     opt.setAlignment(Qt.AlignRight if rtl else Qt.AlignLeft)
     doc.setDefaultTextOption(opt)
     doc.setDocumentMargin(0)
-    doc.setHtml(markup_html(text))
+    if rtl:
+        doc.setHtml(markup_html(text))
+        # the HTML import gives each block an explicit left alignment, over the default option
+        block = QTextBlockFormat()
+        block.setAlignment(Qt.AlignRight | Qt.AlignAbsolute)
+        block.setLayoutDirection(Qt.RightToLeft)
+        cursor = QTextCursor(doc)
+        cursor.select(QTextCursor.Document)
+        cursor.mergeBlockFormat(block)
+    else:
+        doc.setPlainText(text)
+    if spelling is not None:
+        from .spelling import SpellingHighlighter
+
+        SpellingHighlighter(doc, spelling).rehighlight()  # now: a highlighter otherwise waits a turn
     return doc
 
 
-def paint_markup(painter: Any, option: Any, text: str, rtl: bool) -> None:
-    """Draw a cell (background, selection) and then ``text`` with chips, right-aligned when rtl."""
+def _cell_layout(option: Any, text: str, rtl: bool, spelling: Callable[[str], list] | None) -> tuple:
+    """(style, option without text, text rectangle, document, where the document's origin goes)."""
     style = option.widget.style() if option.widget is not None else QApplication.style()
     opt = type(option)(option)
     opt.text = ""
-    style.drawControl(QStyle.CE_ItemViewItem, opt, painter, option.widget)
     rect = style.subElementRect(QStyle.SE_ItemViewItemText, opt, option.widget).adjusted(2, 0, -2, 0)
-    doc = markup_document(text, rtl, option.font)
+    doc = markup_document(text, rtl, option.font, spelling)
     ideal = doc.idealWidth()
     # too long for the cell: keep the sentence's *start* in view (the right end in right-to-left)
     doc.setTextWidth(max(ideal, rect.width()))
     shift = rect.width() - doc.textWidth() if rtl else 0.0
+    origin = QPointF(rect.left() + shift, rect.top() + max(0.0, (rect.height() - doc.size().height()) / 2))
+    return style, opt, rect, doc, origin
+
+
+def paint_markup(painter: Any, option: Any, text: str, rtl: bool,
+                 spelling: Callable[[str], list] | None = None) -> None:
+    """Draw a cell (background, selection) and then ``text`` with chips, right-aligned when rtl,
+    its misspelt words underlined when ``spelling`` is given."""
+    style, opt, rect, doc, origin = _cell_layout(option, text, rtl, spelling)
+    style.drawControl(QStyle.CE_ItemViewItem, opt, painter, option.widget)
     ctx = QAbstractTextDocumentLayout.PaintContext()
     selected = bool(option.state & QStyle.State_Selected)
     ctx.palette.setColor(QPalette.Text, option.palette.color(QPalette.HighlightedText if selected else QPalette.Text))
     painter.save()
     painter.setClipRect(rect)
-    painter.translate(rect.left() + shift, rect.top() + max(0.0, (rect.height() - doc.size().height()) / 2))
+    painter.translate(origin)
     doc.documentLayout().draw(painter, ctx)
     painter.restore()
+
+
+def markup_position(option: Any, text: str, rtl: bool, point: Any) -> tuple[str, int]:
+    """(the drawn text, the index of its character under ``point``) for a cell drawn by
+    paint_markup; the index is -1 off the text. The drawn text has the slots' isolate marks."""
+    _style, _opt, _rect, doc, origin = _cell_layout(option, text, rtl, None)
+    at = doc.documentLayout().hitTest(QPointF(point) - origin, Qt.ExactHit)
+    return doc.toPlainText(), at

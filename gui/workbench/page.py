@@ -76,6 +76,10 @@ def _display_path(path: Any) -> str:
         return str(p)
 
 
+#: the reviewer's key: the selected entries reviewed (by the name in Preferences)
+MARK_REVIEWED_KEYS = "Ctrl+Shift+R"
+
+
 class WorkbenchPage(QWidget):
     """Edits one CorpusDocument. ``counts_changed(errors, warnings)`` feeds the status bar."""
 
@@ -240,6 +244,7 @@ class WorkbenchPage(QWidget):
                                  ("previous_untranslated", "Ctrl+Shift+Up", lambda: self.go_untranslated(-1)),
                                  ("next_problem", "Ctrl+Alt+Down", lambda: self.go_problem(1)),
                                  ("previous_problem", "Ctrl+Alt+Up", lambda: self.go_problem(-1)),
+                                 ("mark_reviewed", MARK_REVIEWED_KEYS, lambda: self.mark_reviewed()),
                                  ("commit_next", "Ctrl+Return", self.commit_and_next),
                                  ("commit_next_enter", "Ctrl+Enter", self.commit_and_next)):
             sc = QShortcut(QKeySequence(keys), self)
@@ -273,7 +278,8 @@ class WorkbenchPage(QWidget):
         self.reload_button.setText(_("Reload"))
         self.keep_button.setText(_("Keep mine"))
         self.review_button.setText(_("Mark reviewed"))
-        self.review_button.setToolTip(_("Mark the selected entries as reviewed by you (a second native speaker)"))
+        self.review_button.setToolTip(_("Mark the selected entries as reviewed by you (a second native speaker)")
+                                      + f" ({QKeySequence(MARK_REVIEWED_KEYS).toString(QKeySequence.NativeText)})")
         self._show_review()
         self._update_heading()
 

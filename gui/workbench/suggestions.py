@@ -34,6 +34,7 @@ from gui.common.background import Latest
 from gui.i18n import _, connect_retranslate
 
 from .document import CorpusDocument
+from gui.common.header_fit import fit_header_titles
 
 SUGGESTION_ROLE = Qt.UserRole + 20
 
@@ -95,6 +96,7 @@ class SuggestionsPanel(QWidget):
     def retranslate(self, *_args: Any) -> None:
         self.title.setText(_("Suggestions (translation memory and glossary)"))
         self.tree.setHeaderLabels([_("Match"), _("Translation"), _("From")])
+        fit_header_titles(self.tree.header())
         self.insert_button.setText(_("Insert"))
         self.insert_button.setToolTip(_("Use the selected suggestion's forms for this entry (double-click does the same)"))
         self.refresh()

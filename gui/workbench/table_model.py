@@ -17,12 +17,15 @@ from engine.corpus.generate.needed_forms import missing_combinations, needed_com
 from engine.corpus.definition.paths import assign
 from engine.corpus.translate.progress import auto_status
 
+from engine.corpus.translate.reviewing import awaits_review
+
 from gui.i18n import _, ngettext
 
 from .columns import COLUMNS_FOR, Column, status_label
 from .document import CorpusDocument
 from .finding_text import value_label
 from .markup import has_markup, paint_markup
+from .spelling import install_line_edit, marks_for
 
 STATUS_ROLE = Qt.UserRole + 1
 ID_ROLE = Qt.UserRole + 2
@@ -270,7 +273,7 @@ class StatusFilterProxy(QSortFilterProxyModel):
     def filterAcceptsRow(self, row: int, parent: QModelIndex | QPersistentModelIndex) -> bool:
         model = self.sourceModel()
         status = model.index(row, 0, parent).data(STATUS_ROLE)
-        if self.status == TO_REVIEW and status not in ("translated", "machine-translated"):
+        if self.status == TO_REVIEW and not awaits_review(status):
             return False  # the reviewer's queue: translated, not reviewed yet
         if self.status and self.status != TO_REVIEW and status != self.status:
             return False
@@ -308,6 +311,9 @@ class CellDelegate(QStyledItemDelegate):
         super().__init__(parent)
         self.model = model
         self._session = 0
+        self.marks = marks_for(model.doc)
+        if parent is not None:  # a word added to the list: its underlines go at once
+            self.marks.changed.connect(parent.viewport().update)
 
     def _column(self, index: QModelIndex) -> Column:
         return self.model.columns[index.column()]
@@ -323,12 +329,15 @@ class CellDelegate(QStyledItemDelegate):
             option.direction = Qt.LeftToRight
 
     def paint(self, painter: Any, option: Any, index: QModelIndex) -> None:
-        """Templates of a right-to-left corpus: slots drawn as chips (gui/workbench/markup.py)."""
+        """Templates of a right-to-left corpus: slots drawn as chips (gui/workbench/markup.py);
+        misspelt words of the translation underlined (gui/workbench/spelling.py)."""
         text = index.data(Qt.DisplayRole)
-        if self.model.is_rtl_column(index.column()) and isinstance(text, str) and has_markup(text):
+        rtl = self.model.is_rtl_column(index.column())
+        misspelt = isinstance(text, str) and self._column(index).target and bool(self.marks.spans(text))
+        if isinstance(text, str) and (misspelt or (rtl and has_markup(text))):
             opt = QStyleOptionViewItem(option)
             self.initStyleOption(opt, index)
-            paint_markup(painter, opt, text, True)
+            paint_markup(painter, opt, text, rtl, self.marks.spans if misspelt else None)
             return
         super().paint(painter, option, index)
 
@@ -343,6 +352,8 @@ class CellDelegate(QStyledItemDelegate):
         editor = QLineEdit(parent)
         if self.model.is_rtl_column(index.column()):
             rtl_line_edit(editor)
+        if col.target:
+            install_line_edit(editor, self.marks)
         if col.key in self.LIVE_KEYS:
             self._session += 1
             key = ("typing", id(self), self._session)

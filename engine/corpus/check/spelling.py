@@ -13,6 +13,7 @@ import functools
 import re
 import threading
 from collections import Counter
+from dataclasses import dataclass
 
 from engine.corpus.check.findings import Finding
 from engine.corpus.check.grammar.language_data import language_data
@@ -68,58 +69,152 @@ def _unidic_tagger_cached():
                       f"({type(exc).__name__}); {install_command('japanese')}")
 
 
-class SpellingCheck:
-    """Collects the words of realised sentences; ``findings()`` checks each distinct word once."""
+@dataclass(frozen=True)
+class Misspelling:
+    """A word of a text that the dictionary does not know: ``text[start:end] == word``."""
+
+    start: int
+    end: int
+    word: str
+
+
+# a template's slot ({person role=subject}): markup, not words of the language
+_SLOT = re.compile(r"\{[^{}]*\}")
+
+
+class Speller:
+    """How one corpus's words are judged: the language's dictionary, then the corpus's own words
+    (``[spelling] accept``) and its names. One home for the checker's W113 and the editors'
+    underline, so the workbench marks exactly the words the check reports."""
 
     def __init__(self, corpus: CorpusDefinition) -> None:
         self.corpus = corpus
         self.language = corpus.language.split("-")[0].lower()
-        self.first: dict[str, tuple[str, str]] = {}  # word -> (template, example sentence)
-        self.count: Counter[str] = Counter()
+        self.japanese = self.language == "ja"
         self.exempt = {w.lower() for w in corpus.spelling_accept}
         for p in corpus.persons:
             if p.kind == "name":
                 for f in p.forms:
                     self.exempt.update(t.lower() for t in WORD.findall(f.text))
-        self.japanese = self.language == "ja"
+
+    def dictionary(self) -> tuple[object | None, str]:
+        """(the checker, its name for messages), or (None, the W114 line saying why there is none)."""
+        if self.japanese:
+            tagger, name = _unidic_tagger()
+            return (tagger, "UniDic (fugashi)") if tagger is not None else (None, name)
+        tags = language_data(self.language).spelling
+        if not tags:
+            return None, (f"spelling not checked: EEC Studio knows no spelling dictionary for "
+                          f"{self.corpus.language!r}")
+        d, tag = _enchant_dict(tuple(tags))
+        return (d, f"the {tag} dictionary") if d is not None else (None, tag)
+
+    def unknown(self, words: list[str]) -> list[str]:
+        """The words (not Japanese: those come from the tagger) that are neither exempt nor in the
+        dictionary; [] when there is no dictionary."""
+        d, _why = self.dictionary()
+        if d is None:
+            return []
+        with _LOCK:
+            return [w for w in words if w.lower() not in self.exempt and not _known(d, w)]
+
+    def misspelt(self, text: str) -> list[Misspelling]:
+        """Where ``text`` (a form, or a template with its slots) has words the check would report."""
+        plain = _SLOT.sub(lambda m: " " * len(m.group(0)), text or "")
+        if self.japanese:
+            tagger, _why = self.dictionary()
+            if tagger is None:
+                return []
+            out, at = [], 0
+            with _LOCK:
+                for w in tagger(plain):
+                    start = plain.find(w.surface, at)
+                    if start < 0:
+                        continue
+                    at = start + len(w.surface)
+                    if w.is_unk and w.surface.strip() and w.surface.lower() not in self.exempt:
+                        out.append(Misspelling(start, at, w.surface))
+            return out
+        found = [(m.start(), m.end(), m.group(0)) for m in WORD.finditer(plain)]
+        bad = set(self.unknown(sorted({w for _s, _e, w in found})))
+        return [Misspelling(a, b, w) for a, b, w in found if w in bad]
+
+    def suggest(self, word: str, limit: int = 5) -> list[str]:
+        """The dictionary's replacements for ``word`` (none for Japanese or without a dictionary)."""
+        d, _why = self.dictionary()
+        if d is None or self.japanese:
+            return []
+        with _LOCK:
+            return [s for s in d.suggest(word) if s != word][:limit]
+
+
+def accept_words(accepted: list[str], words: list[str], where: str = "") -> tuple[list[str], list[str]]:
+    """``accepted`` (a corpus's ``[spelling] accept``) with ``words`` added: (new list, words added).
+
+    A word already there in any letter case is not added twice. Raises DefinitionError for an
+    entry that is not one word (the check splits sentences into words, so "a b" would never match)."""
+    from engine.corpus.definition.errors import DefinitionError
+
+    have = {w.lower() for w in accepted}
+    out, added = list(accepted), []
+    for word in words:
+        w = word.strip()
+        if not w or WORD.fullmatch(w) is None:
+            raise DefinitionError(where or "spelling", f"{word!r} is not one word", field="spelling.accept",
+                                  fix="give words one by one: letters, with an inner hyphen or apostrophe")
+        if w.lower() not in have:
+            have.add(w.lower())
+            out.append(w)
+            added.append(w)
+    return out, added
+
+
+class SpellingCheck:
+    """Collects the words of realised sentences; ``findings()`` checks each distinct word once."""
+
+    def __init__(self, corpus: CorpusDefinition) -> None:
+        self.corpus = corpus
+        self.speller = Speller(corpus)
+        self.first: dict[str, tuple[str, str]] = {}  # word -> (template, example sentence)
+        self.count: Counter[str] = Counter()
+        self.japanese = self.speller.japanese
         self._seen_sentences: set[str] = set()
 
-    def sentence(self, sentence: str, template: str) -> None:
+    def sentence(self, sentence: str, template: str, spans: dict[str, tuple[int, int]] | None = None) -> None:
+        """Collect the words of one realised sentence. ``spans`` (slot -> (start, end), as
+        engine.corpus.generate.realised.slot_spans gives them) let a word the template glues onto
+        a filler (Arabic ب + الانزعاج, Italian d' + a name) count as accepted when the filler's
+        part of it is on the corpus word list or is a name."""
         if sentence in self._seen_sentences:
             return
         self._seen_sentences.add(sentence)
-        words = self._japanese_unknown(sentence) if self.japanese else WORD.findall(sentence)
+        if self.japanese:
+            words = self._japanese_unknown(sentence)
+        else:
+            ranges = list((spans or {}).values())
+            words = [m.group(0) for m in WORD.finditer(sentence)
+                     if not (ranges and self._accepted_filler(sentence, m.start(), m.end(), ranges))]
         for w in words:
             self.count[w] += 1
             self.first.setdefault(w, (template, sentence))
 
+    def _accepted_filler(self, sentence: str, start: int, end: int, ranges: list[tuple[int, int]]) -> bool:
+        for a, b in ranges:
+            lo, hi = max(start, a), min(end, b)
+            if lo < hi and sentence[lo:hi].lower() in self.speller.exempt:
+                return True
+        return False
+
     def _japanese_unknown(self, sentence: str) -> list[str]:
-        tagger, _ = _unidic_tagger()
-        if tagger is None:
-            return []
-        with _LOCK:
-            return [w.surface for w in tagger(sentence) if w.is_unk and w.surface.lower() not in self.exempt]
+        return [m.word for m in self.speller.misspelt(sentence)]
 
     def findings(self) -> list[Finding]:
         if not self._seen_sentences:
             return []
-        if self.japanese:
-            tagger, name = _unidic_tagger()
-            if tagger is None:
-                return [Finding("W114", name)]
-            unknown = list(self.first)
-            where = "UniDic (fugashi)"
-        else:
-            tags = language_data(self.language).spelling
-            if not tags:
-                return [Finding("W114", f"spelling not checked: EEC Studio knows no spelling dictionary for "
-                                        f"{self.corpus.language!r}")]
-            d, tag = _enchant_dict(tuple(tags))
-            if d is None:
-                return [Finding("W114", tag)]
-            where = f"the {tag} dictionary"
-            with _LOCK:
-                unknown = [w for w in self.first if w.lower() not in self.exempt and not _known(d, w)]
+        d, where = self.speller.dictionary()
+        if d is None:
+            return [Finding("W114", where)]
+        unknown = list(self.first) if self.japanese else self.speller.unknown(list(self.first))
         out = []
         for w in sorted(unknown):
             template, example = self.first[w]

@@ -100,7 +100,8 @@ class GrammarCheck:
             self.raw.append(Finding(code, why, item=f"templates[{ct.id}]", template=ct.id, slot=slot,
                                     person=person.id, emotion_word=emotion.id if emotion else ""))
             self.examples.setdefault((code, ct.id, why), r.sentence)
-        self.spelling.sentence(r.sentence, ct.id)
+        # slot spans point into the sentence while capitalisation keeps its length (not ß -> SS)
+        self.spelling.sentence(r.sentence, ct.id, spans if len(raw) == len(r.sentence) else None)
 
     def findings(self) -> list[Finding]:
         """One finding per code, template and explanation, counting the sentences it covers;
