@@ -18,7 +18,18 @@ from engine.corpus.translate.review_record import draw_sample, read_review, revi
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("corpus", help="list, check and export corpora")
     sub = p.add_subparsers(dest="corpus_cmd", required=True, metavar="COMMAND")
+    # in this order: `corpus --help` lists the subcommands as they are added
+    _add_inspect_parsers(sub)
+    _add_create_parsers(sub)
+    _add_export_parsers(sub)
+    _add_review_sheet_parsers(sub)
+    _add_preview_parser(sub)
+    _add_memory_parsers(sub)
+    _add_edit_parsers(sub)
 
+
+def _add_inspect_parsers(sub: argparse._SubParsersAction) -> None:
+    """`corpus list` and `corpus check`."""
     ls = sub.add_parser("list", help="built-in and user corpora with language, size and checker status")
     ls.set_defaults(func=cmd_list)
 
@@ -29,6 +40,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                     help="also list the items not translated yet (by default they count as progress)")
     ck.set_defaults(func=cmd_check)
 
+
+def _add_create_parsers(sub: argparse._SubParsersAction) -> None:
+    """`corpus new` (an empty corpus) and `corpus translate` (a new language from a corpus)."""
     nw = sub.add_parser("new", help="start an empty corpus in a language, with its grammatical features preset")
     nw.add_argument("--language", required=True, metavar="LANG", help="a tag (fr, es-MX) or a name (French)")
     nw.add_argument("--out", default="", metavar="FILE.toml",
@@ -57,6 +71,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     tr.add_argument("--overwrite", "--force", dest="overwrite", action="store_true", help="replace FILE if it exists")
     tr.set_defaults(func=cmd_translate)
 
+
+def _add_export_parsers(sub: argparse._SubParsersAction) -> None:
+    """`corpus hf-export` (a dataset folder) and `corpus export` (one table of sentences)."""
     hf = sub.add_parser("hf-export", help="write a Hugging Face dataset folder (data files + dataset card)")
     hf.add_argument("corpus", metavar="NAME_OR_PATH")
     hf.add_argument("--out", required=True, metavar="FOLDER")
@@ -72,6 +89,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     ex.add_argument("--out", required=True, metavar="FILE", help="output file (a folder with --all)")
     ex.set_defaults(func=cmd_export)
 
+
+def _add_review_sheet_parsers(sub: argparse._SubParsersAction) -> None:
+    """`corpus review-sample` and `corpus review-import`: the blind native-speaker review."""
     rs = sub.add_parser("review-sample", help="draw a random sample for a native-speaker review (a CSV sheet)")
     rs.add_argument("corpus", metavar="NAME_OR_PATH")
     rs.add_argument("--n", type=int, default=100, help="how many pairs (sentences where the corpus has none); default 100")
@@ -88,6 +108,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     ri.add_argument("--date", default=None, help="when (YYYY-MM-DD; default today)")
     ri.set_defaults(func=cmd_review_import)
 
+
+def _add_preview_parser(sub: argparse._SubParsersAction) -> None:
+    """`corpus preview`."""
     pv = sub.add_parser("preview", help="print generated sentences (filter by template, person, emotion)")
     pv.add_argument("corpus", metavar="NAME_OR_PATH")
     pv.add_argument("--template", default=None)
@@ -96,6 +119,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     pv.add_argument("-n", type=int, default=20, help="how many sentences (default 20)")
     pv.set_defaults(func=cmd_preview)
 
+
+def _add_memory_parsers(sub: argparse._SubParsersAction) -> None:
+    """`corpus tm-export` and `corpus tm-import`: the translation memory as TMX."""
     te = sub.add_parser("tm-export", help="write the translation memory of a language as TMX 1.4b (for other CAT tools)")
     te.add_argument("out", help="the .tmx file to write")
     te.add_argument("--language", help="target language (every corpus in it, glossaries, imported pairs)")
@@ -107,6 +133,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     ti.add_argument("tmx", help="a TMX 1.1-1.4b file")
     ti.set_defaults(func=cmd_tm_import)
 
+
+def _add_edit_parsers(sub: argparse._SubParsersAction) -> None:
+    """`corpus mark-reviewed` and `corpus spelling-add`: edits of the user's own corpus file."""
     mr = sub.add_parser("mark-reviewed", help="mark items reviewed by a second native speaker (the workbench's "
                                               "Mark reviewed); --to-review takes every translated, unreviewed item")
     mr.add_argument("corpus", metavar="PATH_OR_NAME", help="your corpus (a built-in one is read-only)")

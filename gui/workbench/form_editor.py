@@ -161,6 +161,20 @@ class FormEditor(QWidget):
         self.row_kinds: list[tuple[str, Any]] = []
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        self._build_heading_rows()
+        self._build_table()
+        buttons = self._build_buttons()
+        self._build_entry_features_row()
+        self._lay_out(layout, buttons)
+        doc.changed.connect(self._on_doc_changed)
+        doc.structure_changed.connect(self._on_structure)
+        connect_retranslate(self)
+        self.retranslate()
+        self.show_entry("", -1)
+
+    # -- building (called once, in this order: it sets the widget tree and the focus chain) -------
+    def _build_heading_rows(self) -> None:
+        """The entry's title and source text, the select row, and (templates) who feels the emotion."""
         self.title = QLabel()
         self.title.setTextFormat(Qt.RichText)
         self.title.setWordWrap(True)
@@ -190,16 +204,22 @@ class FormEditor(QWidget):
         # this editor has no margins, and a label clips its own painting at the pane's edge
         for label in (self.title, self.source, self.select_label, self.experiencer_label):
             label.setContentsMargins(3, 0, 3, 0)
+
+    def _build_table(self) -> None:
+        """One row per form: its text, then a combo per feature; spelling marks repaint it."""
         self.table = QTableWidget(0, 1)
         self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.table.itemChanged.connect(self._commit_text)
         self.table.setItemDelegate(_TextDelegate(self))
         self.table.setContextMenuPolicy(Qt.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._context_menu)
-        marks_for(doc).changed.connect(self.table.viewport().update)
+        marks_for(self.doc).changed.connect(self.table.viewport().update)
         self.table.verticalHeader().setDefaultSectionSize(26)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
+
+    def _build_buttons(self) -> QHBoxLayout:
+        """Add form, remove form."""
         buttons = QHBoxLayout()
         self.add_button = QPushButton()
         self.add_button.clicked.connect(self.add_form)
@@ -208,12 +228,19 @@ class FormEditor(QWidget):
         buttons.addWidget(self.add_button)
         buttons.addWidget(self.remove_button)
         buttons.addStretch(1)
-        # entry-level features (German "das Mädchen": female person, grammatically neuter)
+        return buttons
+
+    def _build_entry_features_row(self) -> None:
+        """Entry-level features (German "das Mädchen": female person, grammatically neuter);
+        _build_entry_row fills it for each entry shown."""
         self.entry_row = QWidget()
         self.entry_layout = QHBoxLayout(self.entry_row)
         self.entry_layout.setContentsMargins(0, 0, 0, 0)
         self.entry_label = QLabel()
         self.entry_boxes: dict[str, QComboBox] = {}
+
+    def _lay_out(self, layout: QVBoxLayout, buttons: QHBoxLayout) -> None:
+        """Top to bottom: heading rows, entry features (scrolling sideways), the forms, the buttons."""
         layout.addWidget(self.title)
         layout.addWidget(self.source)
         layout.addWidget(self.select_row)
@@ -229,11 +256,6 @@ class FormEditor(QWidget):
         layout.addWidget(self.entry_scroll)
         layout.addWidget(self.table, 1)
         layout.addLayout(buttons)
-        doc.changed.connect(self._on_doc_changed)
-        doc.structure_changed.connect(self._on_structure)
-        connect_retranslate(self)
-        self.retranslate()
-        self.show_entry("", -1)
 
     # -- what is shown ----------------------------------------------------------
     @property
@@ -333,46 +355,54 @@ class FormEditor(QWidget):
             self.table.setRowCount(len(rows))
             self.table.setVerticalHeaderLabels([self._row_label(r, item) for r, item in enumerate(rows)])
             for r, item in enumerate(rows):
-                text = QTableWidgetItem(item.text)
-                ghost = self.row_kinds[r][0] == "ghost"
-                if ghost:
-                    combo = self.row_kinds[r][1]
-                    text.setToolTip(_("Type the form with {features} here").format(features=_combo_text(combo))
-                                    if combo else _("Type the form here; add more forms for other genders, cases…"))
-                self.table.setItem(r, 0, text)
-                offset = 1
-                if self.is_template:
-                    published = QTableWidgetItem(item.published)
-                    published.setToolTip(_("The template as printed in the paper (for reference; not used to generate)"))
-                    self.table.setItem(r, self.published_column, published)
-                for c, feat in enumerate(feats):
-                    box = QComboBox()
-                    box.addItem(_("(any)"), ANY)
-                    for value in self.doc.corpus.features.get(feat, []):
-                        box.addItem(value, value)
-                    current = item.features.get(feat, ANY)
-                    if box.findData(current) < 0:  # an undeclared value: show it so it can be fixed
-                        box.addItem(f"{current} ⚠", current)
-                    box.setCurrentIndex(box.findData(current))
-                    box.setEnabled(not ghost)  # a needed combination's features are its label
-                    box.currentIndexChanged.connect(lambda _i, r=r, f=feat, b=box: self._commit_feature(r, f, b.currentData()))
-                    self.table.setCellWidget(r, c + offset, box)
-            self.table.resizeColumnsToContents()
-            # no feature column narrower than its combo box's text, the stretched last one included
-            boxes = [self.table.cellWidget(r, c) for r in range(self.table.rowCount())
-                     for c in range(self.table.columnCount()) if isinstance(self.table.cellWidget(r, c), QComboBox)]
-            self.table.horizontalHeader().setMinimumSectionSize(max([b.sizeHint().width() for b in boxes] + [40]))
-            self.table.setColumnWidth(0, max(220, min(self.table.columnWidth(0) + 16, 460)))
-            if self.doc.rtl:  # the sentence starts at the right: keep that end inside the visible area
-                self.table.setColumnWidth(0, max(160, min(self.table.columnWidth(0),
-                                                          self.table.viewport().width() - 160)))
-            if self.is_template:
-                self.table.setColumnWidth(self.published_column,
-                                          max(120, min(self.table.columnWidth(self.published_column) + 16, 300)))
+                self._fill_row(r, item, feats)
+            self._size_columns()
             if self.is_template:
                 self.select_edit.setText(", ".join(f"{k}={v}" for k, v in e.select.items()))
         finally:
             self._building = False
+
+    def _fill_row(self, r: int, item: Any, feats: list[str]) -> None:
+        """Row ``r``: the form's text (a ghost row says what to type), the published template, a combo per feature."""
+        text = QTableWidgetItem(item.text)
+        ghost = self.row_kinds[r][0] == "ghost"
+        if ghost:
+            combo = self.row_kinds[r][1]
+            text.setToolTip(_("Type the form with {features} here").format(features=_combo_text(combo))
+                            if combo else _("Type the form here; add more forms for other genders, cases…"))
+        self.table.setItem(r, 0, text)
+        offset = 1
+        if self.is_template:
+            published = QTableWidgetItem(item.published)
+            published.setToolTip(_("The template as printed in the paper (for reference; not used to generate)"))
+            self.table.setItem(r, self.published_column, published)
+        for c, feat in enumerate(feats):
+            box = QComboBox()
+            box.addItem(_("(any)"), ANY)
+            for value in self.doc.corpus.features.get(feat, []):
+                box.addItem(value, value)
+            current = item.features.get(feat, ANY)
+            if box.findData(current) < 0:  # an undeclared value: show it so it can be fixed
+                box.addItem(f"{current} ⚠", current)
+            box.setCurrentIndex(box.findData(current))
+            box.setEnabled(not ghost)  # a needed combination's features are its label
+            box.currentIndexChanged.connect(lambda _i, r=r, f=feat, b=box: self._commit_feature(r, f, b.currentData()))
+            self.table.setCellWidget(r, c + offset, box)
+
+    def _size_columns(self) -> None:
+        """Room for the text and every combo box; right-to-left text keeps its start in view."""
+        self.table.resizeColumnsToContents()
+        # no feature column narrower than its combo box's text, the stretched last one included
+        boxes = [self.table.cellWidget(r, c) for r in range(self.table.rowCount())
+                 for c in range(self.table.columnCount()) if isinstance(self.table.cellWidget(r, c), QComboBox)]
+        self.table.horizontalHeader().setMinimumSectionSize(max([b.sizeHint().width() for b in boxes] + [40]))
+        self.table.setColumnWidth(0, max(220, min(self.table.columnWidth(0) + 16, 460)))
+        if self.doc.rtl:  # the sentence starts at the right: keep that end inside the visible area
+            self.table.setColumnWidth(0, max(160, min(self.table.columnWidth(0),
+                                                      self.table.viewport().width() - 160)))
+        if self.is_template:
+            self.table.setColumnWidth(self.published_column,
+                                      max(120, min(self.table.columnWidth(self.published_column) + 16, 300)))
 
     def _fill_experiencer(self, e: Any) -> None:
         """"inferred: <value>" and the four referents; enabled only where there is an emotion word."""

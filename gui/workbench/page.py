@@ -95,8 +95,23 @@ class WorkbenchPage(QWidget):
         self._stale_generation = True
         self._autosaved_revision = doc.revision if not doc.modified else -1
         self.analysis_runs = 0
+        self.review_state = None  # engine.corpus.translate.review_record.ReviewStatus, once known
+        self._review_error = ""
+        header = self._build_header()
+        left = self._build_editor_column()
+        self._build_side_panels()
+        self._build_layout(header, left)
+        self._start_timers()
+        self._connect_document()
+        self._add_shortcuts()
+        connect_retranslate(self)
+        self.retranslate()
+        self._select_first(self.entry_tabs[LISTS[0]])
+        self.analyse()
 
-        # header: corpus title, review filter, search, mark reviewed
+    # -- building (called once, in this order: it sets the widget tree and the focus chain) -------
+    def _build_header(self) -> QHBoxLayout:
+        """Corpus title, translation progress and native review; review filter, search, mark reviewed."""
         self.heading = QLabel()
         self.heading.setTextFormat(Qt.RichText)
         self.status_filter = QComboBox()
@@ -119,8 +134,6 @@ class WorkbenchPage(QWidget):
         self.native_review = QLabel()
         self.native_review.setTextFormat(Qt.RichText)
         self.native_review.setWordWrap(True)  # a long line (German, a stale review) wraps instead of widening the window
-        self.review_state = None  # engine.corpus.translate.review_record.ReviewStatus, once known
-        self._review_error = ""
         progress_row = QHBoxLayout()
         progress_row.setSpacing(12)
         progress_row.addWidget(self.progress)
@@ -136,8 +149,11 @@ class WorkbenchPage(QWidget):
         header.addWidget(self.status_filter)
         header.addWidget(self.search)
         header.addWidget(self.review_button)
+        return header
 
-        # left: tables and the form editor
+    def _build_editor_column(self) -> QSplitter:
+        """The left column: the entry tables (and corpus settings) over the form editor and suggestions."""
+        doc = self.doc
         self.tabs = QTabWidget()
         self.entry_tabs: dict[str, EntryTab] = {}
         for name in LISTS:
@@ -166,8 +182,11 @@ class WorkbenchPage(QWidget):
         left.addWidget(editor_row)
         left.setStretchFactor(0, 3)
         left.setStretchFactor(1, 2)
+        return left
 
-        # right: checks, preview, coverage
+    def _build_side_panels(self) -> None:
+        """The right column's tabs: checks, preview, coverage, glossary."""
+        doc = self.doc
         self.checks = ChecksPanel()
         self.checks.jump.connect(self.jump_to)
         self.checks.fix_for = lambda finding: fix_for(self.doc.corpus, finding)
@@ -183,6 +202,8 @@ class WorkbenchPage(QWidget):
         self.side.addTab(self.glossary, "")
         self.side.currentChanged.connect(lambda _i: self._refresh_generation_if_visible())
 
+    def _build_layout(self, header: QHBoxLayout, left: QSplitter) -> None:
+        """The page: the disk banner, the header, and the two columns side by side."""
         split = QSplitter(Qt.Horizontal)
         split.addWidget(left)
         split.addWidget(self.side)
@@ -193,7 +214,15 @@ class WorkbenchPage(QWidget):
         left.setSizes([420, 260])
         left.setChildrenCollapsible(False)
         self.split, self.left_split = split, left
-        # the file changed on disk (another editor, a git pull): said here, never silently overwritten
+        self._build_disk_banner()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.disk_banner)
+        layout.addLayout(header)
+        layout.addWidget(split, 1)
+
+    def _build_disk_banner(self) -> None:
+        """The file changed on disk (another editor, a git pull): said here, never silently overwritten."""
         self.disk_banner = QWidget()
         self.disk_text = QLabel()
         self.disk_text.setWordWrap(True)
@@ -210,13 +239,9 @@ class WorkbenchPage(QWidget):
         self.disk_banner.hide()
         self._watcher = QFileSystemWatcher(self)
         self._watcher.fileChanged.connect(lambda _p: QTimer.singleShot(200, self.check_disk))
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.disk_banner)
-        layout.addLayout(header)
-        layout.addWidget(split, 1)
 
-        # timers: debounced analysis and periodic autosave
+    def _start_timers(self) -> None:
+        """The debounced analysis, the periodic autosave, and the background runs they start."""
         self.analysis_timer = QTimer(self)
         self.analysis_timer.setSingleShot(True)
         self.analysis_timer.setInterval(DEBOUNCE_MS)
@@ -228,6 +253,10 @@ class WorkbenchPage(QWidget):
         self._checker = Latest(self._checked, self._check_failed, self)
         self._generator = Latest(self._generated, self._generate_failed, self)
         self._reviewer = Latest(self._reviewed, self._review_failed, self)
+
+    def _connect_document(self) -> None:
+        """Follow the document: edits, saves, its file (renamed, changed on disk) and its end."""
+        doc = self.doc
         doc.changed.connect(self._on_changed)
         doc.undo_stack.cleanChanged.connect(self._on_clean_changed)
         # QObject emits destroyed() before deleting its children, so this is set before the
@@ -238,7 +267,9 @@ class WorkbenchPage(QWidget):
         doc.path_changed.connect(self._watch_file)
         self._watch_file()
         doc.path_changed.connect(self.check_review)  # the record lives beside the file (Save As)
-        # Poedit's keys: the next (previous) item still to translate, the next item with a problem
+
+    def _add_shortcuts(self) -> None:
+        """Poedit's keys: the next (previous) item still to translate, the next item with a problem."""
         self.shortcuts = {}
         for name, keys, slot in (("next_untranslated", "Ctrl+Shift+Down", lambda: self.go_untranslated(1)),
                                  ("previous_untranslated", "Ctrl+Shift+Up", lambda: self.go_untranslated(-1)),
@@ -251,10 +282,6 @@ class WorkbenchPage(QWidget):
             sc.setContext(Qt.WindowShortcut)  # wherever the focus is in the window (tables, checks, editor)
             sc.activated.connect(slot)
             self.shortcuts[name] = sc
-        connect_retranslate(self)
-        self.retranslate()
-        self._select_first(self.entry_tabs[LISTS[0]])
-        self.analyse()
 
     # -- texts ------------------------------------------------------------------
     def retranslate(self, *_args: Any) -> None:
