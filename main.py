@@ -146,7 +146,7 @@ def exit_now(code: int) -> None:
     Why: after an audit, freeing the modules of scipy, statsmodels and pandas takes about half a
     second (0.45 s measured: a tenth of a four-corpus lexicon audit) and does nothing useful — every
     file the command wrote is closed (atomic writes). So the exit handlers run (logging, temporary
-    folders, multiprocessing), the output streams are flushed, and the process ends. Not for the GUI
+    folders, process pools), the output streams are flushed, and the process ends. Not for the GUI
     (Qt saves on destruction), nor while another thread runs (a Dask cluster ends in the normal exit),
     nor with EEC_DEBUG set."""
     import threading

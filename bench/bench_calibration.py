@@ -33,7 +33,6 @@ import argparse
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 # One BLAS thread per worker process: the work is many small fits, not one big matrix.
@@ -87,17 +86,16 @@ def _run(job: tuple[int, Scenario, bool, int]) -> dict[str, float]:
 
 
 def _simulate(jobs, workers: int, label: str, t0: float) -> pd.DataFrame:
-    rows = []
+    from engine.common.executor import local_executor
+
     step = max(1, len(jobs) // 5)
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as ex:
-            for r in ex.map(_run, jobs, chunksize=10):
-                rows.append(r)
-                if len(rows) % step == 0:
-                    print(f"  {label}: {len(rows)}/{len(jobs)}, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
-    else:
-        for j in jobs:
-            rows.append(_run(j))
+
+    def report(done: int, total: int, _eta: float | None) -> None:
+        if done % step == 0:
+            print(f"  {label}: {done}/{total}, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+
+    with local_executor(workers) as ex:  # `workers` processes, this one included
+        rows = ex.map(_run, jobs, progress=report if workers > 1 else None)
     return pd.DataFrame(rows)
 
 
@@ -112,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--power-sims", type=int, default=200, help="simulations per planted effect (default 200)")
     ap.add_argument("--permutations", type=int, default=1000, help="relabellings per permutation test (1000)")
     ap.add_argument("--seed", type=int, default=20261124)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", type=int, default=2, help="processes computing at once, this one included (2)")
     ap.add_argument("--tolerance", type=float, default=0.015, help="allowed |FPR − α| of default tests (0.015)")
     ap.add_argument("--csv", help="write every simulation's p-values (long format) to this CSV")
     ap.add_argument("--no-power", action="store_true")

@@ -97,12 +97,12 @@ def _burn(n: int = 3_000_000) -> int:
 def parallel_capacity() -> float:
     """Control: how much faster two busy processes finish two equal pieces of pure-Python work
     than one process doing both (about 2 on two idle cores; about 1 when only one core is free)."""
-    from concurrent.futures import ProcessPoolExecutor
+    from engine.common.executor import LocalPool
 
     t = time.perf_counter()
     _burn(), _burn()
     serial = time.perf_counter() - t
-    with ProcessPoolExecutor(1) as pool:
+    with LocalPool(1) as pool:
         pool.submit(_burn, 10).result()  # started before the timing
         t = time.perf_counter()
         fut = pool.submit(_burn)
@@ -164,4 +164,7 @@ def main(repeats: int = 1) -> None:
     print("goal: jobs 2 >= 1.4x jobs 1 on two cores")
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and not sys.argv[1].isdigit():
+        print(__doc__.strip().splitlines()[0] + "\n\nusage: python bench/bench_parallel_scoring.py [REPEATS]")
+        sys.exit(0 if sys.argv[1] in ("-h", "--help") else 2)
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 1)

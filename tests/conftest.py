@@ -17,7 +17,7 @@ os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(tempfile.gett
 
 
 # tqdm's monitor thread, started by a progress bar (transformers' save_pretrained in fixtures), outlives
-# its bars; while it runs engine.audit.parallel.can_fork() is False, and the tests of forked workers
+# its bars; while it runs engine.common.executor.can_fork() is False, and the tests of forked workers
 # and side-by-side statistics would skip. It only tunes slow bars' refresh rate: off in the tests.
 try:
     import tqdm.std

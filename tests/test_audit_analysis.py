@@ -1,7 +1,7 @@
-"""engine.audit.analysis: with two processes the corpora's statistics run side by side in forked
-children at the end of scoring and are merged in corpus order — the audit (tables, result objects,
-problems, log lines, files) is the one a single process computes; a failed child is redone here;
-cancel stops the children."""
+"""engine.audit.analysis: with two processes the corpora's statistics run side by side in a forked
+worker and the audit process at the end of scoring and are merged in corpus order — the audit
+(tables, result objects, problems, log lines, files) is the one a single process computes; a block
+that fails in the worker is redone here; cancel stops the worker."""
 import os
 import sys
 import threading
@@ -10,9 +10,9 @@ import time
 import pandas as pd
 import pytest
 
-from engine.audit import AuditPlan, analysis, run_audit
-from engine.audit.analysis import blocks_of
-from engine.audit.parallel import can_fork
+from engine.audit import AuditPlan, run_audit
+from engine.audit.analysis import CorpusStatistics, blocks_of
+from engine.common.executor import can_fork
 from engine.models.base import Cancelled
 
 forking = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked children are Linux-only")
@@ -50,15 +50,14 @@ def _plan(tmp_path, corpus, jobs, stats=("paired", "counterfactual", "beta")):
 
 
 def _marked(monkeypatch):
-    """Every block says which process computed it (a child's lines come back with its block)."""
-    real = analysis._analyse_block
+    """Every corpus says which process computed it (a worker's lines come back with its block)."""
+    real = CorpusStatistics.run
 
-    def marked(block, out_dir, stop_here):
-        part = real(block, out_dir, stop_here)
-        part.lines.append(f"pid {os.getpid()}")
-        return part
+    def marked(self, into, say, stop_here):
+        real(self, into, say, stop_here)
+        say(f"pid {os.getpid()}")
 
-    monkeypatch.setattr(analysis, "_analyse_block", marked)
+    monkeypatch.setattr(CorpusStatistics, "run", marked)  # the forked worker inherits the patched class
 
 
 def _statistic_lines(lines):
@@ -76,8 +75,8 @@ def test_side_by_side_statistics_give_the_audit_of_one_process(tmp_path, monkeyp
         logs[jobs] = []
         runs[jobs] = run_audit(_plan(tmp_path, corpus, jobs), log=logs[jobs].append)
     pids = {line.split()[1] for line in logs[2] if line.startswith("pid ")}
-    assert str(os.getpid()) in pids and len(pids) == 2  # a forked child computed a block, this process the other
-    assert not any(line.startswith("pid ") for line in logs[1])  # one process: each corpus as it came in
+    assert str(os.getpid()) in pids and len(pids) == 2  # a forked worker computed a block, this process the other
+    assert {line.split()[1] for line in logs[1] if line.startswith("pid ")} == {str(os.getpid())}  # one process
     assert "statistics of 3 corpora side by side in 2 processes" in logs[2]
     one, two = runs[1], runs[2]
     assert list(one.tables) == list(two.tables) and {"paired", "counterfactual", "beta"} <= set(one.tables)
@@ -93,46 +92,48 @@ def test_side_by_side_statistics_give_the_audit_of_one_process(tmp_path, monkeyp
 
 
 @forking
-def test_a_child_that_fails_is_redone_here(tmp_path, monkeypatch):
+def test_a_block_that_fails_in_the_worker_is_redone_here(tmp_path, monkeypatch):
     from testkit.audit_fixtures import write_mini_corpus
 
     corpus = write_mini_corpus(tmp_path)
     parent = os.getpid()
-    real = analysis._analyse_block
+    real = CorpusStatistics.run
+    ran_in_worker = tmp_path / "worker-ran"
 
-    def failing_in_children(block, out_dir, stop_here):
+    def failing_in_workers(self, into, say, stop_here):
         if os.getpid() != parent:
-            raise RuntimeError("a child's failure")
-        return real(block, out_dir, stop_here)
+            ran_in_worker.touch()
+            raise RuntimeError("a worker's failure")
+        return real(self, into, say, stop_here)
 
     runs = {}
     for jobs in (1, 2):
-        monkeypatch.setattr(analysis, "_analyse_block", failing_in_children if jobs == 2 else real)
+        monkeypatch.setattr(CorpusStatistics, "run", failing_in_workers if jobs == 2 else real)
         runs[jobs] = run_audit(_plan(tmp_path, corpus, jobs, stats=("paired",)))
+    assert ran_in_worker.exists()
     pd.testing.assert_frame_equal(runs[1].tables["paired"], runs[2].tables["paired"], check_exact=True)
     assert runs[1].summary() == runs[2].summary()
 
 
 @forking
-def test_cancel_while_children_compute_stops_them_and_writes_nothing(tmp_path, monkeypatch):
-    from engine.audit import pipeline
+def test_cancel_while_a_worker_computes_stops_it_and_writes_nothing(tmp_path, monkeypatch):
     from testkit.audit_fixtures import write_mini_corpus
 
     corpus = write_mini_corpus(tmp_path)
-    parent, flag = os.getpid(), tmp_path / "child-started"
-    real = pipeline._corpus_statistics
+    parent, flag = os.getpid(), tmp_path / "worker-started"
+    real = CorpusStatistics.run
 
-    def slow_in_children(*args, **kwargs):
+    def slow_in_workers(self, *args):
         if os.getpid() != parent:
             flag.touch()
             time.sleep(60)  # a long bootstrap, say
-        return real(*args, **kwargs)
+        return real(self, *args)
 
-    monkeypatch.setattr(pipeline, "_corpus_statistics", slow_in_children)
+    monkeypatch.setattr(CorpusStatistics, "run", slow_in_workers)
     plan = _plan(tmp_path, corpus, 2, stats=("paired",))
     started = time.monotonic()
     with pytest.raises(Cancelled) as exc:
-        run_audit(plan, cancel=flag.exists)  # cancelled as soon as a child is at work
+        run_audit(plan, cancel=flag.exists)  # cancelled as soon as the worker is at work
     assert time.monotonic() - started < 30
     assert exc.value.stage == "statistics"
     assert not plan.out_dir.exists()  # a cancelled run writes no half folder
@@ -143,18 +144,17 @@ def test_an_error_in_several_corpora_is_the_first_corpus_s_as_with_one_process(t
     """A statistic that fails (not a refusal the registry turns into a problem line) in the first and
     the last corpus: the audit process, which computes the last block, raises only after the earlier
     blocks are redone here — the serial path's error, the first corpus's."""
-    from engine.audit import pipeline
     from testkit.audit_fixtures import write_mini_corpus
 
     corpus = write_mini_corpus(tmp_path)
-    real = pipeline._corpus_statistics
+    real = CorpusStatistics.run
 
-    def failing(plan, corpus, *args, **kwargs):
-        if corpus.id in (plan_ids[0], plan_ids[-1]):
-            raise RuntimeError(f"a bug on {corpus.id}")
-        return real(plan, corpus, *args, **kwargs)
+    def failing(self, *args):
+        if self.corpus.id in (plan_ids[0], plan_ids[-1]):
+            raise RuntimeError(f"a bug on {self.corpus.id}")
+        return real(self, *args)
 
-    monkeypatch.setattr(pipeline, "_corpus_statistics", failing)
+    monkeypatch.setattr(CorpusStatistics, "run", failing)
     messages = []
     for jobs in (1, 2):
         plan = _plan(tmp_path, corpus, jobs, stats=("paired",))

@@ -10,8 +10,9 @@ import pytest
 
 from engine.audit import AuditPlan
 from engine.audit.cache import ScoreCache
-from engine.audit.parallel import PARALLEL_CHUNK_MAX, parallel_chunk, resolve_jobs, score_chunk, worker_spec_of
+from engine.audit.parallel import PARALLEL_CHUNK_MAX, parallel_chunk, score_chunk, worker_spec_of
 from engine.audit.scoring import score_texts
+from engine.common.executor import resolve_jobs
 from engine.models.base import Cancelled, WorkerSpec
 from engine.models.errors import ModelError
 from engine.models.scorers.lexicon import VaderScorer
@@ -141,6 +142,7 @@ KILLED_PARENT = """
 import sys, time
 sys.path.insert(0, {root!r})
 from engine.audit.scoring import score_texts
+from engine.common.executor import resolve_jobs
 from engine.models.scorers.lexicon import VaderScorer
 
 class Slow(VaderScorer):
@@ -199,7 +201,10 @@ class _IdlePool:
             raise AssertionError("the same chunks were handed out again and again")
         return Future()
 
-    def shutdown(self, wait=True, cancel_futures=False):
+    def stop(self):
+        pass
+
+    def shutdown(self, *, wait=True):
         pass
 
 
@@ -208,7 +213,7 @@ def test_chunks_taken_back_from_idle_workers_are_scored_here_not_resubmitted(mon
     taken back again, … — a busy loop that grew the pool's queues until the machine ran out of
     memory. They are now scored by the calling process, once."""
     pool = _IdlePool()
-    monkeypatch.setattr("engine.audit.parallel.executor", lambda workers, warm=None: (pool, True))
+    monkeypatch.setattr("engine.common.executor.LocalPool", lambda workers, inherit=None: pool)
     got = score_texts(VaderScorer(), TEXTS, jobs=3, chunk_size=20)
     np.testing.assert_array_equal(got.to_numpy(), score_texts(VaderScorer(), TEXTS, jobs=1).to_numpy())
     assert pool.submitted <= len(TEXTS) // 20  # each chunk handed out at most once

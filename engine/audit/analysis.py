@@ -1,36 +1,64 @@
-"""The statistics of several corpora side by side: split between the audit process and forked
-children, merged back in corpus order.
+"""The statistics of several corpora side by side: blocks of corpora analysed in worker processes
+and in the audit process (the executor's `LocalPool.map`), merged back in corpus order.
 
-Why: an audit in several processes (engine.audit.pipeline) computes its corpora's statistics once
-the workers are done. Computed one by one as each corpus's scores came in, they kept the audit
-process from scoring, so most corpora completed together at the end (later corpora share most of
-their texts with earlier ones and need little new scoring) and their statistics, and rendering
-their files, ran one after another beside idle workers: a third of an audit of VADER + TextBlob
-over the four English corpora on two cores. Here each block of corpora is analysed, with its files
-rendered, in its own process and into a result of its own; the blocks are merged in corpus order,
-so tables, result objects, problems and log lines are those of the serial run. A child that fails
-in any way (a result that cannot be pickled, a crash) is redone here, so the user sees exactly
-what the serial path gives. Cancel is checked while waiting, and stops the children.
+Why: in an audit in several processes (engine.audit.pipeline) the corpora's statistics, computed
+one by one as each corpus's scores came in, kept the audit process from scoring, so most corpora
+completed together at the end (later corpora share most of their texts with earlier ones and need
+little new scoring) and their statistics, and rendering their files, ran one after another beside
+idle workers: a third of an audit of VADER + TextBlob over the four English corpora on two cores.
+Here each block of corpora is analysed, with its files rendered, in one process and into a result
+of its own; the blocks are merged in corpus order, so tables, result objects, problems and log
+lines are those of the serial run. The pool is made once the scoring is done, so its forked workers
+start with the statistics' modules imported and are handed the blocks at the fork (pickling a block
+of scored corpora to a worker cost about 0.1 s). A block that fails in a worker in any way (a result
+that cannot be pickled, a crash) is redone here by the executor, so the user sees exactly what the
+serial path gives. Cancel is checked while waiting and before each statistic here, and stops the
+workers.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
 from typing import Any, Callable
+
+import pandas as pd
 
 from .result import AuditResult
 
 LogFn = Callable[[str], None]
-POLL_S = 0.1  # how often the audit process looks at `cancel` while children analyse
+_BLOCKS = "engine.audit.analysis.blocks"  # the key the blocks are handed to forked workers under
 
 
 @dataclass
-class CorpusAnalysis:
-    """One corpus's statistics: `run(into, say, stop_here)` adds them to a result; `render()`, when
-    given, returns the corpus's files (`AuditResult.rendered`), rendered in the same process."""
+class CorpusStatistics:
+    """One scored corpus's statistics as plain data (a task a worker process can be sent).
+    `render`: also render the corpus's files (`AuditResult.rendered`) in the same process."""
 
-    corpus_id: str
-    run: Callable[[AuditResult, LogFn, Callable[[], None]], None]
-    render: Callable[[], dict[str, bytes]] | None = None
+    corpus: Any
+    scores: pd.DataFrame
+    pairs: pd.DataFrame | None
+    score_cols: dict[str, tuple[str, str]]
+    stat_ids: list[str]
+    settings: dict[str, Any]
+    render: bool = False
+
+    def run(self, into: AuditResult, say: LogFn, stop_here: Callable[[], None]) -> None:
+        """Add the plan's statistics on this corpus to `into`."""
+        from .statistics_step import run_statistics
+
+        run_statistics(self.stat_ids, self.corpus, self.scores, self.pairs, self.score_cols, self.settings, into,
+                       say, stop_here)
+
+    def files(self, out_dir: Path | None) -> tuple[dict[str, bytes], list[str]]:
+        """The corpus's files (engine.results.writer.corpus_files) and the problems rendering found."""
+        from engine.results.writer import corpus_files
+
+        scratch = AuditResult(out_dir)
+        scratch.scores[self.corpus.id] = self.scores
+        if self.pairs is not None:
+            scratch.pairs[self.corpus.id] = self.pairs
+        return corpus_files(scratch, self.corpus.id), scratch.problems
 
 
 @dataclass
@@ -55,52 +83,47 @@ def blocks_of(items: list[Any], processes: int) -> list[list[Any]]:
     return out
 
 
-def analyse_together(jobs: list[CorpusAnalysis], result: AuditResult, say: LogFn, stop_here: Callable[[], None], *,
-                     processes: int) -> None:
-    """Run `jobs` in up to `processes` processes (forked children where forking is safe, else here)
-    and add what they compute to `result`."""
-    from engine.models.base import Cancelled
+def analyse_together(tasks: list[CorpusStatistics], result: AuditResult, say: LogFn,
+                     stop_here: Callable[[], None], *, processes: int) -> None:
+    """Run `tasks` in up to `processes` processes (this one included) and add what they compute to
+    `result`. `stop_here()` raises the audit's `Cancelled` when the run is to stop."""
+    from engine.common.executor import LocalPool
 
-    from .forked import ForkedCall
-    from .parallel import can_fork
-
-    blocks = blocks_of(jobs, processes if can_fork() else 1)
-    children = [ForkedCall(_analyse_block, block, result.out_dir, lambda: None) for block in blocks[:-1]]
-    if children:
-        say(f"statistics of {len(jobs)} corpora side by side in {len(blocks)} processes")
-    try:
-        try:
-            own, failed = _analyse_block(blocks[-1], result.out_dir, stop_here), None
-        except Cancelled:
-            raise
-        except Exception as exc:  # raised once the earlier corpora had theirs: the serial path's order
-            own, failed = None, exc
-        parts = []
-        for child, block in zip(children, blocks[:-1]):
-            while not child.wait(POLL_S):
-                stop_here()
-            ok, value = child.result()
-            # a child that failed is redone here: the error, if any, is then the serial path's
-            parts.append(value if ok else _analyse_block(block, result.out_dir, stop_here))
-        if failed is not None:
-            raise failed
-        for part in [*parts, own]:  # corpus order
-            _merge(result, part, say)
-    except BaseException:
-        for child in children:
-            child.abandon()
-        raise
+    blocks = blocks_of(tasks, processes)
+    if len(blocks) == 1:
+        parts = [_analyse_block(blocks[0], result.out_dir, stop_here)]
+    else:
+        say(f"statistics of {len(tasks)} corpora side by side in {len(blocks)} processes")
+        with LocalPool(len(blocks) - 1, inherit={_BLOCKS: blocks}) as pool:
+            # in a worker, cancel is not looked at: the audit process checks it and stops the workers
+            parts = pool.map(partial(_analyse_handed, out_dir=result.out_dir), range(len(blocks)), cancel=stop_here,
+                             here=lambda b: _analyse_block(blocks[b], result.out_dir, stop_here))
+    for part in parts:  # corpus order
+        _merge(result, part, say)
 
 
-def _analyse_block(block: list[CorpusAnalysis], out_dir: Any, stop_here: Callable[[], None]) -> _Block:
-    """A block's statistics (and files) into a fresh result. In a child, `stop_here` does nothing:
-    cancel is the audit process's to check, and it abandons the child."""
+def _never() -> None:
+    pass
+
+
+def _analyse_handed(b: int, out_dir: Path | None) -> _Block:
+    """In a worker: block `b` of those the pool was handed (a worker that was not handed them, not
+    being forked, fails, and the executor redoes the block in the audit process)."""
+    from engine.common.executor import inherited
+
+    return _analyse_block(inherited(_BLOCKS)[b], out_dir)
+
+
+def _analyse_block(block: list[CorpusStatistics], out_dir: Path | None,
+                   stop_here: Callable[[], None] = _never) -> _Block:
+    """A block's statistics (and files) into a fresh result."""
     part = _Block(AuditResult(out_dir))
-    for job in block:
-        job.run(part.result, part.lines.append, stop_here)
-    for job in block:
-        if job.render is not None:
-            part.result.rendered[job.corpus_id] = job.render()
+    for task in block:
+        task.run(part.result, part.lines.append, stop_here)
+    for task in block:
+        if task.render:
+            part.result.rendered[task.corpus.id], problems = task.files(out_dir)
+            part.result.problems.extend(problems)
     return part
 
 

@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from engine.models.base import Cancelled, is_cancelled
+from engine.common.progress import Cancelled, is_cancelled
 
 LogFn = Callable[[str], None]
 

@@ -3,7 +3,12 @@ audit process, the demo and notebooks all call ``run_audit``; nothing else compo
 
 Steps: corpora (generate sentences and counterfactual pairs) → scoring (every scorer over every
 corpus, through the score cache, one progress bar) → statistics (the registry's entries) →
-association tests (optional) → files → HTML report (optional).
+association tests (optional) → files → HTML report (optional). With ``jobs`` above 1 the steps ask
+the executor (engine.common.executor) for processes: a worker generates half of the corpora while
+this process loads the scorers, worker processes score chunks beside this one (engine.audit.schedule),
+and the statistics of the corpora run side by side once the scores are in (engine.audit.analysis).
+Where workers cannot be forked (not Linux, or other threads in this process) only the scoring uses
+them, and each corpus's statistics run here as soon as its scores are in.
 
 The results folder's layout, writer and reader are engine.results (layout: engine/results/layout.py);
 nothing is written unless the run completes, and then the folder is replaced as a whole (an earlier
@@ -19,7 +24,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from engine.common.errors import UsageError
-from engine.models.base import Cancelled, is_cancelled
+from engine.common.progress import Cancelled, is_cancelled
 
 from .manifest import device_info, now_iso, package_versions, scorer_record, sha256_file, sha256_text, spec_label
 from .plan import AuditPlan
@@ -98,9 +103,15 @@ def _plan_record(plan: AuditPlan) -> dict[str, Any]:
 
 
 def _load_corpora(plan: AuditPlan, result: AuditResult, say: LogFn) -> list[tuple[Any, pd.DataFrame, Any]]:
-    corpora, records, lines = _build_corpora(plan)
+    corpora, records, lines = _build_corpora(list(plan.corpora), _wants_pairs(plan))
     _record_corpora(result, records, lines, say)
     return corpora
+
+
+def _wants_pairs(plan: AuditPlan) -> bool:
+    from engine.stats import registry
+
+    return any(registry.get(s).needs_pairs for s in plan.stats or [])
 
 
 def _record_corpora(result: AuditResult, records: dict[str, Any], lines: list[str], say: LogFn) -> None:
@@ -109,19 +120,16 @@ def _record_corpora(result: AuditResult, records: dict[str, Any], lines: list[st
         say(line)
 
 
-def _build_corpora(plan: AuditPlan, names: list[str] | None = None
+def _build_corpora(names: list[str], want_pairs: bool
                    ) -> tuple[list[tuple[Any, pd.DataFrame, Any]], dict[str, Any], list[str]]:
-    """(corpus, sentences, pairs) per corpus (the plan's, or `names`), their manifest records and
-    log lines — plain data, so a forked child can build some while the audit process loads the
-    scorers."""
+    """(corpus, sentences, pairs) per corpus named, their manifest records and log lines — plain
+    data from plain arguments, so a worker can build some while the audit process loads the scorers."""
     from engine.corpus import CompiledCorpus, generate, load_corpus
     from engine.corpus.pairs.tables import generate_pairs
     from engine.corpus.definition.registry import resolve_path
-    from engine.stats import registry
 
-    want_pairs = any(registry.get(s).needs_pairs for s in plan.stats or [])
     out, records, lines = [], {}, []
-    for name in plan.corpora if names is None else names:
+    for name in names:
         corpus = load_corpus(name)
         compiled = CompiledCorpus(corpus)
         df = generate(corpus, compiled)
@@ -139,56 +147,52 @@ def _build_corpora(plan: AuditPlan, names: list[str] | None = None
 
 
 def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
-                         parallel: bool) -> tuple[list[tuple[Any, pd.DataFrame, Any]], list[Any]]:
+                         processes: int) -> tuple[list[tuple[Any, pd.DataFrame, Any]], list[Any]]:
     """The corpora and the plan's scorers, loaded.
 
-    With several processes a forked child generates the first half of the corpora while this process
-    loads the scorers, warms those that load lazily and generates the other half, so that the worker
-    processes forked next inherit warm scorers and score from the moment the corpora are in; the
-    statistics import their modules later, while the workers score. Errors are those of the serial
-    path, in its order (the first bad corpus's, then a scorer's): whatever goes wrong in the child,
-    its corpora are generated here."""
-    from .forked import ForkedCall
-    from .parallel import can_fork
+    With several processes, where a worker starts in milliseconds (forked), a worker generates the
+    first half of the corpora while this process loads the scorers, warms those that load lazily and
+    generates the other half, so that the scoring workers started next are handed warm scorers and
+    score from the moment the corpora are in. Errors are those of the serial path, in its order (the
+    first bad corpus's, then a scorer's): whatever goes wrong in the worker, its corpora are
+    generated here."""
+    from engine.common.executor import LocalPool, can_fork
 
-    if not parallel or not can_fork() or not plan.corpora:
+    if processes < 2 or not can_fork() or not plan.corpora:
         corpora = _load_corpora(plan, result, say)
         return corpora, _load_scorers(plan, lambda: _sentence_ids(corpora), result)
-    names = list(plan.corpora)
-    mine = names[(len(names) + 1) // 2:]  # the child's share is the larger: this process loads the scorers too
-    theirs = names[:len(names) - len(mine)]
-    child = ForkedCall(_build_corpora, plan, theirs)
+    names, want_pairs = list(plan.corpora), _wants_pairs(plan)
+    theirs, mine = names[:(len(names) + 1) // 2], names[(len(names) + 1) // 2:]  # this process loads the scorers too
+    built: list[tuple[Any, pd.DataFrame, Any]] = []
     own: list[Any] = []
-    received: list[list[tuple[Any, pd.DataFrame, Any]]] = []
+    with LocalPool(1) as helper:
+        pending = helper.submit(_build_corpora, theirs, want_pairs)
 
-    def corpora_now() -> list[tuple[Any, pd.DataFrame, Any]]:
-        if not received:
-            ok, value = child.result()
-            if not ok:
-                value = _build_corpora(plan, theirs)  # raises the first bad corpus's error, as the serial path
-            parts = [value, own[0] if own else _build_corpora(plan, mine)]
-            _record_corpora(result, {k: v for part in parts for k, v in part[1].items()},
-                            [line for part in parts for line in part[2]], say)
-            received.append([c for part in parts for c in part[0]])
-        return received[0]
+        def corpora_now() -> list[tuple[Any, pd.DataFrame, Any]]:
+            if not built:
+                try:
+                    first = pending.result()
+                except Exception:  # noqa: BLE001 - redone here: a bad corpus's error is the serial path's
+                    first = _build_corpora(theirs, want_pairs)
+                parts = [first, own[0] if own else _build_corpora(mine, want_pairs)]
+                _record_corpora(result, {k: v for part in parts for k, v in part[1].items()},
+                                [line for part in parts for line in part[2]], say)
+                built.extend(c for part in parts for c in part[0])
+            return built
 
-    try:
-        scorers = _load_scorers(plan, lambda: _sentence_ids(corpora_now()), result)
-        for scorer in scorers:
-            warm = getattr(scorer, "warm", None)
-            if callable(warm):
-                warm()
-        if not received:
-            own.append(_build_corpora(plan, mine))
-        return corpora_now(), scorers
-    except Exception:
-        if not received:
-            corpora_now()  # a corpus's error is raised first, as the serial path does
-        raise
-    except BaseException:  # interrupted: the child's corpora are not wanted
-        if not received:
-            child.abandon()
-        raise
+        try:
+            scorers = _load_scorers(plan, lambda: _sentence_ids(corpora_now()), result)
+            for scorer in scorers:
+                warm = getattr(scorer, "warm", None)
+                if callable(warm):
+                    warm()
+            if not built:
+                own.append(_build_corpora(mine, want_pairs))
+            return corpora_now(), scorers
+        except Exception:
+            if not built:
+                corpora_now()  # a corpus's error is raised first, as the serial path does
+            raise
 
 
 def _import_statistics(plan: AuditPlan) -> None:
@@ -250,115 +254,29 @@ def _load_scorers(plan: AuditPlan, ids_of: Callable[[], dict[str, str]], result:
 def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progress: ProgressFn | None, cancel: Any,
                        say: LogFn, phase: PhaseFn) -> int:
     """Score every corpus with every scorer (one scheduler, engine.audit.schedule) and compute the
-    corpora's statistics: side by side at the end where processes can be forked (see below), else
+    corpora's statistics (`_Scoring`): side by side at the end where processes can be forked, else
     each as soon as its scores are in, while worker processes score the next ones."""
-    from .parallel import can_fork, resolve_jobs
-    from .schedule import ScoringJob, score_jobs
-    from .score_range import check_declared_ranges
+    from engine.common.executor import resolve_jobs
+
+    from .schedule import score_jobs
 
     processes = resolve_jobs(plan.setting("jobs", None))
-    corpora, scorers = _corpora_and_scorers(plan, result, say, parallel=processes > 1)
-    language_warnings = _language_warnings(corpora, scorers, result, say)
-    texts_of = [_texts_to_score(df, pairs) for _corpus, df, pairs in corpora]
-    # a lookup (prediction file) bypasses the cache: it must see every text at once to count what is missing
-    jobs = [ScoringJob(scorer, texts_of[k], group=k, cached=not getattr(scorer, "instant", False))
-            for k in range(len(corpora)) for scorer in scorers]
-    total = sum(len(job.texts) for job in jobs)
-    phase("scoring", total)
+    corpora, scorers = _corpora_and_scorers(plan, result, say, processes=processes)
+    run = _Scoring(plan, result, corpora, scorers, processes, progress, cancel, say, phase)
+    phase("scoring", run.total)
     result.manifest["scoring"] = []
     rates = _probe_speeds(corpora, scorers, cache, result, cancel, say)
-    state = {"done": 0, "announced": False}
-
-    def relay(done: int, _total: int, eta: float | None) -> None:
-        state["done"] = done
-        if progress is not None:
-            progress(done, total, eta)
-
-    # Cancel still works in the statistics (bootstraps and Beta fits take a while): checked before
-    # every statistic and before anything is written, so a cancelled run leaves no half-written
-    # results folder and its scores are all in the cache
-    def stop_here() -> None:
-        if is_cancelled(cancel):
-            raise Cancelled(state["done"], total, stage="statistics" if state["done"] >= total else "scoring")
-
-    def job_done(j: int, stats: Any) -> None:
-        job = jobs[j]
-        cid, name = corpora[job.group][0].id, job.scorer.name
-        say(f"{cid} × {name}: {stats.scored:,} scored, {stats.cache_hits:,} from cache"
-            + (f", {stats.seconds:.1f} s" if stats.scored else "")
-            + (f", {stats.jobs} processes" if stats.jobs > 1 else ""))
-        result.manifest["scoring"].append({"corpus": cid, "scorer": name, "texts": stats.unique,
-                                           "scored": stats.scored, "cache_hits": stats.cache_hits,
-                                           "seconds": round(stats.seconds, 3), "jobs": stats.jobs})
-        for warning in _new_warnings(job.scorer, result):  # a prediction file's drop/keep policy, duplicates
-            say(f"  warning: {warning}")
-
-    # With a second process, and forking possible once the workers are gone, the statistics of all
-    # corpora run at the end side by side, each beside the rendering of its files
-    # (engine.audit.analysis); while the workers score, this process imports the statistics'
-    # modules and scores too. Run one by one as corpora came in, the statistics kept this process
-    # from scoring, so several corpora completed at the end and their statistics ran one after
-    # another while the workers sat idle (one corpus's statistics cannot be split more finely).
-    side_by_side = processes > 1 and can_fork()
-    deferred: list[Any] = []
-
-    def corpus_done(k: int, frames: list[Any]) -> None:
-        from .analysis import CorpusAnalysis
-
-        if state["done"] >= total and not state["announced"]:
-            state["announced"] = True
-            phase("statistics", len(corpora))
-        corpus, df, pairs = corpora[k]
-        scored = {scorer.name: {dim: pd.Series(frame[dim].to_numpy(), index=texts_of[k])
-                                for dim in scorer.dimensions}
-                  for scorer, frame in zip(scorers, frames)}
-        df, pairs, score_cols = _scored_frames(corpus, df, pairs, scorers, scored)
-        # a declared range holds for every statistic, or the run stops at the first score outside it
-        check_declared_ranges(df, pairs, score_cols, scorers, plan.settings.get("score_range"))
-        result.scores[corpus.id] = df
-        if pairs is not None:
-            result.pairs[corpus.id] = pairs
-        render = None
-        if plan.out_dir is not None and processes > 1:
-            from engine.results.writer import corpus_files
-
-            if side_by_side:  # rendered beside its statistics, at the end
-                render = lambda cid=corpus.id: corpus_files(result, cid)  # noqa: E731
-            elif state["done"] < total:  # workers are still scoring the next corpora: render its files now
-                result.rendered[corpus.id] = corpus_files(result, corpus.id)
-        job = CorpusAnalysis(corpus.id, lambda into, tell, check: _corpus_statistics(
-            plan, corpus, df, pairs, score_cols, scorers, language_warnings.get(corpus.id, {}), into, tell, check),
-            render)
-        if not side_by_side:
-            job.run(result, say, stop_here)
-        else:
-            if not deferred:
-                _import_statistics(plan)  # once, here: the children that compute them inherit the modules
-            deferred.append(job)
-
-    def planned(texts: int, to_score: int, workers: int) -> None:
-        """The plan as it will run: the cache is read by now, so the line says what is scored where."""
-        what = f"{texts:,} texts ({_count(len(corpora), 'corpus', 'corpora')} × {_count(len(scorers), 'scorer', 'scorers')})"
-        if not to_score:
-            say(f"{what}: all from the score cache, nothing to score")
-        else:
-            cached = f"{texts - to_score:,} from the score cache, " if to_score < texts else ""
-            say(f"{what}: {cached}scoring {to_score:,}" + (f" in up to {workers} processes" if workers > 1 else ""))
-
-    score_jobs(jobs, cache=cache, progress=relay, cancel=cancel, processes=processes, rates=rates,
-               on_group_done=corpus_done, on_job_done=job_done, on_plan=planned)
+    score_jobs(run.jobs, cache=cache, progress=run.relay, cancel=cancel, processes=processes, rates=rates,
+               on_group_done=run.corpus_done, on_job_done=run.job_done, on_plan=run.planned)
     for scorer in scorers:  # what a scorer can tell only once every text was asked for (a prediction
         closing = getattr(scorer, "closing_warnings", None)  # file's rows for sentences of no corpus)
         if callable(closing):
             closing()
             for warning in _new_warnings(scorer, result):
                 say(f"  warning: {warning}")
-    if deferred:  # the workers are gone
-        from .analysis import analyse_together
-
-        analyse_together(deferred, result, say, stop_here, processes=processes)
+    run.deferred_statistics()
     if progress is not None:
-        progress(total, total, 0.0)
+        progress(run.total, run.total, 0.0)
     for scorer in scorers:  # what a scorer learnt while scoring (e.g. an LLM's label mass) goes on record
         describe = getattr(scorer, "describe", None)
         if callable(describe) and scorer.name in result.manifest["scorers"]:
@@ -366,8 +284,116 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
                 result.manifest["scorers"][scorer.name]["describe"] = describe()
             except Exception:  # noqa: BLE001 - the description taken at load time stands
                 pass
-    stop_here()
-    return total
+    run.stop_here()
+    return run.total
+
+
+class _Scoring:
+    """One audit's scoring jobs and what happens as they complete: log lines and manifest records
+    per job, each corpus's scored frames and statistics, progress and cancel.
+
+    With a second process, and forking possible once the scoring workers are gone, the statistics of
+    all corpora run at the end side by side, each beside the rendering of its files
+    (engine.audit.analysis); while the workers score, this process imports the statistics' modules
+    and scores too. Run one by one as corpora came in, the statistics kept this process from scoring,
+    so several corpora completed at the end and their statistics ran one after another while the
+    workers sat idle (one corpus's statistics cannot be split more finely)."""
+
+    def __init__(self, plan: AuditPlan, result: AuditResult, corpora: list, scorers: list, processes: int,
+                 progress: ProgressFn | None, cancel: Any, say: LogFn, phase: PhaseFn) -> None:
+        from engine.common.executor import can_fork
+
+        from .schedule import ScoringJob
+
+        self.plan, self.result, self.corpora, self.scorers = plan, result, corpora, scorers
+        self.processes, self.progress, self.cancel, self.say, self.phase = processes, progress, cancel, say, phase
+        self.language_warnings = _language_warnings(corpora, scorers, result, say)
+        self.texts_of = [_texts_to_score(df, pairs) for _corpus, df, pairs in corpora]
+        # a lookup (prediction file) bypasses the cache: it must see every text at once to count what is missing
+        self.jobs = [ScoringJob(scorer, self.texts_of[k], group=k, cached=not getattr(scorer, "instant", False))
+                     for k in range(len(corpora)) for scorer in scorers]
+        self.total = sum(len(job.texts) for job in self.jobs)
+        self.done, self.announced = 0, False
+        self.side_by_side = processes > 1 and can_fork()
+        self.deferred: list[Any] = []  # CorpusStatistics run side by side at the end
+
+    def relay(self, done: int, _total: int, eta: float | None) -> None:
+        self.done = done
+        if self.progress is not None:
+            self.progress(done, self.total, eta)
+
+    def stop_here(self) -> None:
+        """Cancel still works in the statistics (bootstraps and Beta fits take a while): checked before
+        every statistic and before anything is written, so a cancelled run leaves no half-written
+        results folder and its scores are all in the cache."""
+        if is_cancelled(self.cancel):
+            raise Cancelled(self.done, self.total, stage="statistics" if self.done >= self.total else "scoring")
+
+    def job_done(self, j: int, stats: Any) -> None:
+        job = self.jobs[j]
+        cid, name = self.corpora[job.group][0].id, job.scorer.name
+        self.say(f"{cid} × {name}: {stats.scored:,} scored, {stats.cache_hits:,} from cache"
+                 + (f", {stats.seconds:.1f} s" if stats.scored else "")
+                 + (f", {stats.jobs} processes" if stats.jobs > 1 else ""))
+        self.result.manifest["scoring"].append({"corpus": cid, "scorer": name, "texts": stats.unique,
+                                                "scored": stats.scored, "cache_hits": stats.cache_hits,
+                                                "seconds": round(stats.seconds, 3), "jobs": stats.jobs})
+        for warning in _new_warnings(job.scorer, self.result):  # a prediction file's drop/keep policy, duplicates
+            self.say(f"  warning: {warning}")
+
+    def planned(self, texts: int, to_score: int, workers: int) -> None:
+        """The plan as it will run: the cache is read by now, so the line says what is scored where."""
+        what = (f"{texts:,} texts ({_count(len(self.corpora), 'corpus', 'corpora')} × "
+                f"{_count(len(self.scorers), 'scorer', 'scorers')})")
+        if not to_score:
+            self.say(f"{what}: all from the score cache, nothing to score")
+        else:
+            cached = f"{texts - to_score:,} from the score cache, " if to_score < texts else ""
+            where = f" in up to {workers} processes" if workers > 1 else ""
+            self.say(f"{what}: {cached}scoring {to_score:,}{where}")
+
+    def corpus_done(self, k: int, frames: list[Any]) -> None:
+        """A corpus is scored: its frames, and its statistics now or (side by side) at the end."""
+        from .analysis import CorpusStatistics
+        from .score_range import check_declared_ranges
+
+        plan, result = self.plan, self.result
+        if self.done >= self.total and not self.announced:
+            self.announced = True
+            self.phase("statistics", len(self.corpora))
+        corpus, df, pairs = self.corpora[k]
+        scored = {scorer.name: {dim: pd.Series(frame[dim].to_numpy(), index=self.texts_of[k])
+                                for dim in scorer.dimensions}
+                  for scorer, frame in zip(self.scorers, frames)}
+        df, pairs, score_cols = _scored_frames(corpus, df, pairs, self.scorers, scored)
+        # a declared range holds for every statistic, or the run stops at the first score outside it
+        check_declared_ranges(df, pairs, score_cols, self.scorers, plan.settings.get("score_range"))
+        result.scores[corpus.id] = df
+        if pairs is not None:
+            result.pairs[corpus.id] = pairs
+        # its files: rendered beside its statistics at the end (side by side), or now while workers score
+        task = CorpusStatistics(corpus, df, pairs, score_cols, list(plan.stats or []),
+                                _corpus_settings(plan, self.scorers, score_cols,
+                                                 self.language_warnings.get(corpus.id, {})),
+                                render=self.side_by_side and plan.out_dir is not None)
+        if self.side_by_side:
+            if not self.deferred:
+                _import_statistics(plan)  # once, here: the workers forked to compute them inherit the modules
+            self.deferred.append(task)
+            return
+        if plan.out_dir is not None and self.processes > 1 and self.done < self.total:
+            from engine.results.writer import corpus_files
+
+            result.rendered[corpus.id] = corpus_files(result, corpus.id)
+        task.run(result, self.say, self.stop_here)
+
+    def deferred_statistics(self) -> None:
+        """The statistics held to the end, side by side (the scoring workers are gone: a fresh pool
+        is forked with the statistics' modules imported)."""
+        if self.deferred:
+            from .analysis import analyse_together
+
+            analyse_together(self.deferred, self.result, self.say, self.stop_here, processes=self.processes)
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -396,15 +422,11 @@ def _scored_frames(corpus: Any, df: pd.DataFrame, pairs: pd.DataFrame | None, sc
     return df, pairs, score_cols
 
 
-def _corpus_statistics(plan: AuditPlan, corpus: Any, df: pd.DataFrame, pairs: pd.DataFrame | None,
-                       score_cols: dict[str, tuple[str, str]], scorers: list, language_warnings: dict[str, str],
-                       into: AuditResult, say: LogFn, stop_here: Callable[[], None]) -> None:
-    """The plan's statistics on one scored corpus, added to `into`."""
-    from .statistics_step import run_statistics
-
-    settings = dict(_stat_settings(plan, scorers), declared_scales=_declared_scales(scorers, score_cols),
-                    language_warnings=language_warnings)
-    run_statistics(list(plan.stats or []), corpus, df, pairs, score_cols, settings, into, say, stop_here)
+def _corpus_settings(plan: AuditPlan, scorers: list, score_cols: dict[str, tuple[str, str]],
+                     language_warnings: dict[str, str]) -> dict[str, Any]:
+    """The settings the statistics of one scored corpus run with (plain data: a worker may run them)."""
+    return dict(_stat_settings(plan, scorers), declared_scales=_declared_scales(scorers, score_cols),
+                language_warnings=language_warnings)
 
 
 def _language_warnings(corpora: list, scorers: list, result: AuditResult, say: LogFn) -> dict[str, dict[str, str]]:
@@ -465,8 +487,8 @@ def _probe_speeds(corpora: list, scorers: list, cache: Any, result: AuditResult,
     """Seconds per text of every scorer, timed on a few of its texts before the run, so the ETA
     knows a slow second scorer from the start (a lexicon at 19 % must not promise "about 1 s left"
     while a model is still to come). It also warms each scorer (lexicons load their tables on first
-    use) before worker processes are forked from this one. The probe's scores go into the cache,
-    so the run reuses them."""
+    use) before worker processes are forked from this one and handed them. The probe's scores go
+    into the cache, so the run reuses them."""
     from .scoring import score_texts
 
     rates: dict[str, float] = {}

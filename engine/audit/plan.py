@@ -34,7 +34,7 @@ class AuditPlan:
     statistics declare (``engine.stats.registry.settings()``: alpha, correction, n_resamples, seed,
     inference, n_permutations, noun_phrases, race_pooling, band_share, score_range; a missing one
     takes its declared default); and `jobs`: processes scoring a CPU-bound scorer
-    at once (None or 0: one per core; 1: this process only; see engine.audit.parallel — the scores are
+    at once (None or 0: one per core; 1: this process only; see engine.common.executor — the scores are
     the same for any value).
     An assoc-only plan (no corpora, no scorers) runs just the association tests.
     """

@@ -14,9 +14,9 @@ What a job gets (`score_texts` is the one-job case):
 * the persistent cache: texts already scored by a scorer with the same fingerprint are read back;
   fresh scores are written as each chunk arrives (the cache commits them about once a second and
   whenever the call ends, is cancelled or fails), so a cancelled or killed run resumes where it stopped;
-* worker processes for scorers that offer a `worker_spec()` (engine.audit.parallel); scores are the
-  same for any number of processes; other scorers (torch, whose threads already use every core) are
-  scored in this process only;
+* worker processes for scorers that offer a `worker_spec()` (the executor's `LocalPool`, with
+  engine.audit.parallel's task); scores are the same for any number of processes; other scorers
+  (torch, whose threads already use every core) are scored in this process only;
 * length-sorted chunks (the scorer's `lengths()` when it has one), so dynamic padding wastes little;
 * progress (done, total, eta) with cache hits counted as done, and cancellation between chunks and,
   inside the scorer, between its batches.
@@ -24,20 +24,21 @@ What a job gets (`score_texts` is the one-job case):
 from __future__ import annotations
 
 import sys
-
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from engine.models.base import Cancelled, ProgressFn, is_cancelled
+from engine.common.executor import resolve_jobs
+from engine.common.progress import Cancelled, ProgressFn, is_cancelled
 from engine.models.errors import ModelError
 
 from .eta import WorkEta
 
 DEFAULT_CHUNK = 256
 POLL_S = 0.1  # how often a waiting run looks at `cancel` while its workers are busy
-WARM_TEXTS = 4  # scored here before forking, so that workers inherit a warmed scorer (lexicons load lazily)
+WARM_TEXTS = 4  # scored here before the pool starts, so that forked workers are handed a warmed scorer
+# (lexicons load lazily)
 
 
 @dataclass(frozen=True)
@@ -129,8 +130,6 @@ def score_jobs(jobs: Sequence[ScoringJob], *, cache: Any = None, progress: Progr
 
 class _Schedule:
     def __init__(self, jobs, cache, progress, cancel, processes, chunk_size, rates, on_group_done, on_job_done):
-        from .parallel import resolve_jobs
-
         self.jobs: list[ScoringJob] = jobs
         self.cache, self.progress, self.cancel = cache, progress, cancel
         self.want = resolve_jobs(processes)
@@ -149,7 +148,7 @@ class _Schedule:
         self.frames: dict[int, Any] = {}
         self.eta = WorkEta(rates or {})
         self.specs: dict[int, Any] = {}  # id(store) -> WorkerSpec
-        self.pool, self.owned = None, False
+        self.pool: Any = None  # the executor's LocalPool, once there are chunks for workers
         self.left: dict[int, list[Any]] = {}  # id(scorer) -> [scorer, shared texts, local texts] not stored yet
         self.stolen: list[Any] = []  # futures of chunks this process scored in a worker's place
 
@@ -225,27 +224,27 @@ class _Schedule:
                 fut.cancel()
             raise
         finally:
-            if self.pool is not None and self.owned:
-                # a forked pool. Idle (the run completed): wait for its workers and threads to end, so
-                # that the next audit in this process (a script's) can fork again. Otherwise
-                # (cancel, error, a chunk scored here in a worker's place): do not wait for running
-                # chunks; the workers exit once their current one is done
+            if self.pool is not None:
+                # Idle (the run completed): wait for the workers and the pool's threads to end, so that
+                # the next audit in this process (a script's) can fork again. Otherwise (cancel, error, a
+                # chunk scored here in a worker's place): do not wait for running chunks; the workers
+                # exit once their current one is done
                 busy = bool(self.in_flight) or any(not f.done() for f in self.stolen)
                 if busy and sys.exc_info()[0] is not None:  # interrupted or failed: stop the workers now, and
-                    from .parallel import stop_workers  # wait for the pool's thread (left running, it wrote to
-
-                    stop_workers(self.pool)  # a closed pipe at exit: "Exception ignored … Bad file descriptor")
-                    busy = False
-                self.pool.shutdown(wait=not busy, cancel_futures=True)
+                    self.pool.stop()  # wait for the pool's thread (left running, it wrote to a closed pipe
+                    busy = False  # at exit: "Exception ignored … Bad file descriptor")
+                self.pool.shutdown(wait=not busy)
             if self.cache is not None and hasattr(self.cache, "flush"):
                 self.cache.flush()  # what was scored is kept, also when cancelled or failed
         return [self.frames[j] for j in range(len(self.runs))]
 
     def _start_pool(self) -> None:
-        """Warm each shared scorer here (a few texts), then fork the workers: they inherit them."""
-        from .parallel import executor
+        """Warm each shared scorer here (a few texts), then start the workers: forked ones are handed them."""
+        from engine.common import executor
 
-        warm = []
+        from .parallel import scorer_key
+
+        warm = {}
         for store_id, spec in self.specs.items():
             chunk = next(c for c in self.shared if id(self.runs[c.job].store) == store_id)
             if len(chunk.texts) <= WARM_TEXTS:  # a small chunk: score it whole
@@ -255,8 +254,8 @@ class _Schedule:
                 head, chunk.texts = chunk.texts[:WARM_TEXTS], chunk.texts[WARM_TEXTS:]
                 self._score_here(_Chunk(chunk.job, head, True), whole=False)
             store = self.runs[chunk.job].store
-            warm.append((spec, store.fingerprint, store.scorer))
-        self.pool, self.owned = executor(self.want - 1, warm)
+            warm[scorer_key(spec, store.fingerprint)] = store.scorer
+        self.pool = executor.LocalPool(self.want - 1, inherit=warm)
 
     def _loop(self) -> None:
         """Every shared chunk is queued for the workers at once, in job order, so a worker never waits

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from engine.models.base import ProgressFn
+from engine.common.progress import ProgressFn
 
 from .schedule import ScoringJob, ScoringStats, score_jobs
 

@@ -3,10 +3,11 @@
 Steps: the corpora's texts (``engine.audit.pipeline.plan_texts``, what ``run_audit`` will score)
 → check every worker can import the engine and see the model files → one task per model on a
 worker to learn its fingerprint → the texts not yet in the client's score cache, in chunks, as
-tasks (retried by Dask when a worker is lost) → each chunk's scores written to the cache as it
-comes back → ``run_audit`` with the same plan, its models standing in by name and fingerprint,
-so the statistics, tables, plots and manifest are the local audit's; the manifest gets a
-``sweep`` section (scheduler, workers, tasks).
+tasks of the executor's Dask backend (engine.common.executor.DaskBackend; retried by Dask when a
+worker is lost) → each chunk's scores written to the cache as it comes back → ``run_audit`` with
+the same plan, its models standing in by name and fingerprint, so the statistics, tables, plots
+and manifest are the local audit's; the manifest gets a ``sweep`` section (scheduler, workers,
+tasks).
 
 The GUI can call ``run_sweep`` in its audit process like ``run_audit``: same progress, cancel
 and log callbacks, same result object.
@@ -23,7 +24,6 @@ from typing import Any, Callable
 
 from engine.audit.plan import AuditPlan
 from engine.audit.result import AuditResult
-from engine.models.base import Cancelled, is_cancelled
 
 from .errors import SweepError
 from .paths import spec_paths
@@ -55,7 +55,7 @@ def run_sweep(plan: AuditPlan, *, scheduler: str | None = None, jobs: int | None
               cancel: Any = None, log: LogFn | None = None, on_phase: PhaseFn | None = None) -> SweepResult:
     """Run ``plan`` with its scoring spread over a Dask cluster.
 
-    ``scheduler``: ``tcp://HOST:PORT`` of a running ``dask scheduler``; None starts a LocalCluster
+    ``scheduler``: ``tcp://HOST:PORT`` of a running ``dask scheduler``; None starts a local cluster
     of ``jobs`` worker processes (default: one per core). ``progress(done, total, eta)`` counts
     tasks while the cluster scores (phase "sweep"), then follows ``run_audit``'s phases.
     ``cancel`` (callable or Event) cancels the tasks in flight and raises ``Cancelled``; chunks
@@ -80,16 +80,16 @@ def run_sweep(plan: AuditPlan, *, scheduler: str | None = None, jobs: int | None
     texts, ids = plan_texts(plan)
     ids_token = hashlib.sha256(json.dumps(sorted(ids.items()), default=str).encode("utf-8")).hexdigest()
     jobs_ = [_Job(s, s if isinstance(s, str) else f"<object {type(s).__name__}>") for s in plan.scorers]
-    from .cluster import open_client, worker_table
+    from .cluster import open_cluster
 
-    with open_client(scheduler, jobs, say) as client:
-        address = client.scheduler.address
-        workers = worker_table(client)
+    with open_cluster(scheduler, jobs, say) as cluster:
+        address = cluster.address
+        workers = cluster.workers()
         say(f"scheduler {address}: {len(workers)} worker{'s' if len(workers) != 1 else ''}")
-        _check_workers(client, jobs_)
+        _check_workers(cluster, jobs_)
         # a task, not scattered data: if every worker holding it dies, the scheduler recomputes it
-        ids_future = client.submit(pickle.loads, pickle.dumps(ids), key=f"eec-ids-{ids_token}", pure=False)
-        _describe(client, jobs_, plan.allow_pickle, ids_future, ids_token, retries)
+        ids_future = cluster.submit(pickle.loads, pickle.dumps(ids), key=f"eec-ids-{ids_token}", pure=False)
+        _describe(cluster, jobs_, plan.allow_pickle, ids_future, ids_token, retries)
         cache = ScoreCache(plan.cache_dir)
         try:
             tasks, cached = _tasks(jobs_, texts, cache, chunk_size)
@@ -99,12 +99,12 @@ def run_sweep(plan: AuditPlan, *, scheduler: str | None = None, jobs: int | None
             ready = time.perf_counter()
             hostnames = {job.info["worker"]: job.info["host"] for job in jobs_}
             busy: dict[str, float] = {}
-            done_by = _score(client, tasks, plan.allow_pickle, ids_future, ids_token, retries, cache, progress,
+            done_by = _score(cluster, tasks, plan.allow_pickle, ids_future, ids_token, retries, cache, progress,
                              cancel, say, hostnames, busy)
             finished = time.perf_counter()
         finally:
             cache.close()
-        alive = worker_table(client)
+        alive = cluster.workers()
     used = sorted(set(workers) | set(done_by))
     record = {
         "scheduler": address, "local_cluster": scheduler is None, "jobs": len(workers) if scheduler is None else None,
@@ -122,12 +122,12 @@ def run_sweep(plan: AuditPlan, *, scheduler: str | None = None, jobs: int | None
     return SweepResult(audit, record)
 
 
-def _check_workers(client: Any, jobs: list[_Job]) -> None:
+def _check_workers(cluster: Any, jobs: list[_Job]) -> None:
     """Every connected worker imports the engine and sees every model file (same absolute path)."""
     from .worker_tasks import make_worker_check
 
     paths = sorted({p for job in jobs if isinstance(job.spec, str) for p in spec_paths(job.spec)})
-    reports = client.run(make_worker_check(), paths, on_error="return")
+    reports = cluster.run_everywhere(make_worker_check(), paths)
     for addr, rep in sorted(reports.items()):
         if isinstance(rep, BaseException):
             raise SweepError(f"worker {addr} could not run the file check ({type(rep).__name__}: {rep})",
@@ -141,11 +141,11 @@ def _check_workers(client: Any, jobs: list[_Job]) -> None:
                                  "(e.g. a shared folder), or run workers only where they are")
 
 
-def _describe(client: Any, jobs: list[_Job], allow_pickle: bool, ids_future: Any, ids_token: str,
+def _describe(cluster: Any, jobs: list[_Job], allow_pickle: bool, ids_future: Any, ids_token: str,
               retries: int) -> None:
     from .worker_tasks import describe_scorer
 
-    futures = [client.submit(describe_scorer, job.spec, allow_pickle, ids_future, ids_token, retries=retries,
+    futures = [cluster.submit(describe_scorer, job.spec, allow_pickle, ids_future, ids_token, retries=retries,
                              key=f"eec-describe-{i}-{uuid.uuid4().hex}") for i, job in enumerate(jobs)]
     names: dict[str, _Job] = {}
     for job, fut in zip(jobs, futures):
@@ -189,54 +189,45 @@ def _tasks(jobs: list[_Job], texts: dict[str, list[str]], cache: Any, chunk_size
     return out, cached
 
 
-def _score(client: Any, tasks: list[_Task], allow_pickle: bool, ids_future: Any, ids_token: str, retries: int,
+def _score(cluster: Any, tasks: list[_Task], allow_pickle: bool, ids_future: Any, ids_token: str, retries: int,
            cache: Any, progress: ProgressFn | None, cancel: Any, say: LogFn,
            hostnames: dict[str, str], busy: dict[str, float]) -> dict[str, int]:
-    """Submit every task, write each chunk's scores to the cache as it returns; {worker: tasks done}
-    (``hostnames`` gets each worker's machine name, ``busy`` its seconds inside tasks)."""
-    from distributed import as_completed
+    """Every task through the cluster's ``map``, each chunk's scores written to the cache as it
+    returns; {worker: tasks done} (``hostnames`` gets each worker's machine name, ``busy`` its
+    seconds inside tasks)."""
+    from .worker_tasks import score_task
 
-    from .worker_tasks import score_chunk
-
-    run = uuid.uuid4().hex[:12]
-    futures = {}
-    for i, task in enumerate(tasks):
-        fut = client.submit(score_chunk, task.job.spec, allow_pickle, ids_future, ids_token, task.texts,
-                            retries=retries, key=f"eec-score-{run}-{i}", priority=-i)
-        futures[fut] = task
     done_by: dict[str, int] = {}
-    done, total, started = 0, len(tasks), time.perf_counter()
+
+    def arrived(i: int, res: dict[str, Any]) -> None:
+        task = tasks[i]
+        if "error" in res:
+            raise SweepError(f"scoring {task.corpus} with {task.job.label} on worker {res['worker']} ({res['host']}): "
+                             f"{res['error']}") from None
+        expected = task.job.info["fingerprint"]
+        if res["fingerprint"] != expected:
+            raise SweepError(f"worker {res['worker']} ({res['host']}) computed another fingerprint for "
+                             f"{task.job.label} than worker {task.job.info['worker']}",
+                             fix="the workers have different model files or package versions; make them the same")
+        cache.put_many(expected, task.texts, res["values"])
+        done_by[res["worker"]] = done_by.get(res["worker"], 0) + 1
+        hostnames[res["worker"]] = res["host"]
+        busy[res["worker"]] = busy.get(res["worker"], 0.0) + res["seconds"]
+        res["values"] = None  # in the cache now: the map need not keep it
+
     if progress is not None:
-        progress(0, total, None)
-    pending = as_completed(list(futures))
+        progress(0, len(tasks), None)
     try:
-        while not pending.is_empty():
-            if is_cancelled(cancel):
-                raise Cancelled(done, total, stage="scoring")
-            if not pending.has_ready():
-                time.sleep(0.05)
-                continue
-            for fut in pending.next_batch(block=False):
-                task = futures.pop(fut)
-                res = _result(fut, f"scoring {task.corpus} with {task.job.label}")
-                fut.release()
-                expected = task.job.info["fingerprint"]
-                if res["fingerprint"] != expected:
-                    raise SweepError(f"worker {res['worker']} ({res['host']}) computed another fingerprint for "
-                                     f"{task.job.label} than worker {task.job.info['worker']}",
-                                     fix="the workers have different model files or package versions; "
-                                         "make them the same")
-                cache.put_many(expected, task.texts, res["values"])
-                done_by[res["worker"]] = done_by.get(res["worker"], 0) + 1
-                hostnames[res["worker"]] = res["host"]
-                busy[res["worker"]] = busy.get(res["worker"], 0.0) + res["seconds"]
-                done += 1
-                if progress is not None:
-                    elapsed = time.perf_counter() - started
-                    progress(done, total, elapsed / done * (total - done))
-    except BaseException:  # Ctrl+C, cancel or a failed task: stop everything still queued
-        if futures:
-            client.cancel(list(futures))
-            say(f"cancelled {len(futures)} task(s) still queued or running")
-        raise
+        cluster.map(score_task, [(t.job.spec, allow_pickle, ids_future, ids_token, t.texts) for t in tasks],
+                    progress=progress, cancel=cancel, on_result=arrived, retries=retries,
+                    key=f"eec-score-{uuid.uuid4().hex[:12]}",
+                    on_abandon=lambda n: say(f"cancelled {n} task(s) still queued or running"))
+    except Exception as exc:  # noqa: BLE001 - a task that failed on the cluster (after its retries)
+        i = getattr(exc, "failed_task", None)
+        if i is None:
+            raise
+        task = tasks[i]
+        raise SweepError(f"scoring {task.corpus} with {task.job.label} failed on the cluster: "
+                         f"{type(exc).__name__}: {exc}",
+                         fix="see the worker's log; a worker lost more than `retries` times gives up") from None
     return done_by

@@ -92,6 +92,11 @@ def score_chunk(spec: Any, allow_pickle: bool, ids: dict[str, str] | None, ids_t
         return _failure(exc)
 
 
+def score_task(task: tuple[Any, bool, dict[str, str] | None, str, list[str]]) -> dict[str, Any]:
+    """``score_chunk`` of one task of the sweep's map: (spec, allow_pickle, ids, ids_token, texts)."""
+    return score_chunk(*task)
+
+
 def make_worker_check():
     """A function for ``Client.run`` that reports, on each worker, whether EEC Studio's engine is
     importable there and which of the given paths it cannot see.

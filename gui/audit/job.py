@@ -141,7 +141,7 @@ def child_main(job: AuditJob, conn: Any, stop: Any) -> None:
 
     Messages: ("progress", phase, done, total, eta), ("log", line), then exactly one of
     ("done", AuditResult), ("cancelled", done, total, stage), ("failed", exception)."""
-    from engine.models.base import Cancelled
+    from engine.common.progress import Cancelled
 
     cancel = PipeFlag(stop)
 
@@ -171,9 +171,8 @@ def child_main(job: AuditJob, conn: Any, stop: Any) -> None:
 def subprocess_main(read_fd: int, write_fd: int) -> None:
     """``python -c`` entry of the audit process (see gui/audit/worker.py): the job arrives on
     ``read_fd``; messages go out on ``write_fd``; a later message or EOF on ``read_fd`` cancels."""
-    from multiprocessing.connection import Connection
+    from engine.common.executor import child_pipes
 
-    inbox = Connection(read_fd, writable=False)
-    outbox = Connection(write_fd, readable=False)
+    inbox, outbox = child_pipes(read_fd, write_fd)
     job = inbox.recv()
     child_main(job, outbox, inbox)

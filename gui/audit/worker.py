@@ -22,8 +22,9 @@ import subprocess
 import sys
 import threading
 import time
-from multiprocessing.connection import Connection
 from typing import Any
+
+from engine.common.executor import Connection, start_child
 
 from PySide6.QtCore import QThread, Signal
 
@@ -60,7 +61,7 @@ class AuditThread(QThread):
         self.kill_event.set()
 
     def run(self) -> None:  # worker thread: engine calls or message relaying only, no widgets
-        from engine.models.base import Cancelled
+        from engine.common.progress import Cancelled
 
         try:
             if self.isolate:
@@ -74,7 +75,7 @@ class AuditThread(QThread):
             self.failed.emit(exc)
 
     def _run_process(self) -> None:
-        from engine.models.base import Cancelled
+        from engine.common.progress import Cancelled
 
         try:  # this relay thread, and the process it starts (Linux: niceness is per thread and
             os.nice(NICE)  # inherited), yield the CPU to the UI thread on a busy machine
@@ -151,23 +152,11 @@ _BOOT = ("import signal; signal.signal(signal.SIGINT, signal.SIG_IGN); "
 
 
 def start_audit_process(job: AuditJob) -> tuple[subprocess.Popen, Connection, Connection]:
-    """Start ``python -c …subprocess_main`` with two pipes; send it ``job``.
-
-    Why not multiprocessing: its ``spawn`` re-imports the caller's ``__main__`` in the child,
-    which re-runs any script that embeds the GUI without a ``__main__`` guard; a plain
-    subprocess imports only gui.audit.job and the engine."""
-    to_child_r, to_child_w = os.pipe()
-    from_child_r, from_child_w = os.pipe()
+    """Start ``python -c …subprocess_main`` with two pipes (the executor's ``start_child``: a plain
+    subprocess that imports only gui.audit.job and the engine); send it ``job``."""
     env = dict(os.environ)
     env["EEC_AUDIT_SYS_PATH"] = json.dumps([p for p in sys.path if p])
-    try:
-        proc = subprocess.Popen([sys.executable, "-c", _BOOT, str(to_child_r), str(from_child_w)],
-                                pass_fds=(to_child_r, from_child_w), env=env, stdin=subprocess.DEVNULL)
-    finally:
-        os.close(to_child_r)
-        os.close(from_child_w)
-    outbox = Connection(to_child_w, readable=False)
-    inbox = Connection(from_child_r, writable=False)
+    proc, outbox, inbox = start_child(_BOOT, env)
     try:
         outbox.send(job)
     except OSError:

@@ -110,7 +110,7 @@ def handle_train(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from engine.models.base import Cancelled
+    from engine.common.progress import Cancelled
     from engine.models.training.datasets import TaskSplits, load_semeval_task, read_labeled_csv
     from engine.models.training.train import TrainSettings, train_classifier, train_regression
 

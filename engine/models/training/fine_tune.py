@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.models.base import ProgressTracker, check_cancel
+from engine.common.progress import ProgressTracker, check_cancel
 from engine.models.batching import pad_batch
 from engine.models.device import select_device
 from engine.models.errors import ModelError

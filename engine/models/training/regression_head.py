@@ -52,7 +52,7 @@ def train_head(x_train: Any, y_train: Any, x_val: Any | None = None, y_val: Any 
     import numpy as np
     import torch
 
-    from engine.models.base import check_cancel
+    from engine.common.progress import check_cancel
 
     config = config or HeadConfig()
     x_train = np.asarray(x_train, dtype=np.float32)

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from engine.models.base import check_cancel
+from engine.common.progress import check_cancel
 from engine.models.training.datasets import LabeledData, TaskSplits
 from engine.models.errors import ModelError
 from engine.models.manifest import write_manifest
@@ -152,104 +152,125 @@ def train_regression(tasks: list[TaskSplits], settings: TrainSettings, *,
     started = time.perf_counter()
     out = Path(settings.out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    say = log or (lambda s: None)
-    prep = get_preprocessor(settings.preprocess)
     row = paper_row(settings.system, settings.encoder)
-    paper = CAMARA_TABLE2.get((settings.language, row), {}) if row else {}
-    results: list[DimensionResult] = []
-    data_records: list[dict[str, Any]] = []
-    trained: dict[str, Any] = {}
-    extra_manifest: dict[str, Any] = {}
-
+    run = _Run(settings, out, get_preprocessor(settings.preprocess), log or (lambda s: None), progress, cancel,
+               CAMARA_TABLE2.get((settings.language, row), {}) if row else {})
     if settings.system == "encoder-head":
-        from engine.models.scorers.hf_encoder import HFEncoder
-        from engine.models.training.regression_head import HeadConfig, save_heads, train_head
-
-        if not settings.encoder:
-            raise ModelError("", "encoder-head needs an encoder", field="encoder", fix="pass --encoder FOLDER_OR_HF_ID")
-        enc = HFEncoder(settings.encoder, pooling=settings.pooling, max_length=settings.max_length,
-                        batch_size=settings.batch_size, device=settings.device, allow_pickle=settings.allow_pickle)
-        store = None
-        if settings.embedding_cache:
-            from engine.audit.cache import ScoreCache
-
-            store = ScoreCache(Path(settings.embedding_cache) / "embeddings.sqlite")
-        head_cfg = HeadConfig()
-        for i, task in enumerate(tasks):
-            check_cancel(cancel, i, len(tasks))
-            fit, val = _fit_split(task, settings)
-            say(f"{task.dimension}: embedding {len(fit) + (len(val) if val else 0)} texts with {settings.encoder}")
-            x = enc.embed([prep(t) for t in fit.texts], store=store, cancel=cancel)
-            xv = enc.embed([prep(t) for t in val.texts], store=store, cancel=cancel) if val is not None else None
-            head, info = train_head(x, fit.numeric_labels(), xv, val.numeric_labels() if val is not None else None,
-                                    seed=settings.seed, config=head_cfg, cancel=cancel)
-            trained[task.dimension] = head
-            results.append(_evaluate(task, fit, lambda texts, h=head: _head_predict(enc, h, [prep(t) for t in texts], store),
-                                     paper, info))
-            data_records += _records(task, fit, val)
-            if progress:
-                progress(i + 1, len(tasks), None)
-        save_heads(out / "heads.safetensors", trained, head_cfg)
-        extra_manifest = {"model_id": settings.encoder, "encoder_path": str(enc.path.resolve()),
-                          "model_fingerprint": enc.fingerprint(), "files": {"heads": "heads.safetensors"},
-                          "head": asdict(head_cfg), "device": enc.device.as_dict()}
-        if store is not None:
-            store.close()
+        extra_manifest = _train_encoder_heads(tasks, run)
     else:
-        from engine.models.scorers.sklearn_scorer import SklearnScorer
-
-        vectors = None
-        if settings.system == "fasttext-mlp":
-            from engine.models.training.fasttext_mlp import FastTextMlpConfig, WordVectors, fit_fasttext_mlp
-
-            if not settings.vectors:
-                raise ModelError("", "fasttext-mlp needs word vectors", field="vectors", fix="pass --vectors FILE.bin|.vec")
-            ft_cfg = FastTextMlpConfig(max_words=settings.max_words)
-            vectors = WordVectors(settings.vectors, max_words=ft_cfg.max_words, lowercase=ft_cfg.lowercase)
-            for warning in vectors.warnings:
-                say(f"warning: {warning}")
-        else:
-            from engine.models.training.svm_tfidf import SvmTfidfConfig, fit_svm_tfidf
-
-            svm_cfg = SvmTfidfConfig()
-        for i, task in enumerate(tasks):
-            check_cancel(cancel, i, len(tasks))
-            fit, val = _fit_split(task, settings)
-            say(f"{task.dimension}: fitting {settings.system} on {len(fit)} texts")
-            texts = [prep(t) for t in fit.texts]
-            if vectors is not None:
-                model = fit_fasttext_mlp(vectors.average(texts), fit.numeric_labels(), seed=settings.seed, config=ft_cfg)
-                predict = lambda tx, m=model: m.predict(vectors.average([prep(t) for t in tx]))  # noqa: E731
-            else:
-                model = fit_svm_tfidf(texts, fit.numeric_labels(), svm_cfg)
-                predict = lambda tx, m=model: m.predict([prep(t) for t in tx])  # noqa: E731
-            trained[task.dimension] = model
-            results.append(_evaluate(task, fit, predict, paper, {}))
-            data_records += _records(task, fit, val)
-            if progress:
-                progress(i + 1, len(tasks), None)
-        files = SklearnScorer(trained, kind=settings.system).save(out)
-        if vectors is not None:
-            extra_manifest = {"model_id": vectors.spec, "model_fingerprint": vectors.fingerprint(),
-                              "warnings": vectors.warnings,
-                              "files": files, "settings": {"max_words": ft_cfg.max_words, "lowercase": ft_cfg.lowercase,
-                                                           "hidden": list(ft_cfg.hidden), "alpha": ft_cfg.alpha}}
-        else:
-            extra_manifest = {"model_id": "tfidf", "files": files, "settings": asdict(svm_cfg)}
+        extra_manifest = _train_sklearn(tasks, run)
 
     settings_record = {k: str(v) if isinstance(v, Path) else v for k, v in asdict(settings).items()}
     manifest = {
         "system": settings.system, "name": settings.name or out.name, "language": settings.language,
-        "dimensions": [r.dimension for r in results], "seed": settings.seed, "preprocess": settings.preprocess,
-        "data": data_records, "training": settings_record, "paper_row": row,
+        "dimensions": [r.dimension for r in run.results], "seed": settings.seed, "preprocess": settings.preprocess,
+        "data": run.data_records, "training": settings_record, "paper_row": row,
         "metrics": {r.dimension: {"pearson_r": r.value, "n_train": r.n_train, "n_test": r.n_test,
-                                  "paper_pearson_r": r.paper, **r.extra} for r in results},
+                                  "paper_pearson_r": r.paper, **r.extra} for r in run.results},
     }
     manifest.update(extra_manifest)
     if settings.system == "encoder-head":
         manifest["settings"] = {"pooling": settings.pooling, "max_length": settings.max_length}
     write_manifest(out, manifest)
-    return TrainReport(settings.system, out, results, time.perf_counter() - started)
+    return TrainReport(settings.system, out, run.results, time.perf_counter() - started)
+
+
+@dataclass
+class _Run:
+    """What every system's training loop shares: settings, output folder, callbacks, and what it gathers."""
+
+    settings: TrainSettings
+    out: Path
+    prep: Callable[[str], str]
+    say: Callable[[str], None]
+    progress: Callable[[int, int, float | None], None] | None
+    cancel: Any
+    paper: dict
+    results: list[DimensionResult] = field(default_factory=list)
+    data_records: list[dict[str, Any]] = field(default_factory=list)
+    trained: dict[str, Any] = field(default_factory=dict)
+
+    def done(self, i: int, n: int, task: TaskSplits, fit: Any, val: Any, model: Any, result: DimensionResult) -> None:
+        self.trained[task.dimension] = model
+        self.results.append(result)
+        self.data_records += _records(task, fit, val)
+        if self.progress:
+            self.progress(i + 1, n, None)
+
+
+def _train_encoder_heads(tasks: list[TaskSplits], run: _Run) -> dict[str, Any]:
+    """A regression head per dimension on a frozen encoder's embeddings; the manifest's extra keys."""
+    from engine.models.scorers.hf_encoder import HFEncoder
+    from engine.models.training.regression_head import HeadConfig, save_heads, train_head
+
+    settings, prep = run.settings, run.prep
+    if not settings.encoder:
+        raise ModelError("", "encoder-head needs an encoder", field="encoder", fix="pass --encoder FOLDER_OR_HF_ID")
+    enc = HFEncoder(settings.encoder, pooling=settings.pooling, max_length=settings.max_length,
+                    batch_size=settings.batch_size, device=settings.device, allow_pickle=settings.allow_pickle)
+    store = None
+    if settings.embedding_cache:
+        from engine.audit.cache import ScoreCache
+
+        store = ScoreCache(Path(settings.embedding_cache) / "embeddings.sqlite")
+    head_cfg = HeadConfig()
+    for i, task in enumerate(tasks):
+        check_cancel(run.cancel, i, len(tasks))
+        fit, val = _fit_split(task, settings)
+        run.say(f"{task.dimension}: embedding {len(fit) + (len(val) if val else 0)} texts with {settings.encoder}")
+        x = enc.embed([prep(t) for t in fit.texts], store=store, cancel=run.cancel)
+        xv = enc.embed([prep(t) for t in val.texts], store=store, cancel=run.cancel) if val is not None else None
+        head, info = train_head(x, fit.numeric_labels(), xv, val.numeric_labels() if val is not None else None,
+                                seed=settings.seed, config=head_cfg, cancel=run.cancel)
+        result = _evaluate(task, fit, lambda texts, h=head: _head_predict(enc, h, [prep(t) for t in texts], store),
+                           run.paper, info)
+        run.done(i, len(tasks), task, fit, val, head, result)
+    save_heads(run.out / "heads.safetensors", run.trained, head_cfg)
+    extra = {"model_id": settings.encoder, "encoder_path": str(enc.path.resolve()),
+             "model_fingerprint": enc.fingerprint(), "files": {"heads": "heads.safetensors"},
+             "head": asdict(head_cfg), "device": enc.device.as_dict()}
+    if store is not None:
+        store.close()
+    return extra
+
+
+def _train_sklearn(tasks: list[TaskSplits], run: _Run) -> dict[str, Any]:
+    """SVM on TF-IDF, or an MLP on averaged fastText vectors, per dimension; the manifest's extra keys."""
+    from engine.models.scorers.sklearn_scorer import SklearnScorer
+
+    settings, prep = run.settings, run.prep
+    vectors = None
+    if settings.system == "fasttext-mlp":
+        from engine.models.training.fasttext_mlp import FastTextMlpConfig, WordVectors, fit_fasttext_mlp
+
+        if not settings.vectors:
+            raise ModelError("", "fasttext-mlp needs word vectors", field="vectors", fix="pass --vectors FILE.bin|.vec")
+        ft_cfg = FastTextMlpConfig(max_words=settings.max_words)
+        vectors = WordVectors(settings.vectors, max_words=ft_cfg.max_words, lowercase=ft_cfg.lowercase)
+        for warning in vectors.warnings:
+            run.say(f"warning: {warning}")
+    else:
+        from engine.models.training.svm_tfidf import SvmTfidfConfig, fit_svm_tfidf
+
+        svm_cfg = SvmTfidfConfig()
+    for i, task in enumerate(tasks):
+        check_cancel(run.cancel, i, len(tasks))
+        fit, val = _fit_split(task, settings)
+        run.say(f"{task.dimension}: fitting {settings.system} on {len(fit)} texts")
+        texts = [prep(t) for t in fit.texts]
+        if vectors is not None:
+            model = fit_fasttext_mlp(vectors.average(texts), fit.numeric_labels(), seed=settings.seed, config=ft_cfg)
+            predict = lambda tx, m=model: m.predict(vectors.average([prep(t) for t in tx]))  # noqa: E731
+        else:
+            model = fit_svm_tfidf(texts, fit.numeric_labels(), svm_cfg)
+            predict = lambda tx, m=model: m.predict([prep(t) for t in tx])  # noqa: E731
+        run.done(i, len(tasks), task, fit, val, model, _evaluate(task, fit, predict, run.paper, {}))
+    files = SklearnScorer(run.trained, kind=settings.system).save(run.out)
+    if vectors is not None:
+        return {"model_id": vectors.spec, "model_fingerprint": vectors.fingerprint(), "warnings": vectors.warnings,
+                "files": files, "settings": {"max_words": ft_cfg.max_words, "lowercase": ft_cfg.lowercase,
+                                             "hidden": list(ft_cfg.hidden), "alpha": ft_cfg.alpha}}
+    return {"model_id": "tfidf", "files": files, "settings": asdict(svm_cfg)}
 
 
 def _head_predict(enc: Any, head: Any, texts: list[str], store: Any) -> Any:
