@@ -68,7 +68,7 @@ def _user_errors() -> tuple[type[BaseException], ...]:
     Every engine error a user can fix derives from engine.common.errors.UserError; a cancelled
     run (Ctrl+C in a scorer's batch loop) is reported the same way."""
     from engine.common.errors import UserError
-    from engine.models.base import Cancelled
+    from engine.common.progress import Cancelled
 
     return (UserError, Cancelled)
 
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
 def exit_code_for(exc: BaseException) -> int:
     """USAGE for bad input, REFUSED for a coverage refusal, CANCELLED for Cancel (see README, "Exit codes")."""
     from engine.common import exits
-    from engine.models.base import Cancelled
+    from engine.common.progress import Cancelled
 
     if isinstance(exc, Cancelled):
         return exits.CANCELLED

@@ -171,7 +171,9 @@ class PacedScorer:
         import hashlib
         import time
 
-        from engine.models.base import ProgressTracker, check_cancel, make_frame
+        from engine.models.base import make_frame
+
+        from engine.common.progress import ProgressTracker, check_cancel
 
         tracker = ProgressTracker(len(texts), progress)
         values = []

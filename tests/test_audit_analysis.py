@@ -13,7 +13,7 @@ import pytest
 from engine.audit import AuditPlan, run_audit
 from engine.audit.analysis import CorpusStatistics, blocks_of
 from engine.common.executor import can_fork
-from engine.models.base import Cancelled
+from engine.common.progress import Cancelled
 
 forking = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked children are Linux-only")
 

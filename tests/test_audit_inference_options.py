@@ -9,7 +9,7 @@ import pytest
 
 from engine.audit.cli import plan_from_args
 from engine.audit.pipeline import _declared_scales, _language_warnings
-from engine.audit.result import AuditResult
+from engine.results.result import AuditResult
 from engine.audit.statistics_step import mark_language
 from engine.common.errors import UserError
 from engine.models.scorers.lexicon import VaderScorer

@@ -13,7 +13,8 @@ from engine.audit.cache import ScoreCache
 from engine.audit.parallel import PARALLEL_CHUNK_MAX, parallel_chunk, score_chunk, worker_spec_of
 from engine.audit.scoring import score_texts
 from engine.common.executor import resolve_jobs
-from engine.models.base import Cancelled, WorkerSpec
+from engine.models.base import WorkerSpec
+from engine.common.progress import Cancelled
 from engine.models.errors import ModelError
 from engine.models.scorers.lexicon import VaderScorer
 

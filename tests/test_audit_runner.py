@@ -59,7 +59,7 @@ def test_cancel_then_resume_from_cache(planted, tmp_path):
         if done >= total // 2:
             cancel.set()
 
-    from engine.models.base import Cancelled
+    from engine.common.progress import Cancelled
 
     with pytest.raises(Cancelled):
         run_audit(plan, progress=stop_half, cancel=cancel)
@@ -75,7 +75,7 @@ def test_cancel_then_resume_from_cache(planted, tmp_path):
 
 def test_cancel_during_statistics_writes_nothing_and_keeps_every_score(planted, tmp_path):
     """Cancel after scoring (bootstraps and Beta fits take a while) stops before the next statistic."""
-    from engine.models.base import Cancelled
+    from engine.common.progress import Cancelled
 
     cancel = threading.Event()
     out = tmp_path / "out"

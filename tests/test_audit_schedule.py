@@ -16,7 +16,8 @@ from engine.audit.cache import ScoreCache
 from engine.audit.schedule import ScoringJob, score_jobs
 from engine.audit.scoring import score_texts
 from engine.common.executor import can_fork
-from engine.models.base import Cancelled, WorkerSpec
+from engine.models.base import WorkerSpec
+from engine.common.progress import Cancelled
 from engine.models.scorers.lexicon import VaderScorer
 
 WORDS = ["happy", "sad", "furious", "calm", "terrified", "glad", "awful", "wonderful", "bored", "grim"]

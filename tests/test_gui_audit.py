@@ -239,7 +239,7 @@ def test_a_run_that_cannot_stop_itself_is_ended_on_close(qtbot, page, assets):
 
 
 def test_cancel_in_the_statistics_says_every_score_is_cached(qtbot, page):
-    from engine.models.base import Cancelled
+    from engine.common.progress import Cancelled
 
     exc = pickle_roundtrip(Cancelled(462, 462, stage="statistics"))  # as it crosses the audit process's pipe
     assert exc.stage == "statistics" and exc.done == 462

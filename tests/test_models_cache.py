@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from conftest import ROOT
-from engine.models.base import Cancelled
+from engine.common.progress import Cancelled
 from engine.models.errors import ModelError
 from engine.audit.cache import ScoreCache
 from engine.audit.scoring import score_texts

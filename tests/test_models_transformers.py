@@ -7,7 +7,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from engine.models.base import Cancelled  # noqa: E402
+from engine.common.progress import Cancelled
 from engine.models.training.datasets import LabeledData, TaskSplits  # noqa: E402
 from engine.models.device import resolve_precision, select_device  # noqa: E402
 from engine.models.scorers.encoder_head import EncoderHeadScorer  # noqa: E402

@@ -159,7 +159,7 @@ def test_cancel_stops_the_sweep_and_the_next_run_resumes_from_the_cache(cluster,
     import threading
 
     from engine.audit.cache import ScoreCache
-    from engine.models.base import Cancelled
+    from engine.common.progress import Cancelled
     from testkit.slow_scorer import SlowVader
 
     _c, address = cluster

@@ -4,6 +4,6 @@ point; the CLI, the GUI's audit process and the demo all call it."""
 from .assoc_step import AssocStep, association_tests
 from .pipeline import run_audit
 from .plan import AuditPlan, statistic_ids
-from .result import AuditResult
+from engine.results.result import AuditResult
 
 __all__ = ["AssocStep", "association_tests", "AuditPlan", "AuditResult", "run_audit", "statistic_ids"]

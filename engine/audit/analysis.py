@@ -24,9 +24,9 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from .result import AuditResult
+from engine.common.progress import LogFn
+from engine.results.result import AuditResult
 
-LogFn = Callable[[str], None]
 _BLOCKS = "engine.audit.analysis.blocks"  # the key the blocks are handed to forked workers under
 
 

@@ -22,9 +22,8 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from engine.common.progress import Cancelled, is_cancelled
+from engine.common.progress import Cancelled, LogFn, is_cancelled
 
-LogFn = Callable[[str], None]
 
 
 @dataclass

@@ -24,20 +24,17 @@ from typing import Any, Callable
 import pandas as pd
 
 from engine.common.errors import UsageError
-from engine.common.progress import Cancelled, is_cancelled
+from engine.common.progress import Cancelled, LogFn, PhaseFn, ProgressFn, is_cancelled
 
 from .manifest import device_info, now_iso, package_versions, scorer_record, sha256_file, sha256_text, spec_label
 from .plan import AuditPlan
-from .result import AuditResult
+from engine.results.result import AuditResult
 
-LogFn = Callable[[str], None]
-ProgressFn = Callable[[int, int, "float | None"], None]
-PhaseFn = Callable[[str, int], None]
 
 
 def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: Any = None, log: LogFn | None = None,
               on_phase: PhaseFn | None = None, manifest_extra: dict[str, Any] | None = None) -> AuditResult:
-    """Run ``plan``; raises ``engine.models.base.Cancelled`` when ``cancel`` is set.
+    """Run ``plan``; raises ``engine.common.progress.Cancelled`` when ``cancel`` is set.
 
     ``progress(done, total, eta_seconds)`` counts the items of the current phase: texts while
     scoring (cache hits included, over the whole plan), tests while running association tests.

@@ -11,12 +11,12 @@ from typing import Any, Callable
 
 import pandas as pd
 
+from engine.common.progress import LogFn
 from engine.stats import registry
 from engine.stats.context import StatContext
 
-from .result import AuditResult
+from engine.results.result import AuditResult
 
-LogFn = Callable[[str], None]
 
 
 def mark_language(frame: pd.DataFrame, warnings: dict[str, str]) -> pd.DataFrame:

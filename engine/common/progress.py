@@ -3,7 +3,6 @@ training and the executor that runs their tasks (engine.common.executor).
 
 Why here and not in engine.models: progress and cancel are not about models; the executor, the
 statistics and the sweep report and stop the same way, and engine.common imports nothing heavy.
-``engine.models.base`` re-exports these names for the code that imported them from there.
 """
 from __future__ import annotations
 
@@ -15,6 +14,10 @@ from typing import Any, Callable
 ProgressFn = Callable[[int, int, "float | None"], None]
 #: cancel() -> True to stop; a `threading.Event` is accepted too (its `is_set`).
 CancelFn = Callable[[], bool]
+#: log(line) — one line of text for the user (the CLI's stderr, the GUI's log view).
+LogFn = Callable[[str], None]
+#: phase(name, total) — a long call entered a new phase ("scoring", "statistics") of ``total`` steps.
+PhaseFn = Callable[[str, int], None]
 
 
 class Cancelled(Exception):

@@ -9,7 +9,8 @@ inside the functions that need them. Typical use::
     scorer = load_scorer("vader")
     frame = score_texts(scorer, sentences, cache=ScoreCache())
 """
-from engine.models.base import Cancelled, CancelFn, ProgressFn, Scorer
+from engine.models.base import Scorer
+from engine.common.progress import Cancelled, CancelFn, ProgressFn
 from engine.models.errors import ModelError, UnsafeWeightsError
 from engine.models.specs import load_scorer, parse_spec
 

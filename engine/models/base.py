@@ -1,4 +1,4 @@
-"""The one scorer interface (progress/cancel helpers: engine.common.progress, re-exported here).
+"""The one scorer interface (its progress and cancel types: engine.common.progress).
 
 Why a Protocol and plain objects (scikit-learn style): the runner, the CLI and the GUI
 only ever need "texts in, one float per text and dimension out", a stable identity for
@@ -18,10 +18,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-# progress and cancel live in engine.common.progress (the executor, the sweep and the statistics use
-# them too); re-exported here for the scorers and callers that import them from engine.models.base
-from engine.common.progress import (CancelFn, Cancelled, ProgressFn, ProgressTracker,  # noqa: F401
-                                    check_cancel, is_cancelled)
+# progress and cancel live in engine.common.progress (the executor, the sweep and the statistics use them too)
+from engine.common.progress import CancelFn, ProgressFn
 
 
 @runtime_checkable

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from engine.models.base import ProgressTracker, check_cancel
+from engine.common.progress import ProgressTracker, check_cancel
 from engine.models.device import DeviceInfo, free_memory, is_oom
 from engine.models.errors import ModelError
 

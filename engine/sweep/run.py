@@ -23,16 +23,14 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from engine.audit.plan import AuditPlan
-from engine.audit.result import AuditResult
+from engine.common.progress import LogFn, PhaseFn, ProgressFn
+from engine.results.result import AuditResult
 
 from .errors import SweepError
 from .paths import spec_paths
 from .plan_file import DEFAULT_CHUNK, DEFAULT_RETRIES
 from .stand_in import ScoredOnWorkers
 
-LogFn = Callable[[str], None]
-ProgressFn = Callable[[int, int, "float | None"], None]
-PhaseFn = Callable[[str, int], None]
 
 
 @dataclass

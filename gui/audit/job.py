@@ -15,14 +15,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from engine.common.progress import LogFn  # stdlib only: the audit child starts light
+
 PROGRESS_HZ = 20
 #: niceness of the audit process and its relay thread: the UI keeps priority on a busy machine.
 #: Measured with two CPU burners (bench/bench_gui_stall.py): nice 0 -> stalls up to 106 ms, audit 12 s;
 #: nice 4 -> 37-71 ms, 22 s; nice 10 -> 61 ms, 80 s. 4 keeps the UI smooth without starving the audit.
 NICE = 4
 
-ProgressFn = Callable[[str, int, int, "float | None"], None]
-LogFn = Callable[[str], None]
+#: the GUI's progress: (phase, done, total, eta) — the engine's ProgressFn with the phase it belongs to
+PhasedProgressFn = Callable[[str, int, int, "float | None"], None]
 
 
 @dataclass
@@ -35,7 +37,7 @@ class AuditJob:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def throttled(progress: ProgressFn, phase: list[str], hz: float = PROGRESS_HZ) -> Callable[[int, int, Any], None]:
+def throttled(progress: PhasedProgressFn, phase: list[str], hz: float = PROGRESS_HZ) -> Callable[[int, int, Any], None]:
     """An engine progress callback that forwards at most ``hz`` updates a second (and the last
     one), labelled with the pipeline's current phase (``phase[0]``)."""
     last = [0.0]
@@ -49,7 +51,7 @@ def throttled(progress: ProgressFn, phase: list[str], hz: float = PROGRESS_HZ) -
     return relay
 
 
-def execute(job: AuditJob, *, progress: ProgressFn, log: LogFn, cancel: Any) -> Any:
+def execute(job: AuditJob, *, progress: PhasedProgressFn, log: LogFn, cancel: Any) -> Any:
     """Run the job's plan through the one audit pipeline (engine.audit.run_audit)."""
     from engine.audit import run_audit
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 from importlib import metadata
 from typing import Any, Callable
 
-from engine.models.base import ProgressTracker, WorkerSpec, check_cancel, make_frame, stable_hash
+from engine.models.base import WorkerSpec, make_frame, stable_hash
+
+from engine.common.progress import ProgressTracker, check_cancel
 from engine.models.errors import ModelError
 
 CHUNK = 256

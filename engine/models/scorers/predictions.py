@@ -41,7 +41,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-from engine.models.base import ProgressTracker, check_cancel, make_frame, stable_hash
+from engine.models.base import make_frame, stable_hash
+
+from engine.common.progress import ProgressTracker, check_cancel
 from engine.models.errors import ModelError
 from engine.models.fingerprint import file_sha256
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from engine.models.base import ProgressTracker, WorkerSpec, check_cancel, make_frame, stable_hash
+from engine.models.base import WorkerSpec, make_frame, stable_hash
+
+from engine.common.progress import ProgressTracker, check_cancel
 from engine.models.errors import ModelError
 from engine.models.fingerprint import file_sha256
 from engine.models.preprocess import get_preprocessor
