@@ -108,4 +108,4 @@ def test_exported_names_are_not_shadowed_by_submodules():
         importlib.import_module(f"engine.stats.{name}")
     for name in S.__all__:
         assert not isinstance(getattr(S, name), types.ModuleType), name
-    assert callable(S.km_pairs) and S.km_pairs.__module__ == "engine.stats.tests.km_pairing"
+    assert callable(S.km_pairs) and S.km_pairs.__module__ == "engine.stats.hypothesis_tests.km_pairing"

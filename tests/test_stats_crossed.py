@@ -14,7 +14,7 @@ import pytest
 
 from engine.stats import beta_regression, counterfactual_analysis, km_paired_analysis, planted_scores, synthetic_eec
 from engine.stats.models.cluster_robust import crossed_cov, ols_cluster
-from engine.stats.tests.person_tests import PersonContrast, crossed_t, person_t
+from engine.stats.hypothesis_tests.person_tests import PersonContrast, crossed_t, person_t
 from engine.stats.simulate.synthetic import synthetic_np_pairs, synthetic_pairs
 
 

@@ -13,7 +13,7 @@ from scipy import linalg, stats
 
 from engine.stats import beta_regression, counterfactual_analysis, km_paired_analysis, planted_scores, synthetic_eec
 from engine.stats.models.cluster_robust import beta_cluster_cov, cr_cov, ols_cluster
-from engine.stats.tests.person_tests import (PersonContrast, Stratum, interaction_permutation, permutation_test,
+from engine.stats.hypothesis_tests.person_tests import (PersonContrast, Stratum, interaction_permutation, permutation_test,
                                        person_t)
 
 
@@ -321,7 +321,7 @@ def test_the_no_test_rule_is_per_term():
     """A term has no person-level test when the persons of the cells it compares do not vary, even
     if persons of other cells do (the Spanish SVM audit: Latino names vary, Anglo names do not, so
     race and the intersection are tested and the gender term — Anglo women vs Anglo men — is not)."""
-    from engine.stats.tests.person_tests import terms_without_person_variation
+    from engine.stats.hypothesis_tests.person_tests import terms_without_person_variation
 
     # cells: (intercept, race, gender, race x gender) for Anglo male, Anglo female, Latino male, Latino female
     px = np.array([[1, 0, 0, 0]] * 3 + [[1, 0, 1, 0]] * 3 + [[1, 1, 0, 0]] * 3 + [[1, 1, 1, 1]] * 3, dtype=float)

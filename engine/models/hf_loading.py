@@ -166,3 +166,24 @@ def load_model(folder: Path, auto_class: str, *, allow_pickle: bool = False, **e
                          fix="check that the folder holds a complete save_pretrained() model") from None
     model.eval()
     return model
+
+
+_CAUSAL_SUFFIXES = ("ForCausalLM", "LMHeadModel", "ForConditionalGeneration")
+
+
+def causal_lm_architecture(folder: str | Path) -> str | None:
+    """The causal-LM class named in a Hugging Face folder's config.json, or None.
+
+    Why: `AutoModelForSequenceClassification` loads a Llama or Qwen folder without complaint and
+    puts a random classification head on it; such a folder must be audited as `llm:`.
+    """
+    import json
+
+    try:
+        cfg = json.loads((Path(folder) / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    archs = [a for a in cfg.get("architectures") or [] if isinstance(a, str)] if isinstance(cfg, dict) else []
+    if archs and all(a.endswith(_CAUSAL_SUFFIXES) for a in archs):
+        return archs[0]
+    return None

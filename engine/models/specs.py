@@ -233,27 +233,6 @@ def load_trained(folder: str | Path, *, allow_pickle: bool = False, encoder: str
     raise ModelError(str(folder), f"unknown system '{system}' in manifest", field="system", fix="update EEC Studio")
 
 
-_CAUSAL_SUFFIXES = ("ForCausalLM", "LMHeadModel", "ForConditionalGeneration")
-
-
-def causal_lm_architecture(folder: str | Path) -> str | None:
-    """The causal-LM class named in a Hugging Face folder's config.json, or None.
-
-    Why: `AutoModelForSequenceClassification` loads a Llama or Qwen folder without complaint and
-    puts a random classification head on it; such a folder must be audited as `llm:`.
-    """
-    import json
-
-    try:
-        cfg = json.loads((Path(folder) / "config.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    archs = [a for a in cfg.get("architectures") or [] if isinstance(a, str)] if isinstance(cfg, dict) else []
-    if archs and all(a.endswith(_CAUSAL_SUFFIXES) for a in archs):
-        return archs[0]
-    return None
-
-
 def suggest_spec(path: str | Path) -> tuple[str, str]:
     """(kind, spec) for a chosen model folder or file — the engine side of the GUI's "add a model".
 
@@ -271,6 +250,8 @@ def suggest_spec(path: str | Path) -> tuple[str, str]:
         man = read_manifest(p)
         return ("heads" if man.get("system") == "encoder-head" else "model"), f"model:{p}"
     if (p / "config.json").is_file():
+        from engine.models.hf_loading import causal_lm_architecture
+
         if causal_lm_architecture(p):
             return "llm", f"llm:{p}"
         return "hf-classifier", f"hf-classifier:{p}"

@@ -18,7 +18,7 @@ from engine.results.reader import ResultsFolder, read_table
 
 from .errors import reading_audit
 from .html import document, esc, kv_table, page, simple_table, stars_html, stat_table
-from engine.stats.tests.group_summary import group_means
+from engine.stats.hypothesis_tests.group_summary import group_means
 
 from .key_results import KeyRow, key_charts, key_results_html
 

@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 _EXPORTS = {
     "beta_regression": "models.beta", "BetaRegressionResults": "models.beta", "BetaFit": "models.beta",
-    "km_paired_analysis": "tests.km", "KMPairedResults": "tests.km", "KMTest": "tests.km", "km_pairs": "tests.km_pairing",
-    "counterfactual_analysis": "tests.counterfactual", "CounterfactualResults": "tests.counterfactual",
-    "confusion_matrix": "tests.confusion", "ConfusionMatrix": "tests.confusion",
-    "correct_pvalues": "tests.multitest", "bootstrap_ci": "tests.bootstrap", "BootstrapCI": "tests.bootstrap",
-    "paired_t": "tests.paired_tests", "wilcoxon_signed_rank": "tests.paired_tests",
+    "km_paired_analysis": "hypothesis_tests.km", "KMPairedResults": "hypothesis_tests.km", "KMTest": "hypothesis_tests.km", "km_pairs": "hypothesis_tests.km_pairing",
+    "counterfactual_analysis": "hypothesis_tests.counterfactual", "CounterfactualResults": "hypothesis_tests.counterfactual",
+    "confusion_matrix": "hypothesis_tests.confusion", "ConfusionMatrix": "hypothesis_tests.confusion",
+    "correct_pvalues": "hypothesis_tests.multitest", "bootstrap_ci": "hypothesis_tests.bootstrap", "BootstrapCI": "hypothesis_tests.bootstrap",
+    "paired_t": "hypothesis_tests.paired_tests", "wilcoxon_signed_rank": "hypothesis_tests.paired_tests",
     "smithson_verkuilen": "models.squeeze", "stars": "_common",
     "to_latex": "present.render", "to_markdown": "present.render",
     "synthetic_eec": "simulate.synthetic", "planted_scores": "simulate.synthetic", "synthetic_np_pairs": "simulate.synthetic",
-    "synthetic_pairs": "simulate.synthetic", "group_means": "tests.group_summary",
+    "synthetic_pairs": "simulate.synthetic", "group_means": "hypothesis_tests.group_summary",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -44,13 +44,13 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from engine.stats._common import stars
     from engine.stats.models.beta import BetaFit, BetaRegressionResults, beta_regression
-    from engine.stats.tests.bootstrap import BootstrapCI, bootstrap_ci
-    from engine.stats.tests.confusion import ConfusionMatrix, confusion_matrix
-    from engine.stats.tests.counterfactual import CounterfactualResults, counterfactual_analysis
-    from engine.stats.tests.km import KMPairedResults, KMTest, km_paired_analysis
-    from engine.stats.tests.km_pairing import km_pairs
-    from engine.stats.tests.multitest import correct_pvalues
-    from engine.stats.tests.paired_tests import paired_t, wilcoxon_signed_rank
+    from engine.stats.hypothesis_tests.bootstrap import BootstrapCI, bootstrap_ci
+    from engine.stats.hypothesis_tests.confusion import ConfusionMatrix, confusion_matrix
+    from engine.stats.hypothesis_tests.counterfactual import CounterfactualResults, counterfactual_analysis
+    from engine.stats.hypothesis_tests.km import KMPairedResults, KMTest, km_paired_analysis
+    from engine.stats.hypothesis_tests.km_pairing import km_pairs
+    from engine.stats.hypothesis_tests.multitest import correct_pvalues
+    from engine.stats.hypothesis_tests.paired_tests import paired_t, wilcoxon_signed_rank
     from engine.stats.present.render import to_latex, to_markdown
     from engine.stats.models.squeeze import smithson_verkuilen
     from engine.stats.simulate.synthetic import planted_scores, synthetic_eec, synthetic_np_pairs, synthetic_pairs

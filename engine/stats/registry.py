@@ -3,7 +3,7 @@
 Why a registry: the pipeline, the audit-folder reader, the HTML report and the GUI all iterate
 over the statistics; before, each declared its own list of ids, labels, titles and needed
 columns, and adding a statistic meant editing about eight files. Now a statistic is its module
-(the computation, e.g. ``engine/stats/tests/counterfactual.py``) and one entry
+(the computation, e.g. ``engine/stats/hypothesis_tests/counterfactual.py``) and one entry
 (``engine/stats/entries/<id>.py``, found there by name). See docs/stats.md,
 "Adding a statistic".
 

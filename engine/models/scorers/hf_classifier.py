@@ -102,7 +102,7 @@ class SequenceClassifierScorer:
             cfg = json.loads((self.path / "config.json").read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise ModelError(str(self.path / "config.json"), f"cannot read ({exc})") from None
-        from engine.models.specs import causal_lm_architecture
+        from engine.models.hf_loading import causal_lm_architecture
 
         arch = causal_lm_architecture(self.path)
         if arch:

@@ -20,7 +20,7 @@ def inference_suffix(frame: pd.DataFrame) -> str:
 
 def p_column(frame: pd.DataFrame, base: str) -> str:
     """The adjusted p-values when the audit applied a correction, else ``base``."""
-    from engine.stats.tests.multitest import adjusted_column
+    from engine.stats.hypothesis_tests.multitest import adjusted_column
 
     name = adjusted_column(base)
     if name in frame.columns and frame[name].notna().any():

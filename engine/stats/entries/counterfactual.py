@@ -31,7 +31,7 @@ def applies(ctx: StatContext) -> str | None:
 
 
 def compute(ctx: StatContext) -> list[Any]:
-    from engine.stats.tests.counterfactual import counterfactual_analysis
+    from engine.stats.hypothesis_tests.counterfactual import counterfactual_analysis
 
     out = []
     for col, (sname, dim) in ctx.score_cols.items():
@@ -85,7 +85,7 @@ def plot(df: pd.DataFrame) -> PlotSpec:
 def key_rows(cf: pd.DataFrame) -> list[KeyRow]:
     out = []
     pc = p_column(cf, "t_p_value")
-    from engine.stats.tests.counterfactual import INFERENCE_COLUMNS
+    from engine.stats.hypothesis_tests.counterfactual import INFERENCE_COLUMNS
 
     std = {"corpus", "model", "emotion", "test", "note", "settings", "status", "band", "exceeds_band",
            *INFERENCE_COLUMNS}
@@ -101,7 +101,7 @@ def key_rows(cf: pd.DataFrame) -> list[KeyRow]:
 
 ENTRY = Statistic(
     id="counterfactual",
-    modules=("engine.stats.tests.counterfactual", "scipy.stats", "statsmodels.stats.multitest"),
+    modules=("engine.stats.hypothesis_tests.counterfactual", "scipy.stats", "statsmodels.stats.multitest"),
     label=N_("Counterfactual pairs"),
     title=N_("Counterfactual pairs (Goldfarb-Tarrant et al. 2023)"),
     paper=N_("Goldfarb-Tarrant et al. 2023: differences and confusion"),

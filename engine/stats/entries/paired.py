@@ -24,7 +24,7 @@ RACE_POOLING = Setting("race_pooling", "choice", "paper", choices=RACE_POOLING_C
 
 
 def compute(ctx: StatContext) -> list[Any]:
-    from engine.stats.tests.km import km_paired_analysis
+    from engine.stats.hypothesis_tests.km import km_paired_analysis
 
     race = ctx.race_axis
     np_pairs = noun_phrase_pairs(ctx.corpus, ctx.pairs)
@@ -68,7 +68,7 @@ def key_rows(paired: pd.DataFrame) -> list[KeyRow]:
 
 ENTRY = Statistic(
     id="paired",
-    modules=("engine.stats.tests.km", "scipy.stats", "statsmodels.stats.multitest"),
+    modules=("engine.stats.hypothesis_tests.km", "scipy.stats", "statsmodels.stats.multitest"),
     label=N_("Paired differences"),
     title=N_("Paired analysis (Kiritchenko & Mohammad 2018)"),
     paper=N_("Kiritchenko & Mohammad 2018: F–M and minority–majority pairs"),

@@ -35,8 +35,8 @@ from engine.stats.models.ame import indicator_ame
 from engine.stats.results import ID_COLUMNS, ResultsMixin, fmt_num, order_columns, rule, text_table
 from engine.stats.inference import NO_FACTORS_NOTE, InferenceOptions
 from engine.stats.models.squeeze import to_unit_interval
-from engine.stats.tests.person_tests import terms_without_person_variation
-from engine.stats.tests.no_test import NO_PERSON_VARIATION, no_person_test_note, tolerance
+from engine.stats.hypothesis_tests.person_tests import terms_without_person_variation
+from engine.stats.hypothesis_tests.no_test import NO_PERSON_VARIATION, no_person_test_note, tolerance
 from engine.stats.errors import StatisticError
 
 TEST = "beta_regression"
@@ -219,7 +219,7 @@ def beta_regression(df: pd.DataFrame, score_col: str | Sequence[str] | Mapping[s
                                          opts))
     frame = _to_frame(fits)
     if correction:
-        from engine.stats.tests.multitest import correct_pvalues
+        from engine.stats.hypothesis_tests.multitest import correct_pvalues
         frame = correct_pvalues(frame, correction, mask=(frame["term"] != "intercept").to_numpy())
     return BetaRegressionResults(fits=fits, settings=dict(base_settings), frame=frame)
 
@@ -349,7 +349,7 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
             # every group (and person) mean equal up to rounding, as lexicons that ignore names give:
             # the studentised ratio of two rounding errors is noise, not evidence. The same whatever the
             # inference (person or crossed) and with the tolerance of the no-test rule when no person
-            # varies — as the K&M and counterfactual tests' "all_zero" (engine.stats.tests.no_test)
+            # varies — as the K&M and counterfactual tests' "all_zero" (engine.stats.hypothesis_tests.no_test)
             est, ols_est = 0.0, 0.0
         vals = inference.columns(j, term, est, ols_est, conf_level)
         perm = inference.person["perm"].get(term) if inference.person is not None else None
@@ -597,7 +597,7 @@ def _person_inference(res, y: np.ndarray, X: np.ndarray, persons: np.ndarray, op
     permutation tests of each indicator term (on person means of the raw scores) and, where the
     templates and words are known, the crossed (persons × templates × words) SEs/df."""
     from engine.stats.models.cluster_robust import beta_cluster_cov, beta_working_model, crossed_cov, ols_cluster
-    from engine.stats.tests.person_tests import PersonContrast, Stratum, interaction_permutation, permutation_test
+    from engine.stats.hypothesis_tests.person_tests import PersonContrast, Stratum, interaction_permutation, permutation_test
 
     k = X.shape[1]
     notes: list[str] = []
@@ -686,7 +686,7 @@ def _to_frame(fits: list[BetaFit]) -> pd.DataFrame:
         t.insert(3, "test", TEST)
         t.insert(4, "subset", f.subset)
         t.insert(7, "n", f.n)
-        # a term without a person-level test says so in its own row (engine.stats.tests.no_test)
+        # a term without a person-level test says so in its own row (engine.stats.hypothesis_tests.no_test)
         own = t.pop("_status") if "_status" in t else pd.Series([None] * len(t), index=t.index)
         t["status"] = [x if isinstance(x, str) and x else f.status for x in own]
         t["squeezed"] = f.squeezed

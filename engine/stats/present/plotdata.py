@@ -21,7 +21,7 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
-from engine.stats.tests.confusion import ConfusionMatrix, confusion_matrix
+from engine.stats.hypothesis_tests.confusion import ConfusionMatrix, confusion_matrix
 from engine.stats.errors import StatisticError
 
 #: K&M subsets a box plot can show: all pairs, neutral templates only, emotional templates only.

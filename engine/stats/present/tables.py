@@ -57,7 +57,7 @@ WIDTHS = ("page", "column")
 NOT_TESTED = "—"
 _MARKS = "†‡§¶"
 
-#: Why a row has no test, from its ``status`` (the statistics' vocabulary, engine.stats.tests.no_test and the
+#: Why a row has no test, from its ``status`` (the statistics' vocabulary, engine.stats.hypothesis_tests.no_test and the
 #: fit statuses); an unknown status is shown as it is.
 UNTESTED_WORDS = {
     "constant": "the scores do not vary (every sentence scored alike)",
@@ -420,7 +420,7 @@ def km_model_tables(frame: pd.DataFrame, *, digits: int = 3, width: str = "page"
 
 
 # ------------------------------------------------------------------ Goldfarb-Tarrant et al.
-from engine.stats.tests.counterfactual import INFERENCE_COLUMNS as COUNTERFACTUAL_INFERENCE_COLUMNS  # noqa: E402
+from engine.stats.hypothesis_tests.counterfactual import INFERENCE_COLUMNS as COUNTERFACTUAL_INFERENCE_COLUMNS  # noqa: E402
 def _short_band_verdict(verdict: str) -> str:
     from engine.stats.present import verdicts as V
 
@@ -441,7 +441,7 @@ def counterfactual_tables(frame: pd.DataFrame, *, digits: int = 3, by: Sequence[
     notes, never columns; a test that does not exist prints "—" with a footnote."""
     from engine.stats.entries._shared import p_column
     from engine.stats.present.verdicts import frame_verdicts
-    from engine.stats.tests.multitest import correction_name
+    from engine.stats.hypothesis_tests.multitest import correction_name
 
     _check_width(width)
     if frame.empty:

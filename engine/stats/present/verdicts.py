@@ -35,7 +35,7 @@ VERDICTS = (SIGNIFICANT_BEYOND, SIGNIFICANT_WITHIN, NOT_SIGNIFICANT_BEYOND, NOT_
 
 def status_verdict(status: Any) -> str:
     """The verdict a row's status imposes whatever its numbers ("no person-level test"), or ""."""
-    from engine.stats.tests.no_test import NO_PERSON_VARIATION
+    from engine.stats.hypothesis_tests.no_test import NO_PERSON_VARIATION
 
     return NO_PERSON_TEST if status == NO_PERSON_VARIATION else ""
 

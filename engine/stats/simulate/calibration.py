@@ -77,8 +77,8 @@ def scenario_pvalues(corpus: pd.DataFrame, seed: int, scenario: Scenario = Scena
     from scipy.stats import t as tdist
 
     from engine.stats.models.beta import beta_regression
-    from engine.stats.tests.counterfactual import counterfactual_analysis
-    from engine.stats.tests.km import km_paired_analysis
+    from engine.stats.hypothesis_tests.counterfactual import counterfactual_analysis
+    from engine.stats.hypothesis_tests.km import km_paired_analysis
 
     df = corpus.copy()
     df["score"] = planted_scores(df, seed=seed, base=scenario.base, precision=scenario.precision,
@@ -144,7 +144,7 @@ def _ols_only(df: pd.DataFrame, n_permutations: int = 0, small_sample: str = "CR
 
     from engine.stats._common import crossed_factors
     from engine.stats.models.cluster_robust import crossed_cov, ols_cluster
-    from engine.stats.tests.person_tests import PersonContrast, Stratum, interaction_permutation, permutation_test
+    from engine.stats.hypothesis_tests.person_tests import PersonContrast, Stratum, interaction_permutation, permutation_test
 
     names = df[df["person_kind"] == "name"]
     y = names["score"].to_numpy(float)

@@ -19,9 +19,9 @@ import numpy as np
 import pandas as pd
 
 from engine.stats import _common as C
-from engine.stats.tests.bootstrap import bootstrap_ci
+from engine.stats.hypothesis_tests.bootstrap import bootstrap_ci
 from engine.stats.inference import NO_FACTORS_NOTE, InferenceOptions
-from engine.stats.tests.paired_tests import paired_t, wilcoxon_signed_rank
+from engine.stats.hypothesis_tests.paired_tests import paired_t, wilcoxon_signed_rank
 from engine.stats.results import ID_COLUMNS, ResultsMixin, rule, text_table
 
 TEST = "counterfactual"
@@ -155,7 +155,7 @@ def _score_range(scores: np.ndarray, score_range: tuple[float, float] | None, so
 
 def _insert_adjusted(frame: pd.DataFrame, correction: str) -> None:
     """Adjusted p-values next to the raw ones, over all t and Wilcoxon p-values of the frame together."""
-    from engine.stats.tests.multitest import adjust, adjusted_column
+    from engine.stats.hypothesis_tests.multitest import adjust, adjusted_column
     pv = np.concatenate([frame["t_p_value"].to_numpy(float), frame["wilcoxon_p_value"].to_numpy(float)])
     adj = adjust(pv, correction)
     frame.insert(frame.columns.get_loc("t_p_value") + 1, adjusted_column("t_p_value"), adj[:len(frame)])
@@ -186,7 +186,7 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
                     scale: float | None = None,
                     factors: dict[str, np.ndarray] | None = None) -> tuple[dict[str, Any], list[str]]:
     """The statistics of one group of pairs (see module docstring) and notes on degenerate cases.
-    ``scale``: width of the score range, for the "no variation" rule (engine.stats.tests.no_test);
+    ``scale``: width of the score range, for the "no variation" rule (engine.stats.hypothesis_tests.no_test);
     ``factors``: template and word labels of the pairs, for crossed inference."""
     d = a - b
     n = len(d)
@@ -211,7 +211,7 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
     pt = pw = perm = None
     n_units = 0
     if clusters is not None:
-        from engine.stats.tests.person_tests import PersonContrast, permutation_test, person_means, person_t
+        from engine.stats.hypothesis_tests.person_tests import PersonContrast, permutation_test, person_means, person_t
 
         _, dj = person_means(d, np.asarray(clusters))
         n_units = len(dj)
@@ -222,7 +222,7 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
         perm = permutation_test(contrast, opts.n_permutations, seed)
     cx = None
     if pt is not None:
-        from engine.stats.tests.person_tests import crossed_t
+        from engine.stats.hypothesis_tests.person_tests import crossed_t
         cx = crossed_t(pt, d, factors)
         if opts.crossed and cx is None:
             notes.append(NO_FACTORS_NOTE)

@@ -5,9 +5,9 @@ statistic when every difference is the same non-zero number. Lexicon systems pro
 exactly these cases. Here the degenerate cases get a defined answer and a note:
 all differences 0 → statistic 0, p = 1 (no evidence of a difference); all differences
 equal and non-zero → no variation to test against, so no t-test: status ``constant_difference``,
-no statistic, no p-value (the rule of :mod:`engine.stats.tests.no_test`; the Wilcoxon rank test is
+no statistic, no p-value (the rule of :mod:`engine.stats.hypothesis_tests.no_test`; the Wilcoxon rank test is
 defined there and stays); fewer than two pairs → no test. "Equal" means within
-:data:`engine.stats.tests.no_test.VARIATION_TOLERANCE` of the scale. Otherwise the result is exactly scipy's ``ttest_rel`` / ``wilcoxon`` (two-sided).
+:data:`engine.stats.hypothesis_tests.no_test.VARIATION_TOLERANCE` of the scale. Otherwise the result is exactly scipy's ``ttest_rel`` / ``wilcoxon`` (two-sided).
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.stats.tests.no_test import CONSTANT_DIFFERENCE, tolerance, varies
+from engine.stats.hypothesis_tests.no_test import CONSTANT_DIFFERENCE, tolerance, varies
 
 
 @dataclass(frozen=True)

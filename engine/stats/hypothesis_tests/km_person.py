@@ -4,7 +4,7 @@ Why: the paper's paired t-test treats its 1,584 (gender) or 144 (race) pairs as 
 but the same ten noun-phrase pairs and forty names fill all of them, so a single name's quirk
 moves every pair it is in. When every person appears in every template × emotion word, the
 mean Δ over the pairs is exactly a weighted contrast of *person* means (see
-:class:`engine.stats.tests.person_tests.PersonContrast`):
+:class:`engine.stats.hypothesis_tests.person_tests.PersonContrast`):
 
 * gender: (n_np·mean over noun-phrase pairs of their mean Δ + n_names·(mean of female names −
   mean of male names)) / (n_np + n_names), pair counts as weights; names are shuffled within
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from engine.stats.tests.person_tests import PersonContrast, Stratum
+from engine.stats.hypothesis_tests.person_tests import PersonContrast, Stratum
 
 
 def _subset_rows(rows: pd.DataFrame, sub: str, emotion: str) -> pd.DataFrame:

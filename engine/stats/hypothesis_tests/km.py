@@ -1,6 +1,6 @@
 """Kiritchenko & Mohammad's (2018) paired bias analysis.
 
-Per system (model × emotion) and axis, over the pairs of :mod:`engine.stats.tests.km_pairing`:
+Per system (model × emotion) and axis, over the pairs of :mod:`engine.stats.hypothesis_tests.km_pairing`:
 a two-sided paired t-test of Δ = score(female/minority) − score(male/majority) at α = .05,
 turned into the paper's three bias groups ("F=M not significant", "F↑–M↓ significant",
 "F↓–M↑ significant"; "AA=EA …" for race), the average Δ over the pairs where Δ > 0 and
@@ -21,14 +21,14 @@ import numpy as np
 import pandas as pd
 
 from engine.stats import _common as C
-from engine.stats.tests.bootstrap import bootstrap_ci
-from engine.stats.tests.km_pairing import km_pairs
+from engine.stats.hypothesis_tests.bootstrap import bootstrap_ci
+from engine.stats.hypothesis_tests.km_pairing import km_pairs
 from engine.stats.inference import NO_FACTORS_NOTE, InferenceOptions, race_by_gender_from
-from engine.stats.tests.km_person import km_person_contrast
-from engine.stats.tests.no_test import NO_TEST_STATUSES
-from engine.stats.tests.paired_tests import paired_t
+from engine.stats.hypothesis_tests.km_person import km_person_contrast
+from engine.stats.hypothesis_tests.no_test import NO_TEST_STATUSES
+from engine.stats.hypothesis_tests.paired_tests import paired_t
 from engine.stats.present.verdicts import status_verdict
-from engine.stats.tests.person_tests import PersonContrast, crossed_t, permutation_test, person_t
+from engine.stats.hypothesis_tests.person_tests import PersonContrast, crossed_t, permutation_test, person_t
 from engine.stats.results import ID_COLUMNS, ResultsMixin, order_columns, rule, text_table
 from engine.stats.errors import StatisticError
 
@@ -39,7 +39,7 @@ SUBSETS = ("all", "neutral", "emotional", "matching")
 def verdict_text(a: str, b: str, significant: bool, mean_delta: float, tested: bool = True,
                  status: str = "") -> str:
     """The paper's bias-group label, e.g. 'F↑–M↓ significant'; "no person-level test" where the
-    persons compared do not vary (:mod:`engine.stats.tests.no_test`)."""
+    persons compared do not vary (:mod:`engine.stats.hypothesis_tests.no_test`)."""
     if status_verdict(status):
         return status_verdict(status)
     if not tested:
@@ -235,7 +235,7 @@ def _axis_settings(column: str, ax: str, lab: dict, alpha: float, correction: st
 
 def _corrected(frame: pd.DataFrame, tests: list[KMTest], correction: str, alpha: float) -> pd.DataFrame:
     """The frame with adjusted p-values; the verdicts (of ``tests`` and the frame) follow them."""
-    from engine.stats.tests.multitest import adjusted_column, correct_pvalues
+    from engine.stats.hypothesis_tests.multitest import adjusted_column, correct_pvalues
     frame = correct_pvalues(frame, correction)
     col = adjusted_column("p_value")
     for t, padj in zip(tests, frame[col].to_numpy(dtype=float)):

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.common.permutation import PermutationResult
-from engine.stats.tests.no_test import NO_PERSON_VARIATION, no_person_test_note, tolerance, varies
+from engine.stats.hypothesis_tests.no_test import NO_PERSON_VARIATION, no_person_test_note, tolerance, varies
 
 #: Ties in the permutation distribution: |t*| ≥ |t| − this (relative) counts as "at least as extreme".
 _TIE = 1e-9
@@ -68,7 +68,7 @@ class PersonTest:
     df: float
     p_value: float
     n_units: int
-    status: str = "ok"  # ok | too_few | all_zero | no_person_variation (see engine.stats.tests.no_test)
+    status: str = "ok"  # ok | too_few | all_zero | no_person_variation (see engine.stats.hypothesis_tests.no_test)
     note: str = ""
 
     def ci(self, conf_level: float = 0.95) -> tuple[float, float]:
@@ -156,7 +156,7 @@ def person_t(c: PersonContrast, scale: float | None = None) -> PersonTest:
     """Welch t-test of the contrast with Welch–Satterthwaite df (see module docstring).
 
     ``scale``: the score scale (range width) for the "no variation" rule of
-    :mod:`engine.stats.tests.no_test` (default: the largest |value|). Where no person the contrast
+    :mod:`engine.stats.hypothesis_tests.no_test` (default: the largest |value|). Where no person the contrast
     uses differs from the others of its group, there is no test: status ``no_person_variation``,
     no statistic and no p-value (or ``all_zero``, p = 1, when the contrast itself is 0).
     """
