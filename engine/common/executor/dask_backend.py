@@ -12,7 +12,7 @@ import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator
 
-from engine.common.progress import Cancelled, ProgressFn, is_cancelled
+from engine.common.progress import Cancelled, ProgressFn, ProgressTracker, is_cancelled
 
 POLL_S = 0.05  # how often a waiting map looks at `cancel`
 
@@ -115,7 +115,7 @@ class DaskBackend:
         futures = {self.client.submit(fn, task, retries=retries, key=f"{run}-{i}", priority=-i, pure=False): i
                    for i, task in enumerate(tasks)}
         values: dict[int, Any] = {}
-        started = time.perf_counter()
+        tracker = ProgressTracker(len(tasks), progress)
         pending = as_completed(list(futures))
         try:
             while not pending.is_empty():
@@ -137,9 +137,7 @@ class DaskBackend:
                     fut.release()
                     if on_result is not None:
                         on_result(i, value)
-                    if progress is not None:
-                        elapsed = time.perf_counter() - started
-                        progress(len(values), len(tasks), elapsed / len(values) * (len(tasks) - len(values)))
+                    tracker.advance(1)
         except BaseException:  # Ctrl+C, cancel or a failed task: stop everything still queued
             if futures:
                 self.client.cancel(list(futures))

@@ -26,7 +26,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator
 
-from engine.common.progress import Cancelled, ProgressFn, is_cancelled
+from engine.common.progress import Cancelled, ProgressFn, ProgressTracker, is_cancelled
 
 POLL_S = 0.1  # how often a waiting map looks at `cancel`
 LOKY_IDLE_S = 120  # a reusable loky worker exits after this long without work
@@ -164,7 +164,7 @@ class InProcess:
             here: Callable[[Any], Any] | None = None) -> list[Any]:
         tasks = list(tasks)
         run = here or fn
-        out, started = [], time.perf_counter()
+        out, tracker = [], ProgressTracker(len(tasks), progress)
         for i, task in enumerate(tasks):
             if is_cancelled(cancel):
                 raise Cancelled(i, len(tasks))
@@ -172,7 +172,7 @@ class InProcess:
             out.append(value)
             if on_result is not None:
                 on_result(i, value)
-            _report(progress, i + 1, len(tasks), started)
+            tracker.advance(1)
         return out
 
     def stop(self) -> None:
@@ -286,12 +286,6 @@ def _terminate(pool: Any) -> None:
             pass
 
 
-def _report(progress: ProgressFn | None, done: int, total: int, started: float) -> None:
-    if progress is not None:
-        elapsed = time.perf_counter() - started
-        progress(done, total, elapsed / done * (total - done) if done else None)
-
-
 class _PoolMap:
     """One ``LocalPool.map``: each worker holds one task at a time (a finished one is replaced from
     its future's callback, also while this process is busy with a task of its own), so the tasks
@@ -300,7 +294,7 @@ class _PoolMap:
     def __init__(self, pool: LocalPool, fn: Callable, tasks: list, here: Callable, progress: ProgressFn | None,
                  cancel: Any, on_result: Callable[[int, Any], None] | None) -> None:
         self.pool, self.fn, self.tasks, self.here = pool, fn, tasks, here
-        self.progress, self.cancel, self.on_result = progress, cancel, on_result
+        self.cancel, self.on_result = cancel, on_result
         self.lock = threading.Lock()
         self.queue: deque[int] = deque(range(len(tasks)))
         self.in_flight: dict[Future, int] = {}
@@ -309,7 +303,7 @@ class _PoolMap:
         self.failed: dict[int, Exception] = {}  # failed here
         self.limit = len(tasks)  # tasks after a failure here are not needed
         self.closed = False
-        self.started = time.perf_counter()
+        self.tracker = ProgressTracker(len(tasks), progress)
 
     def run(self) -> list[Any]:
         n = len(self.tasks)
@@ -386,7 +380,7 @@ class _PoolMap:
         self.values[i] = value
         if self.on_result is not None:
             self.on_result(i, value)
-        _report(self.progress, len(self.values), len(self.tasks), self.started)
+        self.tracker.advance(1)
 
     def _close(self) -> None:
         with self.lock:
