@@ -33,6 +33,12 @@ from gui.i18n import _, pgettext
 from gui.workbench.language_picker import LanguagePicker
 
 
+def corpus_id_rule_text() -> str:
+    """The corpus-id rule (engine.common.ids) as the new-corpus and translate dialogs say it."""
+    return _("The corpus id may contain only letters, digits, '-' and '_', at most 100 characters "
+             "(it names the file).")
+
+
 class PreferencesDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -224,8 +230,7 @@ class TranslateDialog(QDialog):
                      "es-MX or zh-Hant.").format(tag=typed)
         new_id = self.corpus_id.text().strip()
         if new_id and not is_corpus_id(new_id):
-            return _("The corpus id may contain only letters, digits, '-' and '_', at most 100 characters "
-                     "(it names the file).")
+            return corpus_id_rule_text()
         if new_id in self.taken_ids:
             # refused before anything is written: two corpora with one id would shadow each other
             return _("A corpus with the id “{id}” exists already: choose another id (e.g. {id}-2).").format(id=new_id)
@@ -318,8 +323,7 @@ class NewCorpusDialog(QDialog):
         if not self.language.tag():
             return _("Choose the language of the new corpus, e.g. French, or type a tag such as es-MX.")
         if not is_corpus_id(self.corpus_id.text().strip()):
-            return _("The corpus id may contain only letters, digits, '-' and '_', at most 100 characters "
-                     "(it names the file).")
+            return corpus_id_rule_text()
         return ""
 
     def _validate(self) -> None:
