@@ -13,7 +13,8 @@ __all__ = [
     "Word", "check_corpus", "generate", "load_definition", "parse_definition",
 ]
 from engine.corpus.generate.export import FORMATS, export_table  # noqa: E402
-from engine.corpus.definition.registry import builtin_names, list_corpora, load_corpus, user_corpus_dir  # noqa: E402
+from engine.common.user_dirs import user_corpus_dir  # noqa: E402
+from engine.corpus.definition.registry import builtin_names, list_corpora, load_corpus  # noqa: E402
 
 __all__ += ["FORMATS", "builtin_names", "export_table", "list_corpora", "load_corpus",
             "user_corpus_dir"]

@@ -17,7 +17,8 @@ from PySide6.QtGui import QUndoStack
 
 from engine.corpus import CorpusDefinition, load_corpus
 from engine.corpus.definition.paths import resolve
-from engine.corpus.definition.registry import BUILTIN_DIR, remember_corpus, user_corpus_dir
+from engine.common.user_dirs import user_corpus_dir
+from engine.corpus.definition.registry import BUILTIN_DIR, remember_corpus
 from engine.corpus.definition.writer import save_definition
 
 from .commands import InsertItem, RemoveItem, SetValue

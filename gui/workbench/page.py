@@ -61,7 +61,8 @@ def _display_path(path: Any) -> str:
     """A file name as a translator thinks of it: in "your corpora", built-in, or under ~."""
     from pathlib import Path
 
-    from engine.corpus.definition.registry import BUILTIN_DIR, user_corpus_dir
+    from engine.common.user_dirs import user_corpus_dir
+    from engine.corpus.definition.registry import BUILTIN_DIR
 
     p = Path(path)
     for base, label in ((user_corpus_dir(), _("your corpora")), (BUILTIN_DIR, "")):
