@@ -24,6 +24,25 @@ INFERENCE_CHOICES = ("person", "crossed", "paper")
 GENERALISES_TO = {"person": "persons like these; these templates and words",
                   "crossed": "persons, templates and words like these",
                   "paper": "these sentences (persons, templates and words fixed)"}
+#: How a results summary names each inference (one wording for every statistic's text summary).
+SUMMARY_LINES = {
+    "person": "person-robust (one unit per person or person pair: generalises to persons like these, these "
+              "templates and words); p (perm.) = person-level permutation test",
+    "crossed": "crossed (persons, templates and emotion words as random factors: generalises to persons, templates "
+               "and words like these)",
+    "paper": "paper (sentence pairs treated as independent: these sentences only)",
+}
+
+
+def summary_line(values) -> str:
+    """'inference: …' for a summary from the ``inference`` values of its rows (several: each named)."""
+    vals = sorted({str(v) for v in values if str(v) in SUMMARY_LINES})
+    if not vals:
+        return "inference: " + SUMMARY_LINES["person"]
+    return "inference: " + "; ".join(SUMMARY_LINES[v] if len(vals) == 1 else f"{v}: {SUMMARY_LINES[v]}"
+                                     for v in vals)
+
+
 #: The note of a crossed request on data without template/word labels (every statistic says the same).
 NO_FACTORS_NOTE = ("no template or emotion-word columns (template_id; emotion_word_id or emotion_word): templates and "
                    "words cannot be random factors; the p-values are person-robust only (they generalise to these "

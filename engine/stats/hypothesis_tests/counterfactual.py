@@ -46,19 +46,27 @@ class CounterfactualResults(ResultsMixin):
     def summary(self) -> str:
         if self.frame.empty:
             return "no counterfactual pairs analysed"
-        by = [c for c in self.settings.get("by", []) if c in self.frame.columns]
+        from engine.stats.inference import GENERALISES_TO, summary_line
         from engine.stats.present.verdicts import frame_verdicts
 
+        by = [c for c in self.settings.get("by", []) if c in self.frame.columns]
         cols = ["model"] + by + ["n", "mean_diff", "var_diff", "share_changed", "t_p_value",
                                  "wilcoxon_p_value", "band", "verdict"]
         heads = ["model"] + by + ["pairs", "mean R(p)−R(m)", "variance", "changed", "p (t)", "p (Wilcoxon)",
                                   "band", "verdict"]
         frame = self.frame.assign(verdict=frame_verdicts(self.frame))
-        inf = (self.settings.get("inference") or {}).get("inference", "person")
-        used = set(self.frame["inference"].dropna().astype(str)) if "inference" in self.frame else {inf}
-        line = ("inference: " + ("person-robust (one unit per person pair)" if used == {"person"} else
-                                 "paper (sentence pairs treated as independent)" if used == {"paper"} else "mixed"))
-        out = [rule("Counterfactual pairs (Goldfarb-Tarrant et al. 2023)"), line, text_table(frame, cols, heads)]
+        used = set(frame["inference"].dropna().astype(str)) if "inference" in frame else set()
+        out = [rule("Counterfactual pairs (Goldfarb-Tarrant et al. 2023)"), summary_line(used)]
+        if "crossed" in used:
+            out.append("p (Wilcoxon) is person-level (one unit per person pair): it generalises to "
+                       + GENERALISES_TO["person"])
+        keys = [c for c in ("corpus", "emotion") if c in frame.columns]
+        for key, block in (frame.groupby(keys, sort=False) if keys else [((), frame)]):
+            key = key if isinstance(key, tuple) else (key,)
+            named = [f"{k}: {v}" for k, v in zip(keys, key) if str(v)]
+            if named:
+                out.append("· ".join(named))
+            out.append(text_table(block, cols, heads))
         out += ["note: " + n for n in self.notes]
         return "\n".join(out)
 
@@ -136,6 +144,8 @@ def counterfactual_analysis(pairs: pd.DataFrame, priv_col: str, min_col: str, *,
     frame = pd.DataFrame(rows, columns=ID_COLUMNS + by + STAT_COLUMNS + ["note", "settings"])
     if correction and len(frame):
         _insert_adjusted(frame, correction)
+    from engine.stats.present.verdicts import frame_verdicts
+    frame["verdict"] = frame_verdicts(frame) if len(frame) else pd.Series(dtype=object)
     return CounterfactualResults(frame=frame, settings=settings, notes=notes)
 
 
@@ -223,7 +233,7 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
     cx = None
     if pt is not None:
         from engine.stats.hypothesis_tests.person_tests import crossed_t
-        cx = crossed_t(pt, d, factors)
+        cx = crossed_t(pt, d, factors, units=np.asarray(clusters).astype(str))
         if opts.crossed and cx is None:
             notes.append(NO_FACTORS_NOTE)
     use_t, use_w = (pt, pw) if (opts.person and pt is not None) else (t, w)

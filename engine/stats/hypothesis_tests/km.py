@@ -101,10 +101,10 @@ class KMPairedResults(ResultsMixin):
     def summary(self) -> str:
         if not self.tests:
             return "no paired test run"
-        inf = self.settings.get("inference", "person")
-        out = [rule("Kiritchenko & Mohammad paired analysis"),
-               "inference: " + ("person-robust (Welch t on person means; perm = person-level permutation test)"
-                                if inf == "person" else "paper (paired t-test over sentence pairs)")]
+        from engine.stats.inference import summary_line
+
+        inf = self.frame["inference"] if "inference" in self.frame else [self.settings.get("inference", "person")]
+        out = [rule("Kiritchenko & Mohammad paired analysis"), summary_line(inf)]
         cols = ["corpus", "model", "emotion", "axis", "subset", "n", "mean_delta", "p_value", "perm_p_value",
                 "verdict", "avg_delta_pos", "avg_delta_neg", "delta_spread"]
         heads = ["corpus", "model", "emotion", "axis", "subset", "pairs", "mean Δ", "p", "p (perm.)", "bias group",
@@ -281,9 +281,12 @@ def _test(p: pd.DataFrame, corp: str, spec: C.ScoreSpec, ax: str, sub: str, lab:
     if r.note:
         notes.append(f"{ax}/{sub}: {r.note}")
     pt = person_t(contrast, scale) if contrast is not None else None
-    cx = crossed_t(pt, d, C.crossed_factors(p)) if pt is not None else None
+    cx = crossed_t(pt, d, C.crossed_factors(p), units=_pair_units(p), cells=p["kind"].astype(str).to_numpy()) \
+        if pt is not None else None
     if opts.crossed and pt is not None and cx is None:
         notes.append(f"{ax}/{sub}: {NO_FACTORS_NOTE}")
+    elif opts.crossed and cx is not None and cx is not pt and cx.note:
+        notes.append(f"{ax}/{sub}: {cx.note}")
     perm = permutation_test(contrast, opts.n_permutations, seed) if contrast is not None else None
     if pt is not None and pt.note and (opts.person or pt.status == "too_few"):
         notes.append(f"{ax}/{sub}: person-level test: {pt.note}")
@@ -321,6 +324,13 @@ def _test(p: pd.DataFrame, corp: str, spec: C.ScoreSpec, ax: str, sub: str, lab:
         int(len(pos)), int(len(neg)), int(n - len(pos) - len(neg)),
         float(d.max() - d.min()), float(d.min()), float(d.max()), ci[0], ci[1],
         status, notes, settings, extra)
+
+
+def _pair_units(p: pd.DataFrame) -> np.ndarray:
+    """The person unit of each pair for the crossed noise table: a noun-phrase pair's key; "" for a
+    pair of name averages (it has no single person: the other factor's levels stand in)."""
+    key = p["pair_id"].astype(str).str.split("|", n=2).str[2].fillna("")
+    return np.where(p["kind"].astype(str).to_numpy() == "noun_phrase", key.to_numpy(dtype=object), "")
 
 
 FRAME_COLUMNS = ["axis", "subset", "a", "b", "label_a", "label_b", "n", "n_noun_phrase_pairs", "n_name_pairs", "mean_delta",

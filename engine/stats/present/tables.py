@@ -66,6 +66,8 @@ UNTESTED_WORDS = {
     "not_converged": "the model fit did not converge",
     "no_person_variation": "no variation between the persons compared: there is no person-level test",
     "constant_difference": "every pair differs by the same amount",
+    "design_limited": "only one or two persons differ from the rest of their group: the t statistic is fixed by the design",
+    "crossed_not_estimable": "templates or words as random factors cannot be estimated from this design",
     "too_few": "too few pairs",
     "no_pairs": "no pairs",
 }
@@ -466,7 +468,7 @@ def _counterfactual_by(frame: pd.DataFrame, by: Sequence[str] | None) -> list[st
     std = set(["corpus", "model", "emotion", "test", "note", "settings"]) | set(
         ["n", "mean_diff", "var_diff", "sd_diff", "ci_low", "ci_high", "share_changed", "share_priv_higher",
          "share_min_higher", "t_statistic", "t_df", "t_p_value", "wilcoxon_statistic", "wilcoxon_p_value",
-         "band", "exceeds_band", "status"]) | set(COUNTERFACTUAL_INFERENCE_COLUMNS) | set(note_columns(frame))
+         "band", "exceeds_band", "status", "verdict"]) | set(COUNTERFACTUAL_INFERENCE_COLUMNS) | set(note_columns(frame))
     by = list(by) if by is not None else [c for c in frame.columns if c not in std and not c.startswith(("t_p_", "wilcoxon_p_"))]
     if "emotion" in frame.columns and frame["emotion"].nunique() > 1 and "emotion" not in by:
         by = ["emotion"] + by  # rows of several emotions must say which is which
