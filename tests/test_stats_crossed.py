@@ -109,7 +109,8 @@ def test_rounding_never_creates_a_factor_part():
 def test_crossed_standard_error_matches_the_spread_over_words_and_templates():
     """Each emotion word and template has its own female effect (SD 0.15 logit, mean 0), on top of
     realistic template and word main effects (SD 0.3 and 1.0 logit: VADER on the EEC has 0.24 and 0.94).
-    Over 120 draws of words, templates, persons and noise, the OLS gender estimate's real spread is what
+    Over 480 draws of words, templates, persons and noise (with main effects the spread is heavy-tailed:
+    120 draws gave ratios from 0.83 to 1.53), the OLS gender estimate's real spread is what
     the crossed standard error says (ratio of variances near 1); the person-robust one misses most of it."""
     corpus = synthetic_eec(words_per_emotion=3, names_per_cell=6, emotions=("anger", "joy"))
     names = corpus[corpus["person_kind"] == "name"].reset_index(drop=True)
@@ -119,7 +120,7 @@ def test_crossed_standard_error_matches_the_spread_over_words_and_templates():
     from engine.stats._common import crossed_factors
     factors = crossed_factors(names)
     est, v_person, v_crossed = [], [], []
-    for seed in range(120):
+    for seed in range(480):
         y = planted_scores(names, seed=seed, person_sd=0.03, word_gender_sd=0.15, template_gender_sd=0.15,
                            template_sd=0.3, word_sd=1.0, scale="logit")
         beta, pc = ols_cluster(y, X, names["person_id"].to_numpy())
@@ -128,7 +129,7 @@ def test_crossed_standard_error_matches_the_spread_over_words_and_templates():
         v_person.append(pc.cov[2, 2])
         v_crossed.append(cx.cov[2, 2])
     real = np.var(est, ddof=1)
-    assert 0.7 < np.mean(v_crossed) / real < 1.4
+    assert 0.8 < np.mean(v_crossed) / real < 1.3
     assert np.mean(v_person) / real < 0.5
 
 
