@@ -85,13 +85,20 @@ REALISTIC_POWER_TESTS = {"race": ["beta_race", "ols_race", "km_race_all", "cross
                                     "crossed_ols_gender", "crossed_km_gender_all", "crossed_cf_gender_t"]}
 
 
-def realistic_cells() -> list[tuple[str, float, float, dict]]:
-    """(name, word SD, person SD, interactions) of every null cell of the realistic table."""
-    cells = [(f"{name} · word {wsd} · person {REALISTIC_PERSON_SD}", wsd, REALISTIC_PERSON_SD, inter)
-             for wsd in WORD_SDS for name, inter in INTERACTION_SETS]
+def realistic_cells(full: bool = False) -> list[tuple[str, float, float, dict]]:
+    """(name, word SD, person SD, interactions) of the null cells of the realistic table, hardest first.
+
+    Default grid (12 cells): every interaction alone and all four at word SD 1.0, none and all four at
+    word SD 0.08 and 0.5, all four at person SD 0.03 and 0.3; ``full``: every interaction set at every
+    word SD and none/all four at every person SD (22 cells)."""
+    sets = dict(INTERACTION_SETS)
+    pick = [(1.0, n) for n, _ in INTERACTION_SETS[::-1]] + [(w, n) for w in (0.5, 0.08) for n in ("all four", "none")]
+    if full:
+        pick = [(w, n) for w in WORD_SDS[::-1] for n, _ in INTERACTION_SETS[::-1]]
+    cells = [(f"{n} · word {w} · person {REALISTIC_PERSON_SD}", w, REALISTIC_PERSON_SD, sets[n]) for w, n in pick]
     for psd in EXTRA_PERSON_SDS:
-        for name, inter in (INTERACTION_SETS[0], INTERACTION_SETS[-1]):
-            cells.append((f"{name} · word 1.0 · person {psd}", 1.0, psd, inter))
+        for name in (("all four", "none") if full else ("all four",)):
+            cells.append((f"{name} · word 1.0 · person {psd}", 1.0, psd, sets[name]))
     return cells
 
 
@@ -144,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pigeonhole-sims", type=int, default=200,
                     help="systems per scenario of the pigeonhole-bootstrap check (default 200; 0: skip)")
     ap.add_argument("--pigeonhole-boot", type=int, default=200, help="bootstrap replicates per system (200)")
+    ap.add_argument("--full-grid", action="store_true", help="all 22 realistic cells (default: the 12 hardest)")
+    ap.add_argument("--resume", action="store_true", help="keep the cells already in --csv's -realistic file")
     a = ap.parse_args(argv)
     t0 = time.time()
     if a.only_interactions:
@@ -217,24 +226,32 @@ def _interactions(a, t0: float) -> int:
     """Rejection rates at α = .05 of the default and the crossed tests under realistic template and word
     main effects with interactions, power at +0.1 and +0.2 logit (raw and size-adjusted) and the
     pigeonhole-bootstrap check; returns 1 when a claimed cell is outside tolerance."""
-    cells = realistic_cells()
-    frames = []
+    cells = realistic_cells(a.full_grid)
+    path = (a.csv.replace(".csv", "") + "-realistic.csv") if a.csv else None
+    done = pd.read_csv(path) if (path and a.resume and os.path.exists(path)) else pd.DataFrame()
+    frames = [done] if len(done) else []
     for i, (name, wsd, psd, inter) in enumerate(cells):
+        if len(done) and (done["cell"] == name).sum() >= a.interaction_sims:
+            continue  # --resume: this cell is in the CSV already
         scen = Scenario(person_sd=psd, template_sd=TEMPLATE_SD, word_sd=wsd, **inter)
-        jobs = [(a.seed + 5_000_000 + 100_000 * i + s, scen, s < a.beta_sims, 0) for s in range(a.interaction_sims)]
+        key = [c[0] for c in realistic_cells(True)].index(name) if name in [c[0] for c in realistic_cells(True)] else i
+        jobs = [(a.seed + 5_000_000 + 100_000 * key + s, scen, s < a.beta_sims, 0) for s in range(a.interaction_sims)]
         frames.append(_simulate(jobs, a.workers, f"null {name}", t0).assign(cell=name, interactions=bool(inter)))
+        if path:  # written cell by cell, so a long run interrupted still has its finished cells
+            pd.concat(frames, ignore_index=True).to_csv(path, index=False)
     allp = pd.concat(frames, ignore_index=True)
-    if a.csv:
-        allp.to_csv(a.csv.replace(".csv", "") + "-realistic.csv", index=False)
+    cells = [c for c in cells if (allp["cell"] == c[0]).any()]
     n, nb = a.interaction_sims, min(a.beta_sims, a.interaction_sims)
     print(f"\nRejection rates at α = .05, % ± Monte Carlo SE, under no bias with realistic main effects (template "
           f"SD {TEMPLATE_SD}, word SD as named) and interactions of SD {INTERACTION_SD} logit (mean 0); "
           f"{n} systems per cell (Beta rows {nb}); n.e. = not estimable in every system; {time.time() - t0:.0f} s\n")
     bad = []
     groups = [(f"word SD {wsd}, person SD {REALISTIC_PERSON_SD}", [c for c in cells if c[1] == wsd and
-                                                                 c[2] == REALISTIC_PERSON_SD]) for wsd in WORD_SDS]
+                                                                 c[2] == REALISTIC_PERSON_SD]) for wsd in WORD_SDS[::-1]]
     groups.append(("other person SDs (word SD 1.0)", [c for c in cells if c[2] != REALISTIC_PERSON_SD]))
     for title, group in groups:
+        if not group:
+            continue
         print(f"**{title}**\n")
         heads = [c[0].split(" · ")[0] + ("" if c[2] == REALISTIC_PERSON_SD else f", person {c[2]}") for c in group]
         print("| test | " + " | ".join(heads) + " |")
