@@ -231,11 +231,14 @@ def _interactions(a, t0: float) -> int:
     done = pd.read_csv(path) if (path and a.resume and os.path.exists(path)) else pd.DataFrame()
     frames = [done] if len(done) else []
     for i, (name, wsd, psd, inter) in enumerate(cells):
-        if len(done) and (done["cell"] == name).sum() >= a.interaction_sims:
+        have = int((done["cell"] == name).sum()) if len(done) else 0
+        if have >= a.interaction_sims:
             continue  # --resume: this cell is in the CSV already
         scen = Scenario(person_sd=psd, template_sd=TEMPLATE_SD, word_sd=wsd, **inter)
         key = [c[0] for c in realistic_cells(True)].index(name) if name in [c[0] for c in realistic_cells(True)] else i
-        jobs = [(a.seed + 5_000_000 + 100_000 * key + s, scen, s < a.beta_sims, 0) for s in range(a.interaction_sims)]
+        # --resume extends a cell with the next seeds, so 100 now + 100 later = the same 200 systems
+        jobs = [(a.seed + 5_000_000 + 100_000 * key + s, scen, s < a.beta_sims, 0)
+                for s in range(have, a.interaction_sims)]
         frames.append(_simulate(jobs, a.workers, f"null {name}", t0).assign(cell=name, interactions=bool(inter)))
         if path:  # written cell by cell, so a long run interrupted still has its finished cells
             pd.concat(frames, ignore_index=True).to_csv(path, index=False)
