@@ -149,6 +149,11 @@ class SequenceClassifierScorer:
                                    self.precision_check.used)
         return self._fp
 
+    def tokenizer(self) -> Any:
+        """The model's tokenizer (engine.audit.identity_tokens checks the identity words through it)."""
+        self.load()
+        return self._tok
+
     def _tokenize(self, texts: list[str]) -> list[list[int]]:
         return self._tok(list(texts), truncation=True, max_length=self.max_length)["input_ids"]
 
@@ -247,6 +252,10 @@ class EnsembleClassifierScorer:
         self.manifest: dict[str, Any] = {}
 
     @classmethod
+    def tokenizer(self) -> Any:
+        """The members' tokenizer (they share one: trained from the same base model)."""
+        return self.members[0].tokenizer()
+
     def load(cls, folder: str | Path, **kwargs: Any) -> "EnsembleClassifierScorer":
         folder = Path(folder)
         man = read_manifest(folder)

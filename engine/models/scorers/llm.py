@@ -197,6 +197,10 @@ class LLMScorer:
                                  fix=f"pip install {module}") from None
         return {"gguf_file": self.path.name, "local_files_only": True}
 
+    def tokenizer(self) -> Any:
+        """The model's tokenizer (engine.audit.identity_tokens checks the identity words through it)."""
+        return self.load_tokenizer()
+
     def load_tokenizer(self) -> Any:
         if self._tok is None:
             from engine.models.hf_loading import load_tokenizer, offline, quiet_transformers
