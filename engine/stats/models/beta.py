@@ -267,7 +267,7 @@ def _fits_for_corpus(rows: pd.DataFrame, spec: C.ScoreSpec, corp: str, minority,
     if noun_phrases == "gender_only":
         nps = rows[(rows["person_kind"].astype(str) == "noun_phrase")
                    & rows["Gender"].astype(str).isin([female, male])]
-        np_settings = dict(settings, model_formula="score ~ 1 + female (noun phrases)")
+        np_settings = dict(settings, model_formula="score ~ 1 + female (noun phrases)", pairing=NP_UNPAIRED_NOTE)
         if nps.empty:
             out.append(_empty_fit(corp, spec, "noun_phrases", ("intercept", "gender"),
                                   "no noun-phrase sentences in this corpus", np_settings))
@@ -276,10 +276,18 @@ def _fits_for_corpus(rows: pd.DataFrame, spec: C.ScoreSpec, corp: str, minority,
             X = np.column_stack([np.ones(len(nps)), x2])
             cells = {male: int((x2 == 0).sum()), female: int((x2 == 1).sum())}
             out.append(_fit(C.numeric_scores(nps, spec.column), X, ("intercept", "gender"), cells, corp, spec,
-                            "noun_phrases", score_range, conf_level, list(drop_notes), np_settings, opts,
+                            "noun_phrases", score_range, conf_level, list(drop_notes) + [NP_UNPAIRED_NOTE],
+                            np_settings, opts,
                             nps[opts.person_col].astype(str).to_numpy() if opts.person_col else None,
                             C.crossed_factors(nps)))
     return out
+
+
+#: One contrast, two tests (issue 37): this fit and the paired tests answer "female vs male noun phrases" differently.
+NP_UNPAIRED_NOTE = ("noun phrases compared unpaired (each phrase one person, female vs male as two groups); the "
+                    "counterfactual and K&M tests compare the same contrast paired (each female phrase with its male "
+                    "counterpart), which removes what a pair shares, so their p-values differ (docs/stats.md, "
+                    "'One contrast, two tests')")
 
 
 def _blank_terms(terms: Sequence[str]) -> pd.DataFrame:
