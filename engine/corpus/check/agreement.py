@@ -58,14 +58,21 @@ def message(key: str, **params: Any) -> str:
     return MESSAGES[key].format(**params)
 
 
-def separator_problem(text: str) -> str:
-    """Why ``text`` cannot be one form ('' when it can): "arrabbiata / arrabbiato" is two forms."""
+def separator_problem(text: str, language: str = "") -> str:
+    """Why ``text`` cannot be one form ('' when it can): "arrabbiata / arrabbiato" is two forms.
+    With the language's data the message tags each part as the data reads it."""
+    m = SEPARATOR.search(text.strip())
     parts = [p for p in SEPARATOR.split(text.strip()) if p]
-    if len(parts) < 2 or not SEPARATOR.search(text):
+    if m is None or len(parts) < 2:
         return ""
-    sep = SEPARATOR.search(text).group(0).strip()
-    example = f" (e.g. gender=f: {parts[0]!r}, gender=m: {parts[1]!r})" if len(parts) == 2 else ""
-    return message("E027", text=text, sep=sep, example=example)
+    example = ""
+    for a in inflection(language).agreement if language and len(parts) == 2 else ():
+        sides = [a.read(p) for p in parts]
+        if sorted(sides) == sorted([BASE, OTHER]):
+            example = " (" + ", ".join(f"{a.feature}={a.base if s == BASE else a.other}: {p!r}"
+                                       for p, s in sorted(zip(parts, sides), key=lambda x: x[1] != BASE)) + ")"
+            break
+    return message("E027", text=text, sep=m.group(0).strip(), example=example)
 
 
 # -- which forms the templates ask for ----------------------------------------------------------------
@@ -254,7 +261,7 @@ def separator_findings(corpus: CorpusDefinition) -> list[Finding]:
     for name in LISTS:
         for e in getattr(corpus, name):
             for f in e.forms:
-                why = separator_problem(f.text) if not f.absent else ""
+                why = separator_problem(f.text, corpus.language) if not f.absent else ""
                 if why:
                     where = {_id_field(name): e.id} if _id_field(name) else {}
                     out.append(Finding("E027", why, item=f"{name}[{e.id}]", available=[_describe(f)], **where))

@@ -50,6 +50,8 @@ def is_untranslated(f: Finding, todo: dict[str, set[str]]) -> bool:
     """Whether a finding only says that its item is not translated yet."""
     if f.code == "E012":
         return True
+    if f.code in ("E026", "E027", "E028"):
+        return False  # what keeps the item from being translated: shown, not folded into progress
     cause = cause_of(f)
     if cause is not None and cause[1] in todo.get(cause[0], set()):
         return True
