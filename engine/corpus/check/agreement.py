@@ -144,6 +144,8 @@ def _covers(infl: Inflection, form: Form, combo: dict[str, str]) -> bool:
     the data reads it as serving that value too (or cannot tell: the translator is trusted)."""
     if not (form.text.strip() or form.absent):
         return False
+    if SEPARATOR.search(form.text):
+        return all(form.features.get(k, v) == v for k, v in combo.items())  # two forms in one: E027 says it
     for k, v in combo.items():
         if k in form.features:
             if form.features[k] != v:
