@@ -157,7 +157,10 @@ def test_a_form_with_a_separator_is_refused_and_split_by_its_fix(text):
     assert [f.code for f in found] == ["E027"]
     assert "gender=f: 'arrabbiata'" in found[0].message and "gender=m: 'arrabbiato'" in found[0].message
     assert "own row" in found[0].message
+    entry = corpus.emotion_words[0]
+    assert corpus_progress(corpus).left == 1 and missing_forms(corpus, "emotion_words", entry)
     apply(corpus, fix_for(corpus, found[0]))
+    assert corpus_progress(corpus).left == 0 and not missing_forms(corpus, "emotion_words", entry)
     assert sorted((f.text, f.features["gender"]) for f in corpus.emotion_words[0].forms) == [
         ("arrabbiata", "f"), ("arrabbiato", "m")]
     assert not [f for f in check_corpus(corpus).findings if f.code in ("E026", "E027", "E028")]

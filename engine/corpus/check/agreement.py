@@ -84,15 +84,21 @@ class Ask:
     agrees: str  # the feature the slot agrees on ("" = fixed features only)
 
 
-def _template_slots(corpus: CorpusDefinition) -> list[tuple[Any, Any, Any]]:
-    """(template, variant, slot) of every readable template variant."""
+def _template_slots(corpus: CorpusDefinition) -> list[tuple[Any, Any, Any, dict[str, dict[str, list[str]]]]]:
+    """(template, variant, slot, what it asks of each list) of every readable template variant:
+    computed once per check or progress count, then matched against each entry."""
+    data = _data_features(inflection(corpus.language))
     out = []
     for t in corpus.templates:
         for v in t.variants:
             try:
-                out += [(t, v, s) for s in parse_template(v.text).slots]
+                slots = parse_template(v.text).slots
             except TemplateSyntaxError:
                 continue
+            for s in slots:
+                asked = {name: {k: vals for k, vals in _asked(corpus, name, s).items() if k in data or k in s.refs}
+                         for name in LISTS}
+                out.append((t, v, s, asked))
     return out
 
 
@@ -123,13 +129,12 @@ def asks(corpus: CorpusDefinition, list_name: str, entry: Any, slots: list | Non
     own = set(getattr(entry, "features", {}) or {})
     if list_name == "persons":
         own |= {a for a in corpus.axes if a in corpus.features}
-    data = _data_features(inflection(corpus.language))
     out: dict[tuple, Ask] = {}
-    for t, v, slot in slots if slots is not None else _template_slots(corpus):
-        if not _slot_applies(corpus, list_name, entry, slot) or not _variant_applies(corpus, list_name, entry, t, v):
+    for t, v, slot, asked_of in slots if slots is not None else _template_slots(corpus):
+        if not asked_of[list_name] or not _slot_applies(corpus, list_name, entry, slot) or not _variant_applies(
+                corpus, list_name, entry, t, v):
             continue
-        asked = {k: vals for k, vals in _asked(corpus, list_name, slot).items()
-                 if k not in own and (k in data or k in slot.refs)}
+        asked = {k: vals for k, vals in asked_of[list_name].items() if k not in own}
         agrees = next((k for k in slot.refs if k in asked), "")
         keys = sorted(asked)
         for values in itertools.product(*(asked[k] for k in keys)):
@@ -194,8 +199,9 @@ class Gap:
 
 
 def required_gaps(corpus: CorpusDefinition, list_name: str, entry: Any, slots: list | None = None) -> list[Gap]:
-    """The combinations a slot asks of ``entry`` that none of its forms covers (E026). An entry
-    without any form is untranslated (E012), not a gap; nor is one marked untranslatable."""
+    """The combinations a slot asks of ``entry`` that only a form the language says cannot serve
+    would fill (E026: *furioso*, untagged, for gender=f). An entry without any form is untranslated
+    (E012), not a gap; nor is one marked untranslatable; a combination no form claims is E001."""
     if list_name not in LISTS or entry.review.status == "untranslatable":
         return []
     forms = [f for f in entry.forms if f.text.strip() or f.absent]
@@ -204,7 +210,10 @@ def required_gaps(corpus: CorpusDefinition, list_name: str, entry: Any, slots: l
     infl = inflection(corpus.language)
     gaps = []
     for ask in asks(corpus, list_name, entry, slots):
-        if not any(_covers(infl, f, ask.combo) for f in forms):
+        # a combination no form even claims is E001's (the form editor shows its empty row); E026 is
+        # the form without a tag the generator would use for it although the language says otherwise
+        claimed = any(all(f.features.get(k, v) == v for k, v in ask.combo.items()) for f in forms)
+        if claimed and not any(_covers(infl, f, ask.combo) for f in forms):
             gaps.append(Gap(ask.combo, ask.template, ask.slot, ask.agrees, _expected_text(infl, forms, ask.combo)))
     return gaps
 
@@ -217,16 +226,31 @@ def missing_forms(corpus: CorpusDefinition, list_name: str, entry: Any, source_e
         return []
     forms = getattr(entry, "forms", [])
     out = missing_combinations(needed_combinations(corpus, list_name, entry, source_entry), forms)
-    for gap in required_gaps(corpus, list_name, entry):
-        if gap.combo not in out:
-            out.append(gap.combo)
+    combos = [g.combo for g in required_gaps(corpus, list_name, entry)]
+    if has_two_in_one(entry):  # "a / b" is no form yet (E027): what the slots ask is still to enter
+        combos += [a.combo for a in asks(corpus, list_name, entry)] or [{}]
+    for combo in combos:
+        if combo not in out:
+            out.append(combo)
     return out
 
 
+def has_two_in_one(entry: Any) -> bool:
+    return any(not f.absent and SEPARATOR.search(f.text) for f in getattr(entry, "forms", []))
+
+
+def incomplete(corpus: CorpusDefinition, list_name: str, entry: Any, slots: list | None = None) -> bool:
+    """Has content but is not translated yet: a needed form missing (E026) or two forms typed as
+    one (E027). Progress and the review status count such an item as left to do."""
+    if list_name not in LISTS or entry.review.status == "untranslatable":
+        return False
+    return has_two_in_one(entry) or bool(required_gaps(corpus, list_name, entry, slots))
+
+
 def entries_with_gaps(corpus: CorpusDefinition) -> set[tuple[str, str]]:
-    """(list, id) of every entry with an E026 gap (progress counts them as not translated)."""
+    """(list, id) of every ``incomplete`` entry (progress counts them as not translated)."""
     slots = _template_slots(corpus)
-    return {(name, e.id) for name in LISTS for e in getattr(corpus, name) if required_gaps(corpus, name, e, slots)}
+    return {(name, e.id) for name in LISTS for e in getattr(corpus, name) if incomplete(corpus, name, e, slots)}
 
 
 # -- findings -----------------------------------------------------------------------------------------

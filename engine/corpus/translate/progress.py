@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.corpus.check.agreement import entries_with_gaps, required_gaps
+from engine.corpus.check.agreement import entries_with_gaps, incomplete
 from engine.corpus.definition.model import CorpusDefinition
 
 LISTS = ("templates", "persons", "emotion_words", "words")
@@ -28,12 +28,13 @@ def has_content(list_name: str, entry: Any) -> bool:
 
 def is_done(list_name: str, entry: Any, corpus: CorpusDefinition | None = None) -> bool:
     """Translated (or marked untranslatable). Given the corpus, an entry that lacks a form an
-    agreeing slot needs (E026: *furioso* alone where the slot asks gender=f) is not done."""
+    agreeing slot needs (E026: *furioso* alone where the slot asks gender=f) or holds two forms
+    typed as one (E027) is not done."""
     if entry.review.status == "untranslatable":
         return True
     if not has_content(list_name, entry):
         return False
-    return corpus is None or list_name == "templates" or not required_gaps(corpus, list_name, entry)
+    return corpus is None or not incomplete(corpus, list_name, entry)
 
 
 def untranslated_ids(corpus: CorpusDefinition) -> dict[str, set[str]]:
