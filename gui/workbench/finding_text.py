@@ -48,6 +48,11 @@ MORE_CHECK_TITLES = [
     N_("no spelling dictionary for the language on this system: spelling not checked"),
     N_("a group of a social axis has no names"),
     N_("unbalanced design: the cells of the social axes hold different numbers of names"),
+    N_("a form the slot needs is missing (agreement)"),
+    N_("two forms typed as one (joined by a separator)"),
+    N_("form does not match the language's inflection (tags swapped, same form, wrong ending)"),
+    N_("name in a slot asking for a case has no (known) declension"),
+    N_("person in a frame that governs a case, without that case"),
 ]
 
 
