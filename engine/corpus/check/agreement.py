@@ -49,8 +49,7 @@ MESSAGES = {
     "E029.none": "name in slot {{{slot}}} of {template}, which asks for {case}={value}, has no declension: "
                  "declare one of {classes} (features = {{ {feature} = \"...\" }})",
     "E029.unknown": "declension {value!r} is not one the {language} data knows: use one of {classes}",
-    "E030": "the person in slot {{{slot}}} is {about}: it takes {case}={value}; write "
-            "{{{slot} {case}={value}}}",
+    "E030": "the person in slot {{{slot}}} takes {case}={value} here ({about}): write {{{slot} {case}={value}}}",
 }
 
 
