@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.corpus.check.findings import Finding
-from engine.corpus.check.grammar.inflection import BASE, BOTH, OTHER, Inflection, inflection
+from engine.corpus.check.grammar.inflection import BASE, OTHER, Inflection, inflection
 from engine.corpus.definition.model import CorpusDefinition, Form
 from engine.corpus.definition.template_syntax import TemplateSyntaxError, parse_template
-from engine.corpus.generate.needed_forms import _asked, _slot_applies, missing_combinations, needed_combinations
+from engine.corpus.generate.needed_forms import asked_features, slot_applies, missing_combinations, needed_combinations
 
 SEPARATOR = re.compile(r"\s*[/|]\s*")
 LISTS = ("persons", "emotion_words", "words")
@@ -83,7 +83,7 @@ class Ask:
     agrees: str  # the feature the slot agrees on ("" = fixed features only)
 
 
-def _template_slots(corpus: CorpusDefinition) -> list[tuple[Any, Any, Any, dict[str, dict[str, list[str]]]]]:
+def template_slots(corpus: CorpusDefinition) -> list[tuple[Any, Any, Any, dict[str, dict[str, list[str]]]]]:
     """(template, variant, slot, what it asks of each list) of every readable template variant:
     computed once per check or progress count, then matched against each entry."""
     data = _data_features(inflection(corpus.language))
@@ -95,7 +95,7 @@ def _template_slots(corpus: CorpusDefinition) -> list[tuple[Any, Any, Any, dict[
             except TemplateSyntaxError:
                 continue
             for s in slots:
-                asked = {name: {k: vals for k, vals in _asked(corpus, name, s).items() if k in data or k in s.refs}
+                asked = {name: {k: vals for k, vals in asked_features(corpus, name, s).items() if k in data or k in s.refs}
                          for name in LISTS}
                 out.append((t, v, s, asked))
     return out
@@ -129,8 +129,8 @@ def asks(corpus: CorpusDefinition, list_name: str, entry: Any, slots: list | Non
     if list_name == "persons":
         own |= {a for a in corpus.axes if a in corpus.features}
     out: dict[tuple, Ask] = {}
-    for t, v, slot, asked_of in slots if slots is not None else _template_slots(corpus):
-        if not asked_of[list_name] or not _slot_applies(corpus, list_name, entry, slot) or not _variant_applies(
+    for t, v, slot, asked_of in slots if slots is not None else template_slots(corpus):
+        if not asked_of[list_name] or not slot_applies(corpus, list_name, entry, slot) or not _variant_applies(
                 corpus, list_name, entry, t, v):
             continue
         asked = {k: vals for k, vals in asked_of[list_name].items() if k not in own}
@@ -248,7 +248,7 @@ def incomplete(corpus: CorpusDefinition, list_name: str, entry: Any, slots: list
 
 def entries_with_gaps(corpus: CorpusDefinition) -> set[tuple[str, str]]:
     """(list, id) of every ``incomplete`` entry (progress counts them as not translated)."""
-    slots = _template_slots(corpus)
+    slots = template_slots(corpus)
     return {(name, e.id) for name in LISTS for e in getattr(corpus, name) if incomplete(corpus, name, e, slots)}
 
 
@@ -267,7 +267,7 @@ def _id_field(list_name: str) -> str:
 
 def gap_findings(corpus: CorpusDefinition) -> list[Finding]:
     out = []
-    slots = _template_slots(corpus)
+    slots = template_slots(corpus)
     for name in LISTS:
         for e in getattr(corpus, name):
             for gap in required_gaps(corpus, name, e, slots):
@@ -441,7 +441,7 @@ def _undeclined(cc, ct, slot, decl, named: set[str], classes: str) -> list[Findi
     out = []
     case = slot.fixed[decl.case]
     for p in cc.corpus.persons:
-        if p.kind != "name" or p.id in named or p.features.get(decl.feature) or not _slot_applies(
+        if p.kind != "name" or p.id in named or p.features.get(decl.feature) or not slot_applies(
                 cc.corpus, "persons", p, slot):
             continue
         if any(f.features.get(decl.case) == case for f in p.forms):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 
-from engine.corpus.check.agreement import (SEPARATOR, _template_slots, asks, mismatches, required_gaps)
+from engine.corpus.check.agreement import SEPARATOR, asks, mismatches, required_gaps, template_slots
 from engine.corpus.check.fixes import Fix
 from engine.corpus.check.findings import Finding
 from engine.corpus.check.grammar.inflection import BASE, OTHER, inflection
@@ -33,7 +33,7 @@ def forms_fix(corpus: CorpusDefinition, f: Finding, list_name: str, entry_id: st
 
 def _add_missing(corpus: CorpusDefinition, list_name: str, entry, f: Finding) -> list[Form] | None:
     """Tag each untagged form with the value it reads as, then add every predicted missing form."""
-    gaps = required_gaps(corpus, list_name, entry, _template_slots(corpus))
+    gaps = required_gaps(corpus, list_name, entry, template_slots(corpus))
     if not gaps or any(not g.expected for g in gaps):
         return None
     infl = inflection(corpus.language)
