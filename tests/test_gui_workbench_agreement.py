@@ -14,8 +14,8 @@ from PySide6.QtCore import Qt  # noqa: E402
 
 from engine.corpus.definition.model import Form  # noqa: E402
 from engine.corpus.translate.memory import MemoryUnit, TranslationMemory  # noqa: E402
-from test_gui_workbench_support import (close_editor, codes_for, make_window, open_view_editor,  # noqa: E402
-                                        type_text, wait_idle)
+from test_gui_workbench_support import (close_editor, codes_for, make_window, open_editor,  # noqa: E402
+                                        open_view_editor, type_replace, type_text, wait_idle)
 from test_inflection import definition, pair  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -67,6 +67,8 @@ def test_one_form_typed_for_a_gendered_word(qtbot, win, tmp_path):
     assert entry.review.status == "new"  # not "translated": the feminine form is missing
     assert "E026" in codes_for(page, "emotion word w")
     assert not page.progress_text().startswith("100%")
+    # the form editor offers the missing feminine form as an empty row of its own
+    assert ("ghost", {"gender": "f"}) in page.form_editor.row_kinds
     label = _apply_fix(qtbot, page, "E026")
     assert "furiosa" in label
     assert sorted(_forms(page)) == [("furiosa", {"gender": "f"}), ("furioso", {"gender": "m"})]
@@ -120,3 +122,16 @@ def test_a_stored_slash_form_is_a_finding_with_a_split_fix(qtbot, win, tmp_path)
     _apply_fix(qtbot, page, "E027")
     assert sorted(_forms(page)) == [("arrabbiata", {"gender": "f"}), ("arrabbiato", {"gender": "m"})]
     assert "E027" not in codes_for(page, "emotion word w")
+
+
+def test_two_forms_typed_into_a_form_row_are_refused(qtbot, win, tmp_path):
+    page = _open(qtbot, win, tmp_path, pair("arrabbiata", "arrabbiato"))
+    page.jump_to("emotion_words", "w")
+    fe = page.form_editor
+    editor = open_editor(qtbot, fe.table, 0, 0)
+    type_replace(qtbot, editor, "arrabbiata / arrabbiato")
+    close_editor(qtbot, fe.table, editor)
+    wait_idle(qtbot, page, 90000)
+    assert "Not stored" in win.statusBar().currentMessage()
+    assert _forms(page) == [("arrabbiata", {"gender": "f"}), ("arrabbiato", {"gender": "m"})]
+    qtbot.waitUntil(lambda: fe.table.item(0, 0).text() == "arrabbiata")  # the row shows what is stored
