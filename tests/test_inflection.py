@@ -294,3 +294,10 @@ def test_codes_and_messages_are_declared_once():
     for code in ("E026", "E027", "E028", "E029", "E030"):
         assert code in CODES and CODES[code][0] == "error"
     assert {k.split(".")[0] for k in MESSAGES} == {"E026", "E027", "E028", "E029", "E030"}
+
+
+def test_declined_names_are_names_to_the_spelling_check():
+    from engine.corpus.check.spelling import Speller
+
+    exempt = Speller(load_corpus("ar-camara2022")).exempt
+    assert {"محمدًا", "هاشمًا", "عمر"} <= exempt and "عمرًا" not in exempt  # عمر is diptote
