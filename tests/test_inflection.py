@@ -204,6 +204,7 @@ def test_italian_cases_fail_corpus_check(case, tmp_path):
     assert out.returncode != 0, out.stdout
     code = {"one form": "E026", "swapped": "E028", "slash": "E027", "memory insert": "E026"}[case]
     assert f"ERROR {code} emotion word w" in out.stdout, out.stdout
+    assert "not listed" not in out.stdout  # the item left to do is the one listed
 
 
 # -- names that decline ----------------------------------------------------------------------------------
