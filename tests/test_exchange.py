@@ -265,7 +265,7 @@ def test_xliff_edit_equals_direct_edit(tmp_path, mini):
          .replace("<target>enojado</target>", "<target>enfadado</target>"))
     unit("emotion_words/angry#1 gender=f", lambda u: u.replace('state="initial"', 'state="translated"')
          .replace("<target>enojada</target>", "<target>enfadada</target>"))
-    unit("emotion_words/sad#0", lambda u: u.replace("<target>triste</target>", "<target>apenado</target>"))
+    unit("emotion_words/sad#0", lambda u: u.replace("<target>triste</target>", "<target>infeliz</target>"))
     unit("emotion_words/happy#0", lambda u: u.replace('subState="eec:new"', 'subState="eec:machine-translated"'))
     unit("templates/T01#0", lambda u: u.replace("</notes>", " <note>Word order checked.</note>\n    </notes>"))
     xlf.write_text(text, encoding="utf-8")
@@ -276,7 +276,7 @@ def test_xliff_edit_equals_direct_edit(tmp_path, mini):
     angry.forms[0].text, angry.forms[1].text = "enfadado", "enfadada"
     angry.review.status, angry.review.translator = "translated", "Eva"
     sad = item(expected, "emotion_words", "sad")
-    sad.forms[0].text, sad.review.status, sad.review.translator = "apenado", "translated", "Eva"
+    sad.forms[0].text, sad.review.status, sad.review.translator = "infeliz", "translated", "Eva"
     happy = item(expected, "emotion_words", "happy")
     happy.review.status, happy.review.translator = "machine-translated", "Eva"
     item(expected, "templates", "T01").review.note = "Word order checked."

@@ -93,6 +93,17 @@ ENGINE_MESSAGES: dict[str, list[str]] = {
     "W110": ["sides differ in length beyond the person term: 'my mother feels sad' vs 'my dad feels sad'"],
     "W111": ["pair a~b: 'a' has a sentence, 'b' has none (see its own findings)"],
     "W112": ["slot 'person' asks for case=acc but realises 'der Mann', which does not match '^(den|einen) '"],
+    "E026": ["no form with gender=f for slot {emotion} of T1 (it agrees on gender): enter 'furiosa' in its own row",
+             "no form with gender=f for slot {emotion} of T1: enter it in its own row"],
+    "E027": ["form 'arrabbiata / arrabbiato' holds two forms joined by '/': enter each form in its own row with its "
+             "features (gender=m: 'arrabbiato', gender=f: 'arrabbiata')"],
+    "E028": ["forms tagged gender=m ('furiosa') and gender=f ('furioso') are swapped: the data reads 'furiosa' as "
+             "gender=f", "the same form 'furioso' for gender=m and gender=f: the gender=f form is 'furiosa'",
+             "form 'furioso' is tagged gender=f but reads as gender=m: expected 'furiosa'"],
+    "E029": ["name in slot {person} of T1, which asks for case=acc, has no declension: declare one of triptote, "
+             "diptote (features = { declension = \"...\" })",
+             "declension 'triptoe' is not one the ar data knows: use one of triptote, diptote"],
+    "E030": ["the person in slot {person} takes case=acc here (the object of جعل، رأى): write {person case=acc}"],
     "W113": ["'ابي' is not in the ar dictionary (130 sentence(s), e.g. 'ابي يشعر عصبي'): correct it, or add it to "
              "[spelling] accept if it is right"],
     "W114": ["spelling not checked: EEC Studio knows no spelling dictionary for 'zh'"],

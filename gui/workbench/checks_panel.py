@@ -61,6 +61,11 @@ def fix_label(fix: Any) -> str:
             feature=a["feature"], ref=a["ref"], slot="{" + a["slot"] + "}", template=a["template"])
     if fix.kind == "mirror":
         return _("Fix: set the pair of {other} to {person}").format(other=a["other"], person=a["person"])
+    if fix.kind == "forms":
+        return _("Fix: set the forms of {entry} to {forms}").format(entry=a["entry"], forms=a["forms"])
+    if fix.kind == "case":
+        return _("Fix: add {feature}={value} to the slot {slot} of {template}").format(
+            feature=a["feature"], value=a["value"], slot="{" + a["slot"] + "}", template=a["template"])
     if fix.kind == "pair":
         return _("Fix: pair {person} with {other}").format(person=a["person"], other=a["other"])
     return _("Fix")

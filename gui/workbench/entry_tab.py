@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QPush
 from engine.corpus import Form, Template, Variant, Word
 from engine.corpus.definition.ids import derive_id
 from engine.corpus.definition.language_presets import preset_for
-from engine.corpus.generate.needed_forms import missing_combinations, needed_combinations
+from engine.corpus.check.agreement import missing_forms
 from engine.corpus.translate.progress import auto_status
 
 from gui.i18n import _, connect_retranslate, ngettext
@@ -46,9 +46,7 @@ def new_entry(doc: CorpusDocument, list_name: str, values: dict[str, Any] | None
         else:
             entry = Word(values.get("id") or derive_id(text, ids, "word"),
                          [Form(text)] if text else [])
-    missing = [] if list_name == "templates" else missing_combinations(
-        needed_combinations(c, list_name, entry), getattr(entry, "forms", []))
-    auto_status(list_name, entry, missing)
+    auto_status(list_name, entry, missing_forms(c, list_name, entry))
     return entry
 
 

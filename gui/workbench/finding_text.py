@@ -48,6 +48,11 @@ MORE_CHECK_TITLES = [
     N_("no spelling dictionary for the language on this system: spelling not checked"),
     N_("a group of a social axis has no names"),
     N_("unbalanced design: the cells of the social axes hold different numbers of names"),
+    N_("a form the slot needs is missing (agreement)"),
+    N_("two forms typed as one (joined by a separator)"),
+    N_("form does not match the language's inflection (tags swapped, same form, wrong ending)"),
+    N_("name in a slot asking for a case has no (known) declension"),
+    N_("person in a frame that governs a case, without that case"),
 ]
 
 
@@ -263,6 +268,32 @@ _COMPOSED: list[tuple[str, re.Pattern[str], str, bool]] = [(c, re.compile(p), m,
     ("E025", r"standard punctuation of (?P<language>\S+) \((?P<ends>[^)]*)\)",
      N_("the sentence does not end with the standard punctuation of {language} ({ends}): end the template with "
         "it"), True),
+    # issue 38 (engine.corpus.check.agreement.MESSAGES)
+    ("E026", rf"no form with (?P<features>.+?) for slot (?P<slot>\{{[^}}]+\}}) of (?P<template>\S+?)(?: \(it agrees "
+             rf"on [^)]+\))?: enter {_q('expected')} in its own row",
+     N_("no form with {features} for the slot {slot} of {template}: enter “{expected}” in a row of its own"), True),
+    ("E026", r"no form with (?P<features>.+?) for slot (?P<slot>\{[^}]+\}) of (?P<template>\S+?)(?: \(it agrees "
+             r"on [^)]+\))?: enter it in its own row",
+     N_("no form with {features} for the slot {slot} of {template}: enter it in a row of its own"), True),
+    ("E027", rf"form {_q('text')} holds two forms joined by {_q('sep')}: enter each form in its own row with its "
+             r"features(?P<example>.*)$",
+     N_("“{text}” holds two forms joined by “{sep}”: enter each form in a row of its own with its "
+        "features{example}"), True),
+    ("E028", rf"forms tagged (?P<a>\S+) \({_q('at')}\) and (?P<b>\S+) \({_q('bt')}\) are swapped",
+     N_("the forms tagged {a} (“{at}”) and {b} (“{bt}”) are swapped: exchange their texts"), True),
+    ("E028", rf"the same form {_q('text')} for (?P<a>\S+) and (?P<b>\S+): the (?P<c>\S+) form is {_q('expected')}",
+     N_("the same form “{text}” for {a} and {b}: the {c} form is “{expected}”"), True),
+    ("E028", rf"form {_q('text')} is tagged (?P<tagged>\S+) but reads as (?P<reads>\S+): expected {_q('expected')}",
+     N_("“{text}” is tagged {tagged} but reads as {reads}: expected “{expected}”"), True),
+    ("E029", r"name in slot (?P<slot>\{[^}]+\}) of (?P<template>\S+), which asks for (?P<case>\S+), has no "
+             r"declension: declare one of (?P<classes>[^(]+?) \(",
+     N_("the name in the slot {slot} of {template} asks for {case} but has no declension: declare one of "
+        "{classes}"), True),
+    ("E029", rf"declension {_q('value')} is not one the (?P<language>\S+) data knows: use one of (?P<classes>.+)$",
+     N_("the declension “{value}” is not one the {language} data knows: use one of {classes}"), True),
+    ("E030", r"the person in slot (?P<slot>\{[^}]+\}) takes (?P<case>\S+) here \((?P<about>.+)\): write "
+             r"(?P<fix>\{.+\})$",
+     N_("the person in the slot {slot} takes {case} here ({about}): write {fix}"), False),
     ("W101", r"^forms? (?P<forms>.+) listed for (?P<ids>.+)$",
      N_("the same form ({forms}) is listed for {ids}: give each entry its own word, or keep one entry"), True),
     ("W102", rf"form {_q('form')}: (?P<why>.+)",

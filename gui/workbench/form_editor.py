@@ -35,7 +35,8 @@ from engine.corpus import Form, Variant
 from engine.corpus.generate.compiled import CVariant
 from engine.corpus.check.grammar.referent import experiencer
 from engine.corpus.definition.model import EXPERIENCERS
-from engine.corpus.generate.needed_forms import missing_combinations, needed_combinations
+from engine.corpus.check.agreement import missing_forms, separator_problem
+from engine.corpus.generate.needed_forms import needed_combinations
 from engine.corpus.translate.progress import auto_status
 
 from gui.i18n import _, connect_retranslate, list_separator, pgettext
@@ -44,7 +45,7 @@ from .columns import LIST_TITLES
 from .document import CorpusDocument
 from .markup import has_markup, paint_markup
 from .spelling import SpellingMarks, cell_menu, install_line_edit, marks_for
-from .table_model import rtl_line_edit, rtl_style
+from .table_model import rtl_line_edit, rtl_style, undo_typing_session
 
 ANY = ""  # a form that does not mention a feature fits any value of it
 INFERRED = ""  # a template that does not declare who feels its emotion word
@@ -146,6 +147,7 @@ class FormEditor(QWidget):
     """Edits ``doc.corpus.<list_name>[row]``'s forms; every change is one undoable edit."""
 
     edited = Signal()
+    notice = Signal(str)  # for the status bar: an edit refused (two forms typed as one)
 
     def __init__(self, doc: CorpusDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -294,7 +296,7 @@ class FormEditor(QWidget):
         e = self.entry
         if e is None or self.is_template:
             return []
-        return missing_combinations(self.needed(), e.forms)
+        return missing_forms(self.doc.corpus, self.list_name, e, self.doc.source_entry(self.list_name, e.id))
 
     def _row_label(self, r: int, item: Any) -> str:
         kind, what = self.row_kinds[r]
@@ -524,7 +526,8 @@ class FormEditor(QWidget):
         else:
             entry.forms = new_rows
         # the status follows the work: translated once every needed form is there, new again if emptied
-        auto_status(self.list_name, entry, missing_combinations(self.needed(), entry.forms) if not self.is_template else [])
+        auto_status(self.list_name, entry, [] if self.is_template else missing_forms(
+            self.doc.corpus, self.list_name, entry, self.doc.source_entry(self.list_name, entry.id)))
         try:
             self.doc.set((self.list_name, self.row), entry, text, merge_key=merge_key)
         finally:
@@ -566,16 +569,28 @@ class FormEditor(QWidget):
         """One keystroke in a form's text: an edit (merged into one undo step per cell editor)."""
         if self._building or self.entry is None:
             return
-        rows = self._with_text(r, c, text)
+        rows = None if self._two_forms(c, text, final=False) else self._with_text(r, c, text)
         if rows is not None:
             self._edit(rows, _("Edit form of {item}").format(item=self.entry.id), merge_key=key, rebuild=False)
 
     def _commit_text(self, item: QTableWidgetItem) -> None:
         if self._building or self.entry is None:
             return
+        if self._two_forms(item.column(), item.text(), final=True):
+            undo_typing_session(self.doc, (self.list_name, self.row))
+            QTimer.singleShot(0, lambda: self.show_entry(self.list_name, self.row))  # the cell shows what is stored
+            return
         rows = self._with_text(item.row(), item.column(), item.text(), final=True)
         if rows is not None:
             self._edit(rows, _("Edit form of {item}").format(item=self.entry.id), rebuild=False)
+
+    def _two_forms(self, c: int, text: str, final: bool) -> bool:
+        """A form's text holding two forms ("arrabbiata / arrabbiato", checker E027) is not stored;
+        when the cell closes the status bar says how to enter them, one row each."""
+        problem = "" if self.is_template or c != 0 else separator_problem(text, self.doc.corpus.language)
+        if problem and final:
+            self.notice.emit(_("Not stored: {problem}").format(problem=problem))
+        return bool(problem)
 
     def _commit_feature(self, r: int, feat: str, value: str) -> None:
         if self._building or self.entry is None:

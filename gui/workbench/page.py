@@ -167,6 +167,7 @@ class WorkbenchPage(QWidget):
         self.tabs.addTab(self.settings_tab, "")
         self.tabs.currentChanged.connect(self._tab_changed)
         self.form_editor = FormEditor(doc)
+        self.form_editor.notice.connect(self.message)
         self.suggestions = SuggestionsPanel(doc)
         self.suggestions.inserted.connect(lambda _l, _r: self.form_editor.show_entry(self.form_editor.list_name,
                                                                                    self.form_editor.row))
@@ -581,7 +582,7 @@ class WorkbenchPage(QWidget):
         """Jump to the next (or previous) item not translated yet (Ctrl+Shift+Down / Up)."""
         def todo(name: str, item_id: str) -> bool:
             entry = getattr(self.doc.corpus, name)[self.doc.index_of(name, item_id)]
-            return not is_done(name, entry)
+            return not is_done(name, entry, self.doc.corpus)
         if not self._go(todo, step):
             self.message.emit(_("Everything is translated."))
             return False

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from engine.corpus import Form, Variant
 from engine.corpus.translate.glossary import forms_label
 from engine.corpus.translate.memory import GLOSSARY, Suggestion, TranslationMemory, units_of
-from engine.corpus.generate.needed_forms import missing_combinations, needed_combinations
+from engine.corpus.check.agreement import missing_forms
 from engine.corpus.translate.progress import auto_status
 
 from gui.common.background import Latest
@@ -154,9 +154,7 @@ class SuggestionsPanel(QWidget):
             new.variants = [Variant(f.text, keep(f)) for f in s.unit.forms]
         else:
             new.forms = [Form(f.text, keep(f)) for f in s.unit.forms]
-        missing = [] if self.list_name == "templates" else missing_combinations(
-            needed_combinations(self.doc.corpus, self.list_name, new), new.forms)
-        auto_status(self.list_name, new, missing)
+        auto_status(self.list_name, new, missing_forms(self.doc.corpus, self.list_name, new))
         self.doc.set((self.list_name, self.row), new, _("Insert suggestion for {item}").format(item=e.id))
         self.inserted.emit(self.list_name, self.row)
         return True

@@ -13,7 +13,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
-from engine.corpus.generate.needed_forms import missing_combinations, needed_combinations
+from engine.corpus.check.agreement import missing_forms, separator_problem
 from engine.corpus.definition.paths import assign
 from engine.corpus.translate.progress import auto_status
 
@@ -35,6 +35,15 @@ LIVE_EDIT_ROLE = Qt.UserRole + 3
 TO_REVIEW = "to-review"
 _STATUS_COLOURS = {"new": "#fde2e1", "machine-translated": "#fff1cc", "translated": "#e3f0ff",
                    "reviewed": "#dff5e1", "untranslatable": "#eeeeee"}
+
+
+def undo_typing_session(doc: Any, where: tuple) -> None:
+    """Put back what an item held before the typing session that is the last undo step (merged
+    keystrokes, ``SetValue.merge_key``) when the typed text is refused as a whole."""
+    stack = doc.undo_stack
+    top = stack.command(stack.index() - 1) if stack.index() > 0 else None
+    if getattr(top, "merge_key", None) is not None and tuple(getattr(top, "path", ()))[: len(where)] == where:
+        doc.set(top.path, top.old, top.text(), merge_key=top.merge_key)  # merged back: no undo step left
 
 
 class EntryTableModel(QAbstractTableModel):
@@ -140,6 +149,8 @@ class EntryTableModel(QAbstractTableModel):
                 self.notice.emit(problem)
                 return False
             value = str(value).strip()
+        if col.target and self.list_name != "templates" and self._two_forms(str(value), index.row(), role):
+            return False
         new = col.convert(str(value), entry)
         path = (self.list_name, index.row()) + tuple(col.path(entry))
         if col.key == "id":
@@ -151,13 +162,23 @@ class EntryTableModel(QAbstractTableModel):
             # the text being translated: the review status follows it (new <-> translated), one undo step
             updated = copy.deepcopy(entry)
             assign(updated, tuple(col.path(entry)), new)
-            needed = needed_combinations(self.doc.corpus, self.list_name, updated,
-                                         self.doc.source_entry(self.list_name, entry.id))
-            auto_status(self.list_name, updated,
-                        missing_combinations(needed, updated.forms) if self.list_name != "templates" else [])
+            auto_status(self.list_name, updated, missing_forms(self.doc.corpus, self.list_name, updated,
+                                                               self.doc.source_entry(self.list_name, entry.id)))
             self.doc.set((self.list_name, index.row()), updated, label, merge_key=key)
             return True
         self.doc.set(path, new, label, merge_key=key)
+        return True
+
+    def _two_forms(self, text: str, row: int, role: int) -> bool:
+        """Refuse "arrabbiata / arrabbiato" as one form (checker E027): while typing the text is not
+        stored; when the cell closes the cell gets back what it held before and the status bar says
+        how to enter two forms."""
+        problem = separator_problem(text, self.doc.corpus.language)
+        if not problem:
+            return False
+        if role != LIVE_EDIT_ROLE:
+            undo_typing_session(self.doc, (self.list_name, row))
+            self.notice.emit(_("Not stored: {problem}").format(problem=problem))
         return True
 
     def set_pair(self, person_id: str, other_id: str) -> bool:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from engine.corpus.definition.axes import axis_findings
 from engine.corpus.generate.compiled import CompiledCorpus, Realisation
+from engine.corpus.check.agreement import agreement_findings, declension_findings, separator_problem
 from engine.corpus.check.expect import expect_findings
 from engine.corpus.check.findings import Finding
 from engine.corpus.check.grammar import GrammarCheck
@@ -78,6 +79,8 @@ def check_corpus(corpus: CorpusDefinition, compiled: CompiledCorpus | None = Non
     out += _check_forms(corpus)
     out += _check_duplicates(corpus)
     out += _check_templates(corpus, cc)
+    out += agreement_findings(corpus)
+    out += declension_findings(cc)
     grammar = GrammarCheck(cc)
     n, combo = _check_combinations(cc, grammar)
     report.sentences = n
@@ -263,7 +266,7 @@ def _check_forms(corpus: CorpusDefinition) -> list[Finding]:
             out.append(Finding("E008", "empty form", item=item))
             continue
         why = stray_characters(f.text)
-        if why:
+        if why and not separator_problem(f.text):  # two forms in one: E027 says how to enter them
             out.append(Finding("W102", f"form {f.text!r}: {why}", item=item))
         out += _feature_problems(corpus, f.features, item)
     return out

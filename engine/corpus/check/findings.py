@@ -42,6 +42,12 @@ CODES: dict[str, tuple[str, str]] = {
     "E023": (ERROR, "form that does not exist in the language, or a false friend"),
     "E024": (ERROR, "construction with the wrong reading (a calque, a trait for a feeling)"),
     "E025": (ERROR, "missing or non-standard sentence-final punctuation"),
+    # agreement the checker knows (engine.corpus.check.agreement, grammar/languages/inflection/<lang>.toml)
+    "E026": (ERROR, "a form the slot needs is missing (agreement)"),
+    "E027": (ERROR, "two forms typed as one (joined by a separator)"),
+    "E028": (ERROR, "form does not match the language's inflection (tags swapped, same form, wrong ending)"),
+    "E029": (ERROR, "name in a slot asking for a case has no (known) declension"),
+    "E030": (ERROR, "person in a frame that governs a case, without that case"),
     "W101": (WARNING, "same form listed for different entries"),
     "W102": (WARNING, "stray punctuation or whitespace in a form"),
     "W103": (WARNING, "sentence does not start with a capital letter"),
@@ -61,7 +67,7 @@ CODES: dict[str, tuple[str, str]] = {
 }
 
 # Codes a definition may declare in [known_defects] (a published text kept as it was).
-GRAMMAR_CODES = ("E016", "E017", "E018", "E019", "E020", "E021", "E022", "E023", "E024", "E025")
+GRAMMAR_CODES = ("E016", "E017", "E018", "E019", "E020", "E021", "E022", "E023", "E024", "E025", "E026", "E028", "E030")
 
 
 @dataclass

@@ -17,14 +17,14 @@ from typing import Any
 from engine.corpus.check.findings import Finding
 from engine.corpus.definition.model import CorpusDefinition
 
-_ITEM_RX = re.compile(r"^(templates|persons)\[(.+)\]$")
+_ITEM_RX = re.compile(r"^(templates|persons|emotion_words|words)\[(.+)\]$")
 
 
 @dataclass
 class Fix:
     label: str  # what the fix does, in English (the GUI words it again)
     edits: list[tuple[tuple, Any]] = field(default_factory=list)  # (path, new value)
-    kind: str = ""  # "agree" | "mirror" | "pair"
+    kind: str = ""  # "agree" | "mirror" | "pair" | "forms" (E026-E028: the entry's forms) | "case" (E030)
     args: dict[str, str] = field(default_factory=dict)  # what the GUI needs to word it
 
 
@@ -61,6 +61,12 @@ def pair_edits(corpus: CorpusDefinition, person_id: str, other_id: str) -> list[
 def fix_for(corpus: CorpusDefinition, f: Finding) -> Fix | None:
     """The one edit that removes ``f``, or None when the fix needs a decision."""
     m = _ITEM_RX.match(f.item or "")
+    if f.code in ("E026", "E027", "E028") and m and m.group(1) != "templates":
+        from engine.corpus.check.agreement_fixes import forms_fix
+
+        return forms_fix(corpus, f, m.group(1), m.group(2))
+    if f.code == "E030" and m and m.group(1) == "templates" and f.slot and f.wanted:
+        return _case_fix(corpus, f, m.group(2))
     if f.code == "E002" and m and m.group(1) == "templates" and f.wanted and f.slot:
         feature, ref = next(iter(f.wanted.items()))
         i = next((k for k, t in enumerate(corpus.templates) if t.id == m.group(2)), -1)
@@ -87,3 +93,28 @@ def fix_for(corpus: CorpusDefinition, f: Finding) -> Fix | None:
                 return Fix(f"pair {p.id} with {free[0]}", pair_edits(corpus, p.id, free[0]), "pair",
                            {"person": p.id, "other": free[0]})
     return None
+
+
+def _case_fix(corpus: CorpusDefinition, f: Finding, template_id: str) -> Fix | None:
+    """E030: ``{person}`` -> ``{person case=acc}`` in the variants where the frame governs the case."""
+    from engine.corpus.check.agreement import frame_case
+    from engine.corpus.definition.template_syntax import TemplateSyntaxError, parse_template
+    from engine.corpus.generate.compiled import CVariant
+
+    i = next((k for k, t in enumerate(corpus.templates) if t.id == template_id), -1)
+    if i < 0:
+        return None
+    feature, value = next(iter(f.wanted.items()))
+    variants = copy.deepcopy(corpus.templates[i].variants)
+    for v in variants:
+        try:
+            parsed = parse_template(v.text)
+        except TemplateSyntaxError:
+            continue
+        slot = parsed.slot(f.slot)
+        if slot is not None and frame_case(corpus.language, CVariant(v, parsed, [], slot, None), slot)[0] == value:
+            v.text = add_agreement(v.text, f.slot, feature, value)
+    if [v.text for v in variants] == [v.text for v in corpus.templates[i].variants]:
+        return None
+    return Fix(f"add {feature}={value} to slot {f.slot!r} of {template_id}", [(("templates", i, "variants"), variants)],
+               "case", {"feature": feature, "value": value, "slot": f.slot, "template": template_id})

@@ -15,6 +15,7 @@ import threading
 from collections import Counter
 from dataclasses import dataclass
 
+from engine.corpus.check.grammar.inflection import inflection
 from engine.corpus.check.findings import Finding
 from engine.corpus.check.grammar.language_data import language_data
 from engine.corpus.definition.model import CorpusDefinition
@@ -92,10 +93,14 @@ class Speller:
         self.language = corpus.language.split("-")[0].lower()
         self.japanese = self.language == "ja"
         self.exempt = {w.lower() for w in corpus.spelling_accept}
+        decl = inflection(corpus.language).declension
         for p in corpus.persons:
             if p.kind == "name":
+                cls = decl.classes.get(p.features.get(decl.feature, "")) if decl is not None else None
                 for f in p.forms:
-                    self.exempt.update(t.lower() for t in WORD.findall(f.text))
+                    # a declined name is a name too (محمدًا, Annas)
+                    texts = [f.text] + ([cls.decline(f.text, case) for case in cls.cases] if cls else [])
+                    self.exempt.update(t.lower() for text in texts for t in WORD.findall(text))
 
     def dictionary(self) -> tuple[object | None, str]:
         """(the checker, its name for messages), or (None, the W114 line saying why there is none)."""

@@ -86,6 +86,10 @@ class CompiledCorpus:
         # slots are filled, and the form an entry yields for a given request, never change once
         # compiled, so both are computed once.
         self._plans: dict[int, tuple[CVariant, list[tuple]]] = {}
+        # names that decline (Arabic triptotes take the accusative -an: محمدًا): the language's classes
+        from engine.corpus.check.grammar.inflection import inflection  # the grammar package imports this module
+
+        self._declension = inflection(corpus.language).declension
 
     # -- compile ----------------------------------------------------------------
     def _form(self, f: Form, entry_features: dict[str, str]) -> CForm:
@@ -196,7 +200,7 @@ class CompiledCorpus:
                 sel_key = fixed_key
             form = entry.selected.get(sel_key)
             if form is None:
-                form = entry.selected[sel_key] = _select(entry.forms, wanted)
+                form = entry.selected[sel_key] = self._choose(entry, wanted, source is _PERSON)
             if form.__class__ is str:
                 code = "E002" if form == "ambiguous" else "E001"
                 if not entry.forms:
@@ -225,6 +229,19 @@ class CompiledCorpus:
         if self.corpus.capitalize:
             sentence = capitalise_first(sentence)
         return Realisation(sentence, variant, chosen)
+
+    def _choose(self, entry: CEntry, wanted: dict[str, str], person: bool) -> CForm | str:
+        """The form for ``wanted`` (or "missing"/"ambiguous"); a person's form declined for the case
+        the slot asks when the person has a declension class and no form of that case."""
+        form = _select(entry.forms, wanted)
+        decl = self._declension
+        if not person or decl is None or form.__class__ is str or form.absent:
+            return form
+        case = wanted.get(decl.case)
+        cls = decl.classes.get(entry.entry_features.get(decl.feature, ""))
+        if not case or cls is None or decl.case in form.features:
+            return form
+        return CForm(cls.decline(form.text, case), {**form.features, decl.case: case})
 
     def _plan(self, variant: CVariant) -> list[tuple]:
         """Per slot, in dependency order: the slot, its entry source (person, emotion or the
