@@ -110,3 +110,11 @@ def test_hunspell_and_the_pure_python_reader_agree(tag, words):
     assert all(a == b for _w, a, b in verdicts), verdicts
     unknown = {w for w, a, _ in verdicts if not a}
     assert unknown >= ({"aier"} if tag == "es_ES" else {"Hauss", "Sintiza"}), unknown
+
+
+def test_every_bundled_dictionary_is_attributed():
+    from conftest import ROOT
+
+    text = (ROOT / "ATTRIBUTION.md").read_text(encoding="utf-8")
+    for tag in bundled_tags():
+        assert f"`{tag}.aff`, `{tag}.dic`" in text, f"{tag} is not listed in ATTRIBUTION.md"
