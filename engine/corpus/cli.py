@@ -12,7 +12,8 @@ from engine.corpus.generate.compiled import CompiledCorpus
 from engine.corpus.generate.export import FORMATS, export_table
 from engine.corpus.generate.generator import generate
 from engine.corpus.definition.registry import list_corpora, load_corpus
-from engine.corpus.translate.review_record import draw_sample, read_review, review_status, save_record, write_sheet
+from engine.corpus.translate.review_record import (ERROR_CLASSES, RUBRIC, draw_sample, read_review, review_status,
+                                                   save_record, write_sheet)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -95,6 +96,9 @@ def _add_review_sheet_parsers(sub: argparse._SubParsersAction) -> None:
     rs = sub.add_parser("review-sample", help="draw a random sample for a native-speaker review (a CSV sheet)")
     rs.add_argument("corpus", metavar="NAME_OR_PATH")
     rs.add_argument("--n", type=int, default=100, help="how many pairs (sentences where the corpus has none); default 100")
+    rs.add_argument("--sentences", type=int, default=None, metavar="K",
+                    help="draw --n pairs and K of the sentences no pair covers, apart (the issue-38 procedure: "
+                         "--n 50 --sentences 25); default: --n units from both together")
     rs.add_argument("--seed", type=int, default=None,
                     help="seed of the draw (default: the current UTC time as digits, a seed nobody used)")
     rs.add_argument("--out", required=True, metavar="SHEET.csv")
@@ -162,13 +166,14 @@ def cmd_list(args: argparse.Namespace) -> int:
             status = "ok" if rep.ok else f"{len(rep.errors)} error(s)"
             if rep.warnings:
                 status += f", {len(rep.warnings)} warning(s)"
-            review = review_status(c).text()
-            rows.append((c.id, c.language, f"{rep.sentences:,}", status, review,
+            st = review_status(c)
+            labels = st.record.label_text() if st.record is not None else "-"
+            rows.append((c.id, c.language, f"{rep.sentences:,}", status, st.text(), labels,
                          "built-in" if entry.builtin else str(entry.path)))
         except Exception as exc:  # one broken user file must not hide the others
-            rows.append((entry.id, "?", "-", f"unreadable: {exc}", "-", str(entry.path)))
-    header = ("corpus", "lang", "sentences", "checker", "review (95% Clopper-Pearson interval)", "where")
-    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(5)]
+            rows.append((entry.id, "?", "-", f"unreadable: {exc}", "-", "-", str(entry.path)))
+    header = ("corpus", "lang", "sentences", "checker", "review (95% Clopper-Pearson interval)", "label errors", "where")
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header) - 1)]
     print("  ".join(h.ljust(w) for h, w in zip(header, widths + [0])))
     for r in rows:
         print("  ".join(str(v).ljust(w) for v, w in zip(r, widths + [0])))
@@ -286,13 +291,18 @@ def cmd_review_sample(args: argparse.Namespace) -> int:
     from engine.package.overwrite import may_replace
 
     validate.at_least("--n", args.n, 1)
+    if args.sentences is not None:
+        validate.at_least("--sentences", args.sentences, 0)
     c = load_corpus(args.corpus)
     out = validate.output_file(args.out)
     may_replace(out, overwrite=args.overwrite, confirm=None)
-    sample = draw_sample(c, args.n, args.seed)
+    sample = draw_sample(c, args.n, args.seed, sentences=args.sentences)
     write_sheet(sample, out)
-    print(f"{c.id}: {len(sample.items)} of {sample.population:,} {sample.unit}, seed {sample.seed} -> {out}\n"
-          f"  fill in verdict (ok | awkward | error), error_class and correction, then: "
+    paired = sum(1 for i in sample.items if i.side_b)
+    print(f"{c.id}: {len(sample.items)} of {sample.population:,} {sample.unit} ({paired} pairs, "
+          f"{len(sample.items) - paired} sentences), seed {sample.seed} -> {out}\n"
+          f"  fill in verdict (ok | awkward | error), error_class (one of {', '.join(ERROR_CLASSES)}; label: the "
+          f"sentence does not express its emotion) and correction, by the rubric {RUBRIC}, then: "
           f"corpus review-import {c.id} {out} --reviewer NAME")
     return exits.OK
 
@@ -303,7 +313,7 @@ def cmd_review_import(args: argparse.Namespace) -> int:
     path = save_record(c, record)
     classes = ", ".join(f"{k} {v}" for k, v in sorted(record.error_classes().items()))
     print(f"{c.id}: {record.summary()}" + (f" ({classes})" if classes else "")
-          + f", {record.awkward} awkward; reviewer {record.reviewer}, {record.date}, seed {record.seed} -> {path}")
+          + f"; {record.label_text()}, {record.awkward} awkward; reviewer {record.reviewer}, {record.date}, seed {record.seed} -> {path}")
     return exits.OK
 
 

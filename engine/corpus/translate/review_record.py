@@ -3,9 +3,14 @@
 Why: "clean" is an adjective; a reader needs a rate with its sample size. A review draws a
 random sample of counterfactual pairs (or of sentences, where a corpus has no pairs) with a
 seed, a reviewer who did not make the corrections gives every item a verdict
-(``ok``/``awkward``/``error``, ../shared/review-rubric.md), and the record is stored beside
+(``ok``/``awkward``/``error``, docs/review-rubric.md), and the record is stored beside
 the definition (``<id>.reviews.json``). The error rate is shown with its exact 95 %
 Clopper–Pearson interval, e.g. "native review: 100 pairs, 1 error, 0.03–5.4 %".
+
+Labels (issue 38): the sheet shows each item's emotion, its emotion word and the word's label
+(the source word it translates), so a fluent sentence filed under the wrong emotion is an error of
+class ``label``; a record made from such a sheet carries its label-error rate beside the error rate
+(``labels_shown``), and an older one says that its reviewer never saw the labels.
 
 A record keeps the sampled texts, so a later change to the corpus can be seen: the summary
 then says how many reviewed items no longer read as reviewed (``stale``).
@@ -16,6 +21,7 @@ import csv
 import datetime as _dt
 import io
 import json
+import dataclasses
 import random
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -26,10 +32,14 @@ from engine.common.io import atomic_write_text
 from engine.corpus.definition.model import CorpusDefinition
 
 VERDICTS = ("ok", "awkward", "error")
-# the rubric's classes (../shared/review-rubric.md), as short names a sheet can carry
-ERROR_CLASSES = ("grammar", "agreement", "lexical", "register", "spelling", "pair")
-SHEET_COLUMNS = ["item", "unit", "corpus", "seed", "item_id", "template_id", "variable", "side_a", "side_b",
-                 "verdict", "error_class", "correction", "comment"]
+# the rubric's classes (docs/review-rubric.md), as short names a sheet can carry
+ERROR_CLASSES = ("grammar", "agreement", "lexical", "register", "spelling", "pair", "label")
+#: the columns that show the reviewer what each item is labelled (issue 38)
+LABEL_COLUMNS = ["emotion", "emotion_word", "word_label"]
+SHEET_COLUMNS = ["item", "unit", "corpus", "seed", "draw", "item_id", "template_id", "variable", *LABEL_COLUMNS,
+                 "side_a", "side_b", "verdict", "error_class", "correction", "comment"]
+#: where the rubric the verdicts follow is (the project's copy: it has the label class)
+RUBRIC = "docs/review-rubric.md"
 RECORD_SUFFIX = ".reviews.json"
 
 
@@ -41,15 +51,19 @@ class SampleItem:
     variable: str  # the pair's variable ("" for sentences)
     side_a: str  # privileged side, or the sentence
     side_b: str = ""  # minoritised side ("" for sentences)
+    emotion: str = ""  # the emotion the item is labelled with ("" for a sentence without an emotion word)
+    emotion_word: str = ""  # as the sentence has it; "a / b" where the two sides of a pair differ
+    word_label: str = ""  # the source word the emotion word translates ("" where none is declared)
 
 
 @dataclass
 class Sample:
     corpus: str
     seed: int
-    unit: str  # "pairs" | "sentences"
+    unit: str  # "pairs" | "sentences" | "items"
     population: int  # how many pairs/sentences the corpus has
     items: list[SampleItem]
+    draw: str = ""  # "" = n units drawn from all; "N+K" = N pairs and K sentences no pair covers
 
 
 @dataclass
@@ -62,6 +76,9 @@ class ReviewedItem:
     error_class: str = ""
     correction: str = ""
     comment: str = ""
+    emotion: str = ""  # what the sheet showed (issue 38); "" in records made before it
+    emotion_word: str = ""
+    word_label: str = ""
 
 
 @dataclass
@@ -73,6 +90,8 @@ class ReviewRecord:
     unit: str
     population: int
     items: list[ReviewedItem] = field(default_factory=list)
+    draw: str = ""  # as Sample.draw
+    labels_shown: bool = False  # the sheet showed each item's emotion and word label (issue 38)
 
     @property
     def n(self) -> int:
@@ -89,6 +108,21 @@ class ReviewRecord:
     @property
     def interval(self) -> tuple[float, float]:
         return clopper_pearson(self.errors, self.n)
+
+    @property
+    def label_errors(self) -> int:
+        """Errors of class ``label`` (counted among ``errors`` too)."""
+        return sum(1 for i in self.items if i.verdict == "error" and i.error_class == "label")
+
+    def label_text(self) -> str:
+        """'0 label errors, 0.0–4.8 %', or what the reviewer never saw (records before issue 38)."""
+        from engine.common.fmt import percent
+
+        if not self.labels_shown:
+            return "labels not reviewed (the sheet did not show them)"
+        lo, hi = clopper_pearson(self.label_errors, self.n)
+        err = f"{self.label_errors} label error" + ("" if self.label_errors == 1 else "s")
+        return f"{err}, {percent(lo)}–{percent(hi)} %"
 
     @property
     def pairs_reviewed(self) -> int:
@@ -135,7 +169,8 @@ def clopper_pearson(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
 def population(corpus: CorpusDefinition) -> tuple[str, list[SampleItem]]:
     """Every reviewable unit of the corpus: its counterfactual pairs, and every sentence no pair
     covers (a corpus whose pairs are its noun phrases has most of its name sentences outside them:
-    2/3 of the Câmara and Kiritchenko corpora). The unit is "pairs", "sentences" or "items" (both)."""
+    2/3 of the Câmara and Kiritchenko corpora). The unit is "pairs", "sentences" or "items" (both).
+    Each unit carries its emotion label, its emotion word and the word's source label."""
     from engine.corpus.generate.compiled import CompiledCorpus
     from engine.corpus.generate.generator import generate
     from engine.corpus.pairs.tables import generate_pairs
@@ -143,28 +178,59 @@ def population(corpus: CorpusDefinition) -> tuple[str, list[SampleItem]]:
     cc = CompiledCorpus(corpus)
     pairs = generate_pairs(corpus, cc)
     df = generate(corpus, cc)
-    units = [SampleItem(0, r.pair_id, r.template_id, r.variable, r.privileged, r.minoritised)
+    gloss = {e.id: e.review.source for e in corpus.emotion_words}
+    units = [SampleItem(0, r.pair_id, r.template_id, r.variable, r.privileged, r.minoritised, r.emotion or "",
+                        _word_pair(r.emotion_word, r.minoritised_emotion_word), gloss.get(r.emotion_word_id, ""))
              for r in pairs.itertuples(index=False)]
     covered = set(pairs["privileged_id"]) | set(pairs["minoritised_id"]) if len(pairs) else set()
-    single = [SampleItem(0, r.ID, r.template_id, "", r.Sentence)
-              for r in df[["ID", "template_id", "Sentence"]].itertuples(index=False) if r.ID not in covered]
+    cols = ["ID", "template_id", "Sentence", "Emotion", "Emotion word", "emotion_word_id"]
+    single = [SampleItem(0, r[0], r[1], "", r[2], "", r[3] or "", r[4] or "", gloss.get(r[5], ""))
+              for r in df[cols].itertuples(index=False, name=None) if r[0] not in covered]
     unit = "items" if units and single else "pairs" if units else "sentences"
     return unit, units + single
 
 
-def draw_sample(corpus: CorpusDefinition, n: int = 100, seed: int | None = None) -> Sample:
+def _word_pair(a, b) -> str:
+    a, b = a or "", b or ""
+    return a if not b or a == b else f"{a} / {b}"
+
+
+def draw_sample(corpus: CorpusDefinition, n: int = 100, seed: int | None = None,
+                sentences: int | None = None) -> Sample:
     """``n`` units drawn without replacement by ``random.Random(seed)`` (stable across versions),
-    in corpus order. Without a seed, one is made from the clock (UTC, as digits)."""
+    in corpus order. Without a seed, one is made from the clock (UTC, as digits).
+
+    With ``sentences`` (issue 38's procedure: 50 pairs + 25 unpaired sentences) the draw is
+    stratified: ``n`` of the pairs, then ``sentences`` of the sentences no pair covers, from the same
+    generator; each stratum is capped at what the corpus has."""
     if seed is None:
         seed = new_seed()
     unit, units = population(corpus)
     if not units:
         raise UsageError("the corpus generates no sentences to review", file=corpus.path or corpus.id,
                          fix="run `corpus check` and fix its errors first")
-    picked = sorted(random.Random(seed).sample(range(len(units)), min(n, len(units))))
-    items = [SampleItem(k + 1, units[i].item_id, units[i].template_id, units[i].variable, units[i].side_a,
-                        units[i].side_b) for k, i in enumerate(picked)]
-    return Sample(corpus.id, seed, unit, len(units), items)
+    rng = random.Random(seed)
+    if sentences is None:
+        picked = sorted(rng.sample(range(len(units)), min(n, len(units))))
+        draw = ""
+    else:
+        paired = [i for i, u in enumerate(units) if u.side_b]
+        single = [i for i, u in enumerate(units) if not u.side_b]
+        picked = sorted(rng.sample(paired, min(n, len(paired))) + rng.sample(single, min(sentences, len(single))))
+        draw = f"{n}+{sentences}"
+    items = [dataclasses.replace(units[i], item=k + 1) for k, i in enumerate(picked)]
+    return Sample(corpus.id, seed, unit, len(units), items, draw)
+
+
+def parse_draw(text: str) -> tuple[int, int | None] | None:
+    """A sheet's ``draw`` cell: "N+K" -> (N, K); "" -> None (a plain draw); anything else raises ValueError."""
+    text = text.strip()
+    if not text:
+        return None
+    n, plus, k = text.partition("+")
+    if not plus or not n.strip().isdigit() or not k.strip().isdigit():
+        raise ValueError(text)
+    return int(n), int(k)
 
 
 def new_seed() -> int:
@@ -172,13 +238,14 @@ def new_seed() -> int:
 
 
 def sheet_text(sample: Sample) -> str:
-    """The sheet a reviewer fills in (CSV, UTF-8; verdict, error_class, correction, comment empty)."""
+    """The sheet a reviewer fills in (CSV, UTF-8; verdict, error_class, correction, comment empty).
+    Each row shows the item's emotion, its emotion word and the word's label (issue 38)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(SHEET_COLUMNS)
     for it in sample.items:
-        w.writerow([it.item, sample.unit, sample.corpus, sample.seed, it.item_id, it.template_id, it.variable,
-                    it.side_a, it.side_b, "", "", "", ""])
+        w.writerow([it.item, sample.unit, sample.corpus, sample.seed, sample.draw, it.item_id, it.template_id,
+                    it.variable, it.emotion, it.emotion_word, it.word_label, it.side_a, it.side_b, "", "", "", ""])
     return buf.getvalue()
 
 
@@ -193,8 +260,8 @@ def write_sheet(sample: Sample, path: str | Path) -> Path:
 def read_review(corpus: CorpusDefinition, sheet: str | Path, reviewer: str, date: str | None = None) -> ReviewRecord:
     """Check a filled-in sheet against the corpus as it is now and return the record.
 
-    The sheet must be the sample its seed draws from today's corpus (same items, same text):
-    a verdict on text that has since changed would be a verdict on another corpus. Every
+    The sheet must be the sample its seed draws from today's corpus (same items, same text, same
+    labels): a verdict on text that has since changed would be a verdict on another corpus. Every
     problem is one UsageError naming the sheet's line and field.
     """
     sheet = Path(sheet)
@@ -207,6 +274,29 @@ def read_review(corpus: CorpusDefinition, sheet: str | Path, reviewer: str, date
             _dt.date.fromisoformat(date)
         except ValueError:
             raise UsageError(f"not a date: {date!r}", field="--date", fix="write it as YYYY-MM-DD") from None
+    rows = _sheet_rows(sheet)
+    seed, sample = _redraw(corpus, sheet, rows)
+    labels_shown = all(c in rows[0] for c in LABEL_COLUMNS)
+    expected = {it.item_id: it for it in sample.items}
+    items: list[ReviewedItem] = []
+    seen: set[str] = set()
+    for line, r in enumerate(rows, start=2):
+        iid = (r.get("item_id") or "").strip()
+        want = expected.get(iid)
+        if want is None or iid in seen:
+            why = "appears twice" if iid in seen else f"is not in the sample seed {seed} draws from {corpus.id} today"
+            raise UsageError(f"item {iid!r} {why}", file=str(sheet), line=line, field="item_id",
+                             fix="the corpus changed since the sheet was drawn, or rows were edited: draw a new sheet")
+        seen.add(iid)
+        items.append(_reviewed_row(r, want, str(sheet), line, labels_shown))
+    if len(items) != len(sample.items):
+        raise UsageError(f"{len(items)} rows for a sample of {len(sample.items)}", file=str(sheet),
+                         fix="keep every row the sheet was drawn with")
+    return ReviewRecord(corpus.id, reviewer.strip(), date, seed, sample.unit, sample.population, items,
+                        sample.draw, labels_shown)
+
+
+def _sheet_rows(sheet: Path) -> list[dict[str, str]]:
     try:
         text = sheet.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
@@ -222,46 +312,59 @@ def read_review(corpus: CorpusDefinition, sheet: str | Path, reviewer: str, date
     if missing:
         raise UsageError(f"column(s) missing: {', '.join(missing)}", file=str(sheet), line=1,
                          fix="keep the columns `corpus review-sample` wrote")
+    return rows
+
+
+def _redraw(corpus: CorpusDefinition, sheet: Path, rows: list[dict[str, str]]) -> tuple[int, Sample]:
+    """The seed of the sheet and the sample it draws from the corpus today (as the sheet's ``draw`` says)."""
     seeds = {r["seed"] for r in rows}
     if len(seeds) != 1 or not next(iter(seeds)).strip().isdigit():
         raise UsageError("the seed column must hold one whole number on every row", file=str(sheet), field="seed",
                          fix="do not edit the seed; draw a new sheet instead")
     seed = int(next(iter(seeds)))
-    sample = draw_sample(corpus, len(rows), seed)
-    expected = {it.item_id: it for it in sample.items}
-    items: list[ReviewedItem] = []
-    seen: set[str] = set()
-    for line, r in enumerate(rows, start=2):
-        iid = (r.get("item_id") or "").strip()
-        want = expected.get(iid)
-        if want is None or iid in seen:
-            why = "appears twice" if iid in seen else f"is not in the sample seed {seed} draws from {corpus.id} today"
-            raise UsageError(f"item {iid!r} {why}", file=str(sheet), line=line, field="item_id",
-                             fix="the corpus changed since the sheet was drawn, or rows were edited: draw a new sheet")
-        seen.add(iid)
-        if (r.get("side_a") or "") != want.side_a or (r.get("side_b") or "") != want.side_b:
-            raise UsageError(f"the text of {iid} differs from what the corpus generates today", file=str(sheet),
-                             line=line, field="side_a/side_b",
-                             fix="put corrections in the correction column, not in the sentence; or draw a new sheet")
-        verdict = (r.get("verdict") or "").strip().lower()
-        if verdict not in VERDICTS:
-            raise UsageError(f"verdict {r.get('verdict')!r} of {iid}", file=str(sheet), line=line, field="verdict",
-                             fix=f"write one of {', '.join(VERDICTS)}")
-        cls = (r.get("error_class") or "").strip().lower()
-        correction = (r.get("correction") or "").strip()
-        if verdict != "ok":
-            if cls not in ERROR_CLASSES:
-                raise UsageError(f"error class {r.get('error_class')!r} of {iid} ({verdict})", file=str(sheet),
-                                 line=line, field="error_class", fix=f"write one of {', '.join(ERROR_CLASSES)}")
-            if not correction:
-                raise UsageError(f"{iid} is marked {verdict} without a correction", file=str(sheet), line=line,
-                                 field="correction", fix="write the corrected sentence(s)")
-        items.append(ReviewedItem(iid, want.template_id, want.side_a, want.side_b, verdict,
-                                  cls if verdict != "ok" else "", correction, (r.get("comment") or "").strip()))
-    if len(items) != len(sample.items):
-        raise UsageError(f"{len(items)} rows for a sample of {len(sample.items)}", file=str(sheet),
-                         fix="keep every row the sheet was drawn with")
-    return ReviewRecord(corpus.id, reviewer.strip(), date, seed, sample.unit, sample.population, items)
+    draws = {(r.get("draw") or "").strip() for r in rows}
+    try:
+        if len(draws) != 1:
+            raise ValueError(draws)
+        design = parse_draw(next(iter(draws)))
+    except ValueError:
+        raise UsageError(f"the draw column must hold one value like '50+25' on every row (found {sorted(draws)})",
+                         file=str(sheet), field="draw", fix="do not edit the draw; draw a new sheet instead") from None
+    if design is None:
+        return seed, draw_sample(corpus, len(rows), seed)
+    return seed, draw_sample(corpus, design[0], seed, sentences=design[1])
+
+
+def _reviewed_row(r: dict[str, str], want: SampleItem, sheet: str, line: int, labels_shown: bool) -> ReviewedItem:
+    """One row's verdict, checked against the item the seed draws (its text and, shown, its labels)."""
+    iid = want.item_id
+    if (r.get("side_a") or "") != want.side_a or (r.get("side_b") or "") != want.side_b:
+        raise UsageError(f"the text of {iid} differs from what the corpus generates today", file=sheet,
+                         line=line, field="side_a/side_b",
+                         fix="put corrections in the correction column, not in the sentence; or draw a new sheet")
+    if labels_shown:
+        for col in LABEL_COLUMNS:
+            if (r.get(col) or "") != getattr(want, col):
+                raise UsageError(f"the {col} of {iid} differs from what the corpus has today "
+                                 f"({r.get(col)!r}, not {getattr(want, col)!r})", file=sheet, line=line, field=col,
+                                 fix="say what the label should be in the correction column (class label); "
+                                     "or draw a new sheet")
+    verdict = (r.get("verdict") or "").strip().lower()
+    if verdict not in VERDICTS:
+        raise UsageError(f"verdict {r.get('verdict')!r} of {iid}", file=sheet, line=line, field="verdict",
+                         fix=f"write one of {', '.join(VERDICTS)}")
+    cls = (r.get("error_class") or "").strip().lower()
+    correction = (r.get("correction") or "").strip()
+    if verdict != "ok":
+        if cls not in ERROR_CLASSES:
+            raise UsageError(f"error class {r.get('error_class')!r} of {iid} ({verdict})", file=sheet,
+                             line=line, field="error_class", fix=f"write one of {', '.join(ERROR_CLASSES)}")
+        if not correction:
+            raise UsageError(f"{iid} is marked {verdict} without a correction", file=sheet, line=line,
+                             field="correction", fix="write the corrected sentence(s), or the right label")
+    shown = {c: getattr(want, c) for c in LABEL_COLUMNS} if labels_shown else {}
+    return ReviewedItem(iid, want.template_id, want.side_a, want.side_b, verdict, cls if verdict != "ok" else "",
+                        correction, (r.get("comment") or "").strip(), **shown)
 
 
 # ---------------------------------------------------------------- storage
@@ -293,7 +396,7 @@ def save_record(corpus: CorpusDefinition, record: ReviewRecord) -> Path:
     """Append ``record`` to the corpus's review file (atomically)."""
     records = load_records(corpus) + [record]
     path = records_path(corpus)
-    data = {"corpus": corpus.id, "rubric": "shared/review-rubric.md (verdicts ok/awkward/error)",
+    data = {"corpus": corpus.id, "rubric": f"{RUBRIC} (verdicts ok/awkward/error; error classes {', '.join(ERROR_CLASSES)})",
             "reviews": [asdict(r) for r in records]}
     atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
     return path
