@@ -98,4 +98,5 @@ def test_arabic_svm_joy_race_neutral_verdict_survives_rounding(tmp_path):
         assert k["person_p_value"] < 0.05  # the person-level test (t ≈ 2.98)
         assert k["status"] == "crossed_not_estimable" and np.isnan(k["p_value"]) and np.isnan(k["crossed_df"])
         assert k["verdict"] == "no crossed test (not estimable)"
+        assert k["generalises_to"].startswith("no crossed test")
     assert rows[0]["person_p_value"] == pytest.approx(rows[1]["person_p_value"], rel=1e-6)

@@ -24,6 +24,9 @@ INFERENCE_CHOICES = ("person", "crossed", "paper")
 GENERALISES_TO = {"person": "persons like these; these templates and words",
                   "crossed": "persons, templates and words like these",
                   "paper": "these sentences (persons, templates and words fixed)"}
+#: ``generalises_to`` of a crossed row whose template or word part cannot be estimated (no crossed test).
+NOT_ESTIMABLE_GENERALISES = ("no crossed test: the template/word part is not estimable from this design "
+                             "(person_p_value generalises to persons like these; these templates and words)")
 #: How a results summary names each inference (one wording for every statistic's text summary).
 SUMMARY_LINES = {
     "person": "person-robust (one unit per person or person pair: generalises to persons like these, these "

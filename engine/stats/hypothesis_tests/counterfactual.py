@@ -20,7 +20,7 @@ import pandas as pd
 
 from engine.stats import _common as C
 from engine.stats.hypothesis_tests.bootstrap import bootstrap_ci
-from engine.stats.inference import NO_FACTORS_NOTE, InferenceOptions
+from engine.stats.inference import NO_FACTORS_NOTE, NOT_ESTIMABLE_GENERALISES, InferenceOptions
 from engine.stats.hypothesis_tests.paired_tests import paired_t, wilcoxon_signed_rank
 from engine.stats.results import ID_COLUMNS, ResultsMixin, rule, text_table
 
@@ -262,7 +262,8 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
             "t_statistic": use_t.statistic, "t_df": use_t.df, "t_p_value": use_t.p_value,
             "wilcoxon_statistic": use_w.statistic, "wilcoxon_p_value": use_w.p_value,
             "band": band, "exceeds_band": bool(abs(mean) > band),
-            "status": use_t.status, "inference": opts.inference, "generalises_to": opts.generalises_to,
+            "status": use_t.status, "inference": opts.inference,
+            "generalises_to": NOT_ESTIMABLE_GENERALISES if use_t.status == "crossed_not_estimable" else opts.generalises_to,
             "crossed_t_df": cx.df if cx else nan, "crossed_t_p_value": cx.p_value if cx else nan,
             "person_t_p_value": pt.p_value if pt else nan, "person_wilcoxon_p_value": pw.p_value if pw else nan,
             "paper_t_p_value": t.p_value, "paper_wilcoxon_p_value": w.p_value,

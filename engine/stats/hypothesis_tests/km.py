@@ -23,9 +23,9 @@ import pandas as pd
 from engine.stats import _common as C
 from engine.stats.hypothesis_tests.bootstrap import bootstrap_ci
 from engine.stats.hypothesis_tests.km_pairing import km_pairs
-from engine.stats.inference import NO_FACTORS_NOTE, InferenceOptions, race_by_gender_from
+from engine.stats.inference import NO_FACTORS_NOTE, NOT_ESTIMABLE_GENERALISES, InferenceOptions, race_by_gender_from
 from engine.stats.hypothesis_tests.km_person import km_person_contrast
-from engine.stats.hypothesis_tests.no_test import NO_TEST_STATUSES
+from engine.stats.hypothesis_tests.no_test import CROSSED_NOT_ESTIMABLE, NO_TEST_STATUSES
 from engine.stats.hypothesis_tests.paired_tests import paired_t
 from engine.stats.present.verdicts import status_verdict
 from engine.stats.hypothesis_tests.person_tests import PersonContrast, crossed_t, permutation_test, person_t
@@ -312,7 +312,8 @@ def _test(p: pd.DataFrame, corp: str, spec: C.ScoreSpec, ax: str, sub: str, lab:
              "person_statistic": pt.statistic if pt else nan, "person_df": pt.df if pt else nan,
              "person_p_value": pt.p_value if pt else nan, "n_persons": pt.n_units if pt else 0,
              "crossed_df": cx.df if cx else nan, "crossed_p_value": cx.p_value if cx else nan,
-             "generalises_to": opts.generalises_to,
+             "generalises_to": (NOT_ESTIMABLE_GENERALISES if opts.crossed and cx is not None
+                                and cx.status == CROSSED_NOT_ESTIMABLE else opts.generalises_to),
              "perm_p_value": perm.p_value if perm else nan, "perm_se": perm.mc_se if perm else nan,
              "perm_n": perm.n_permutations if perm else 0, "perm_method": perm.method if perm else "none"}
     return KMTest(

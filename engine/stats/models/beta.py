@@ -33,7 +33,7 @@ import pandas as pd
 from engine.stats import _common as C
 from engine.stats.models.ame import indicator_ame
 from engine.stats.results import ID_COLUMNS, ResultsMixin, fmt_num, order_columns, rule, text_table
-from engine.stats.inference import NO_FACTORS_NOTE, InferenceOptions
+from engine.stats.inference import NO_FACTORS_NOTE, NOT_ESTIMABLE_GENERALISES, InferenceOptions
 from engine.stats.models.squeeze import to_unit_interval
 from engine.stats.hypothesis_tests.person_tests import terms_design_limited, terms_without_person_variation
 from engine.stats.hypothesis_tests.no_test import (CROSSED_NOT_ESTIMABLE, DESIGN_LIMITED, NO_PERSON_VARIATION,
@@ -726,6 +726,7 @@ def _to_frame(fits: list[BetaFit]) -> pd.DataFrame:
         t["squeezed"] = f.squeezed
         t["inference"] = (f.settings.get("inference") or {}).get("inference", "")
         t["generalises_to"] = (f.settings.get("inference") or {}).get("generalises_to", "")
+        t.loc[t["status"] == CROSSED_NOT_ESTIMABLE, "generalises_to"] = NOT_ESTIMABLE_GENERALISES
         t["settings"] = C.settings_json(f.settings)
         parts.append(t)
     if not parts:
