@@ -18,6 +18,7 @@ SECOND_AXIS = {"it-kiritchenko2018": "origin", "fr-kiritchenko2018": "origin", "
 VALENCE = {"joy": 0.8, "anger": 0.2, "fear": 0.2, "sadness": 0.2, "": 0.5}
 
 
+@pytest.mark.slow  # about 30 s per corpus on the shared 2-core machine (scoring 8,640 sentences twice)
 @pytest.mark.parametrize("name", IDS)
 def test_demo_audit_reads_the_language(name, tmp_path):
     from transformers import AutoTokenizer
