@@ -25,7 +25,10 @@ from engine.exchange.units import check_source_links
 #: the corpus each built-in translation was made from (the *-published variants too)
 SOURCE_OF = {"ar-camara2022": "en-camara2022-arab", "es-camara2022": "en-camara2022-latino",
              "de-goldfarb2023": "en-goldfarb2023", "es-goldfarb2023": "en-goldfarb2023",
-             "ja-goldfarb2023": "en-goldfarb2023", "zh-goldfarb2023": "en-goldfarb2023"}
+             "ja-goldfarb2023": "en-goldfarb2023", "zh-goldfarb2023": "en-goldfarb2023",
+             # issue 43: made with `corpus translate en-kiritchenko2018`
+             "it-kiritchenko2018": "en-kiritchenko2018", "fr-kiritchenko2018": "en-kiritchenko2018",
+             "pt-BR-kiritchenko2018": "en-kiritchenko2018"}
 TRANSLATED = [n for n in builtin_names() if not n.startswith("en-")]
 
 

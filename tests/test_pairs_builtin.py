@@ -36,6 +36,11 @@ PAIR_COUNTS = {
     "en-camara2022-arab": {"gender": 1440},
     "es-camara2022": {"gender": 1410},
     "ar-camara2022": {"gender": 1340},
+    # issue 43: translated from en-kiritchenko2018; names paired by origin within gender (it, fr), race
+    # through the same noun phrase with branca/negra (pt-BR), which also pairs those terms on gender
+    "it-kiritchenko2018": {"gender": 1440, "origin": 2880},
+    "fr-kiritchenko2018": {"gender": 1440, "origin": 2880},
+    "pt-BR-kiritchenko2018": {"gender": 4320, "race": 2880},
 }
 # the published texts kept for reproduction (issues 14 and 25) pair as the papers' texts do
 PUBLISHED = ("es-camara2022", "ar-camara2022", "zh-goldfarb2023", "en-camara2022-latino", "en-camara2022-arab")

@@ -29,7 +29,7 @@ def tables() -> dict[str, str]:
         st = review_status(c)
         rec = st.record
         if rec is None:
-            rates.append(f"| `{name}` | not reviewed | | | | | | | |")
+            rates.append(f"| `{name}` | {st.text()} | | | | | | | |")
             continue
         classes = ", ".join(f"{k} {v}" for k, v in sorted(rec.error_classes().items())) or "–"
         labels = rec.label_text() if rec.labels_shown else "not shown to the reviewer"

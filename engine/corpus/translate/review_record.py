@@ -406,9 +406,17 @@ def save_record(corpus: CorpusDefinition, record: ReviewRecord) -> Path:
 class ReviewStatus:
     record: ReviewRecord | None
     stale: int = 0  # reviewed items whose text the corpus no longer generates
+    # items translated (by a person or a machine) and not yet signed by a second native speaker, and
+    # items signed (status "reviewed"): a corpus with no blind review says which of the two it is
+    awaiting: int = 0
+    signed: int = 0
 
     def text(self) -> str:
         if self.record is None:
+            if self.awaiting and not self.signed:
+                return "not reviewed (translated, not native-signed)"
+            if self.awaiting:
+                return f"not reviewed ({self.signed} of {self.signed + self.awaiting} translated items native-signed)"
             return "not reviewed"
         out = self.record.summary()
         if self.stale:
@@ -419,12 +427,22 @@ class ReviewStatus:
 def review_status(corpus: CorpusDefinition, check_stale: bool = True) -> ReviewStatus:
     """The latest review, and how many of its items the corpus still generates as reviewed."""
     records = load_records(corpus)
+    awaiting, signed = _item_statuses(corpus)
     if not records:
-        return ReviewStatus(None)
+        return ReviewStatus(None, awaiting=awaiting, signed=signed)
     last = records[-1]
     if not check_stale:
-        return ReviewStatus(last)
+        return ReviewStatus(last, awaiting=awaiting, signed=signed)
     _, units = population(corpus)
     now = {u.item_id: (u.side_a, u.side_b) for u in units}
     stale = sum(1 for i in last.items if now.get(i.item_id) != (i.side_a, i.side_b))
-    return ReviewStatus(last, stale)
+    return ReviewStatus(last, stale, awaiting, signed)
+
+
+def _item_statuses(corpus: CorpusDefinition) -> tuple[int, int]:
+    """(items translated and awaiting a second native speaker, items signed as reviewed)."""
+    from .progress import LISTS
+    from .reviewing import awaits_review
+
+    statuses = [e.review.status for name in LISTS for e in getattr(corpus, name)]
+    return sum(map(awaits_review, statuses)), statuses.count("reviewed")
