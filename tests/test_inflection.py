@@ -302,3 +302,22 @@ def test_declined_names_are_names_to_the_spelling_check():
 
     exempt = Speller(load_corpus("ar-camara2022")).exempt
     assert {"محمدًا", "هاشمًا", "عمر"} <= exempt and "عمرًا" not in exempt  # عمر is diptote
+
+
+def test_plural_forms_are_judged_by_the_plural_section_not_the_singular_one():
+    """fr-kiritchenko2018 tags agaçante/agaçant/agaçantes/agaçants: the singular gender endings read both
+    plurals as masculine ('expected agaçantse'); the plural section reads them right and still catches
+    swapped plural forms."""
+    from engine.corpus.check.agreement import mismatches
+    from engine.corpus.definition.model import Form
+
+    def forms(fsg, msg, fpl, mpl):
+        return [Form(text=fsg, features={"gender": "f", "number": "sg"}),
+                Form(text=msg, features={"gender": "m", "number": "sg"}),
+                Form(text=fpl, features={"gender": "f", "number": "pl"}),
+                Form(text=mpl, features={"gender": "m", "number": "pl"})]
+
+    assert mismatches("fr", forms("agaçante", "agaçant", "agaçantes", "agaçants")) == []
+    assert mismatches("fr", forms("triste", "triste", "tristes", "tristes")) == []
+    swapped = mismatches("fr", forms("heureuse", "heureux", "heureux", "heureuses"))
+    assert [m.kind for m in swapped] == ["swapped"]  # the plural pair, read by the plural section

@@ -50,9 +50,13 @@ class Agreement:
     when: tuple[tuple[str, str], ...] = ()
     exceptions: tuple[tuple[str, str], ...] = ()  # base word -> other word
     invariable: frozenset[str] = frozenset()
+    #: not for forms with these features (the singular gender endings do not read plural forms:
+    #: French 'agaçants' / 'agaçantes' would read as two masculine forms)
+    unless: tuple[tuple[str, str], ...] = ()
 
     def applies(self, features: dict[str, str]) -> bool:
-        return all(features.get(k) == v for k, v in self.when)
+        return all(features.get(k) == v for k, v in self.when) and \
+            not any(features.get(k) == v for k, v in self.unless)
 
     def read(self, word: str) -> str:
         """BASE, OTHER, BOTH (one form serves both values) or '' (the data cannot tell)."""
@@ -193,6 +197,7 @@ def _agreement(d: dict, where: str) -> Agreement:
         raise InflectionDataError("expected a table base word = other word", field=f"{where}.exceptions")
     return Agreement(d["feature"], d["base"], d["other"], _pairs(d.get("endings", []), f"{where}.endings"),
                      when=tuple(sorted((str(k), str(v)) for k, v in d.get("when", {}).items())),
+                     unless=tuple(sorted((str(k), str(v)) for k, v in d.get("unless", {}).items())),
                      exceptions=tuple((str(k).lower(), str(v).lower()) for k, v in exc.items()),
                      invariable=frozenset(str(w).lower() for w in d.get("invariable", ())))
 
