@@ -53,6 +53,9 @@ PLURAL_FORMS = {
     # CLDR adds a third "many" form for round millions ("1 million de fichiers"), which no
     # gettext tool shows; translators' tools use two. French: 0 and 1 take the singular.
     "fr": "nplurals=2; plural=(n > 1);",
+    # Italian as Poedit and Weblate write it ("0 errori", "1 errore"; CLDR's "many" for round
+    # millions is left out as for French).
+    "it": "nplurals=2; plural=(n != 1);",
     # Brazilian Portuguese (Qt ships qtbase_pt_BR only): "0 erros", "1 erro", "2 erros".
     "pt": "nplurals=2; plural=(n != 1);",
 }
