@@ -536,3 +536,21 @@ def test_keyboard_accelerators_do_not_clash_in_a_menu_or_dialog(qtbot, english_a
         problems += _dialog_clashes(dialog)
     assert [_mnemonic(a.text()) for a in win.menuBar().actions()].count(None) == 0  # each menu has one
     assert problems == []
+
+
+def test_italian_interface_with_qt_own_italian_buttons(qtbot, english_after):
+    """Italian end to end: the app's own texts from locales/it, Qt's OK/Cancel from qtbase_it."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from gui.app import make_app
+    from gui.dialogs import PreferencesDialog
+
+    make_app()
+    assert i18n.set_language("it") == "it"
+    dlg = PreferencesDialog()
+    qtbot.addWidget(dlg)
+    assert dlg.windowTitle() == "Preferenze"
+    buttons = dlg.findChild(QDialogButtonBox)
+    assert buttons.button(QDialogButtonBox.Cancel).text().replace("&", "") == "Annulla"
+    assert i18n.ngettext("{n} warning", "{n} warnings", 1).format(n=1) == "1 avviso"
+    assert i18n.pgettext("separator between the items of a list", ", ") == ", "
