@@ -1,6 +1,6 @@
 """Every checker code reads in the interface language (issue 28 §7): the GUI words each finding
 again from the fields of the engine's English message, so no English body reaches a Spanish,
-German, Arabic, Portuguese or French translator. The messages below are written exactly as the
+German, Arabic, Portuguese, French or Italian translator. The messages below are written exactly as the
 engine writes them (engine/corpus/check/checker.py, compiled.py, pairing.py, pair_checks.py, axes.py,
 expect.py, spelling.py, grammar/); real ones from the built-in corpora are checked as well."""
 from __future__ import annotations
@@ -16,7 +16,7 @@ from engine.corpus.check.findings import CODES  # noqa: E402
 from gui import i18n  # noqa: E402
 from gui.workbench.finding_text import finding_message, untranslated_detail  # noqa: E402
 
-LANGS = ["es", "de", "ar", "pt", "fr"]
+LANGS = ["es", "de", "ar", "pt", "fr", "it"]
 
 # code -> messages as the engine writes them (several variants where the engine has several)
 ENGINE_MESSAGES: dict[str, list[str]] = {

@@ -99,6 +99,9 @@ class ChecksPanel(QWidget):
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.severity = QComboBox()
+        # its width follows its items when the language changes live ("Erreurs et avertissements"
+        # after English: Qt's default sizes a combo box once, at first show)
+        self.severity.setSizeAdjustPolicy(QComboBox.AdjustToContents)
         self.severity.currentIndexChanged.connect(lambda _i: self._fill())
         top.addWidget(self.summary, 1)
         top.addWidget(self.severity)

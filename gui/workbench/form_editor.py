@@ -11,18 +11,15 @@ import copy
 import dataclasses
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
-    QScrollArea,
-    QSizePolicy,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableWidget,
@@ -39,6 +36,7 @@ from engine.corpus.check.agreement import missing_forms, separator_problem
 from engine.corpus.generate.needed_forms import needed_combinations
 from engine.corpus.translate.progress import auto_status
 
+from gui.common.flow_layout import FlowLayout, labelled_pair
 from gui.i18n import _, connect_retranslate, list_separator, pgettext
 
 from .columns import LIST_TITLES
@@ -93,6 +91,10 @@ def inferred_experiencers(template: Any, language: str) -> list[str]:
 
 def _combo_text(features: dict[str, str]) -> str:
     return ", ".join(f"{k}={v}" for k, v in features.items())
+
+
+#: the narrowest the form editor's Text column gets when it yields room to the feature columns
+TEXT_FLOOR = 150
 
 
 class _TextDelegate(QStyledItemDelegate):
@@ -219,6 +221,7 @@ class FormEditor(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(26)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.viewport().installEventFilter(self)  # the Text column re-fits when the pane narrows
 
     def _build_buttons(self) -> QHBoxLayout:
         """Add form, remove form."""
@@ -236,26 +239,22 @@ class FormEditor(QWidget):
         """Entry-level features (German "das Mädchen": female person, grammatically neuter);
         _build_entry_row fills it for each entry shown."""
         self.entry_row = QWidget()
-        self.entry_layout = QHBoxLayout(self.entry_row)
+        # wraps onto a second line where the pane is narrow (German: five features; "(qualquer)")
+        self.entry_layout = FlowLayout(self.entry_row)
         self.entry_layout.setContentsMargins(0, 0, 0, 0)
         self.entry_label = QLabel()
         self.entry_boxes: dict[str, QComboBox] = {}
 
     def _lay_out(self, layout: QVBoxLayout, buttons: QHBoxLayout) -> None:
-        """Top to bottom: heading rows, entry features (scrolling sideways), the forms, the buttons."""
+        """Top to bottom: heading rows, entry features (wrapping), the forms, the buttons."""
         layout.addWidget(self.title)
         layout.addWidget(self.source)
         layout.addWidget(self.select_row)
         layout.addWidget(self.experiencer_row)
-        # in a horizontal scroll area: an entry with many features (German: five) must not make the
-        # window wider than the screen (tests/test_gui_workbench_layout.py checks 1280 pixels)
-        self.entry_scroll = QScrollArea()
-        self.entry_scroll.setWidget(self.entry_row)
-        self.entry_scroll.setWidgetResizable(True)
-        self.entry_scroll.setFrameShape(QFrame.NoFrame)
-        self.entry_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        self.entry_scroll.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
-        layout.addWidget(self.entry_scroll)
+        # a flow of "feature: value" pairs: an entry with many features (German: five) takes a
+        # second line instead of making the window wider than the screen or hiding a choice
+        # beyond the pane's edge (tests/test_gui_workbench_layout.py, 1280 pixels)
+        layout.addWidget(self.entry_row)
         layout.addWidget(self.table, 1)
         layout.addLayout(buttons)
 
@@ -398,13 +397,33 @@ class FormEditor(QWidget):
         boxes = [self.table.cellWidget(r, c) for r in range(self.table.rowCount())
                  for c in range(self.table.columnCount()) if isinstance(self.table.cellWidget(r, c), QComboBox)]
         self.table.horizontalHeader().setMinimumSectionSize(max([b.sizeHint().width() for b in boxes] + [40]))
-        self.table.setColumnWidth(0, max(220, min(self.table.columnWidth(0) + 16, 460)))
-        if self.doc.rtl:  # the sentence starts at the right: keep that end inside the visible area
-            self.table.setColumnWidth(0, max(160, min(self.table.columnWidth(0),
-                                                      self.table.viewport().width() - 160)))
+        self._text_width = max(220, min(self.table.columnWidth(0) + 16, 460))
         if self.is_template:
             self.table.setColumnWidth(self.published_column,
                                       max(120, min(self.table.columnWidth(self.published_column) + 16, 300)))
+        self._fit_text_column()
+
+    def _fit_text_column(self) -> None:
+        """The Text column takes the width its forms want, less what the feature columns beside it
+        need to stay in view (down to TEXT_FLOOR): in the narrow pane of a 1280 × 800 window the
+        combo of every feature ("(any)", "(qualquer)", "(qualsiasi)") is whole, not cut off at the
+        pane's edge. Right-to-left text keeps its start (the right end) in view as well."""
+        width = getattr(self, "_text_width", 0)
+        if not width or self.table.columnCount() < 1:
+            return
+        view = self.table.viewport().width()
+        grid = 1 if self.table.showGrid() else 0  # a section is its combo box and the grid line
+        features = len(self.features()) * (self.table.horizontalHeader().minimumSectionSize() + grid)
+        width = max(TEXT_FLOOR, min(width, view - features))
+        if self.doc.rtl:  # the sentence starts at the right: keep that end inside the visible area
+            width = max(TEXT_FLOOR, min(width, view - 160))
+        self.table.setColumnWidth(0, width)
+
+    def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 - Qt's name
+        if watched is self.table.viewport() and event.type() == QEvent.Resize \
+                and event.size().width() != event.oldSize().width():
+            self._fit_text_column()  # the splitter or the window changed the pane's width
+        return super().eventFilter(watched, event)
 
     def _fill_experiencer(self, e: Any) -> None:
         """"inferred: <value>" and the four referents; enabled only where there is an emotion word."""
@@ -453,7 +472,6 @@ class FormEditor(QWidget):
         self.entry_boxes = {}
         show = e is not None and hasattr(e, "features") and self.list_name in ("persons", "emotion_words")
         self.entry_row.setVisible(bool(show))
-        self.entry_scroll.setVisible(bool(show))
         if not show:
             return
         self.entry_layout.addWidget(self.entry_label)
@@ -473,14 +491,9 @@ class FormEditor(QWidget):
             box.setSizeAdjustPolicy(QComboBox.AdjustToContents)
             box.setMinimumWidth(box.sizeHint().width())
             box.currentIndexChanged.connect(lambda _i, f=feat, b=box: self._commit_entry_feature(f, b.currentData()))
-            self.entry_layout.addWidget(name)
-            self.entry_layout.addWidget(box)
+            self.entry_layout.addWidget(labelled_pair(name, box))
             self.entry_boxes[feat] = box
-        self.entry_layout.addStretch(1)
         self.entry_layout.activate()
-        row = max([self.entry_row.sizeHint().height()] + [b.sizeHint().height() for b in self.entry_boxes.values()])
-        bar = self.entry_scroll.horizontalScrollBar().sizeHint().height()
-        self.entry_scroll.setFixedHeight(row + bar + 4)
 
     def _commit_entry_feature(self, feat: str, value: str) -> None:
         e = self.entry

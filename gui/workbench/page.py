@@ -116,6 +116,7 @@ class WorkbenchPage(QWidget):
         self.heading = QLabel()
         self.heading.setTextFormat(Qt.RichText)
         self.status_filter = QComboBox()
+        self.status_filter.setSizeAdjustPolicy(QComboBox.AdjustToContents)  # re-fits after a language switch
         self.status_filter.currentIndexChanged.connect(self._apply_filters)
         self.search = QLineEdit()
         self.search.setClearButtonEnabled(True)
