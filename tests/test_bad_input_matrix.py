@@ -203,7 +203,7 @@ def package_inputs(root: Path, corpus: Path, run) -> dict[str, Path]:
     manifest = json.loads(members["manifest.json"])
     manifest["files"][member] = {"sha256": hashlib.sha256(edited[member]).hexdigest(), "bytes": len(edited[member])}
     edited["manifest.json"] = json.dumps(manifest, indent=2).encode("utf-8")
-    return {"slip": rezip("slip.eecpkg", {**members, "../evil.txt": b"evil"}),
+    return {"members": members, "slip": rezip("slip.eecpkg", {**members, "../evil.txt": b"evil"}),
             "bomb": rezip("bomb.eecpkg", {**members, "corpus/zeros.csv": b"\0" * (4 << 20)}),
             "hash": rezip("hash.eecpkg", tampered), "rehashed": rezip("rehashed.eecpkg", edited)}
 
@@ -369,6 +369,43 @@ def _bad_source_link(f: dict) -> Path:
     return _w(f["root"] / "bad-link.toml", text)
 
 
+# issue 40: hostile input — patterns that backtrack, files shared by processes, formulas, typed fields
+_REDOS = "\n[[restrictions]]\ncode = \"E022\"\nmessage = \"a rule\"\nsentence = '^(\\w|\\w)*$'\n"
+
+
+def hostile_inputs(root: Path, corpus: Path, members: dict[str, bytes]) -> dict[str, Path]:
+    import hashlib
+
+    text = corpus.read_text(encoding="utf-8")
+    f = {"redos": _w(root / "h" / "redos.toml", text + _REDOS),
+         "issue_redos": _w(root / "h" / "issue_pattern.toml", text + _REDOS.replace("(\\w|\\w)*", "(\\w+\\s?)*")),
+         "redos_expect": _w(root / "h" / "redos_expect.toml", text + "\n[expect.role]\nsubject = '^(\\w|[a-z])*$'\n")}
+    member = next(k for k in members if k.endswith(".toml"))  # a shared package carrying the pattern
+    edited = dict(members)
+    edited[member] = members[member] + _REDOS.encode("utf-8")
+    manifest = json.loads(members["manifest.json"])
+    manifest["files"][member] = {"sha256": hashlib.sha256(edited[member]).hexdigest(), "bytes": len(edited[member])}
+    edited["manifest.json"] = json.dumps(manifest, indent=2).encode("utf-8")
+    f["redos_pkg"] = root / "h" / "redos.eecpkg"
+    with zipfile.ZipFile(f["redos_pkg"], "w", compression=zipfile.ZIP_DEFLATED) as z:
+        for k, v in edited.items():
+            z.writestr(k, v)
+    return f
+
+
+CASES += [
+    Case("patterns", "`[[restrictions]] sentence = '^(\\w\\|\\w)*$'` (backtracks without end)",
+         lambda f: ["corpus", "check", str(f["redos"])], 2),
+    Case("patterns", "the issue's `sentence = '^(\\w+\\s?)*$'` (checked in linear time, no hang)",
+         lambda f: ["corpus", "check", str(f["issue_redos"])], 0, pick=r"sentence\(s\) can be generated"),
+    Case("patterns", "`[expect]` rule `'^(\\w\\|[a-z])*$'`", lambda f: ["corpus", "check", str(f["redos_expect"])], 2),
+    Case("patterns", "`package verify` of a package whose definition carries such a pattern (re-hashed)",
+         lambda f: ["package", "verify", str(f["redos_pkg"])], 2),
+    Case("patterns", "`package import` of that package",
+         lambda f: ["package", "import", str(f["redos_pkg"]), "--dest", str(f["root"] / "imp-redos")], 2),
+]
+
+
 def _shown(case: Case, res, f: dict) -> str:
     root = f["root"]
     text = res.stdout + res.stderr
@@ -417,6 +454,7 @@ def matrix(tmp_path_factory):
         return Res(code, out.getvalue(), err.getvalue())
 
     f.update(package_inputs(root, f["corpus"], run))
+    f.update(hostile_inputs(root, f["corpus"], f.pop("members")))
     f.update(exchange_inputs(root, f["corpus"], run))
     rows = []
     for i, case in enumerate(CASES, 1):
@@ -461,7 +499,7 @@ def test_prediction_and_vector_messages_say_where(matrix):
 
 def render(rows) -> str:
     out = ["# Bad input: what the user sees", "",
-           "Every malformed input of issues 15 and 29 and of the earlier hardening work, run through `main.py` as a",
+           "Every malformed or hostile input of issues 15, 29 and 40 and of the earlier hardening work, run through `main.py` as a",
            "user would. **Generated** by `tests/test_bad_input_matrix.py` — do not edit by hand; after a change",
            "to a message run `EEC_UPDATE_DOCS=1 pytest tests/test_bad_input_matrix.py` and commit the result.",
            "Paths under the test's temporary folder are shown as `…`.", "",

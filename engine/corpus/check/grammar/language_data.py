@@ -7,12 +7,12 @@ corpus adds its own entries in ``[[restrictions]]`` (same keys); see languages/R
 from __future__ import annotations
 
 import functools
-import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.common.errors import UserError
+from engine.common.patterns import PatternError, UserPattern, toml_line_of, user_pattern
 
 from engine.corpus.definition.model import EMOTIONS, EXPERIENCERS
 from engine.corpus.translate.review_record import ERROR_CLASSES
@@ -27,10 +27,10 @@ class Restriction:
     code: str
     message: str
     error_class: str = "lexical"
-    template: re.Pattern[str] | None = None
-    sentence: re.Pattern[str] | None = None
+    template: UserPattern | None = None
+    sentence: UserPattern | None = None
     words: frozenset[str] = frozenset()
-    word: re.Pattern[str] | None = None
+    word: UserPattern | None = None
     emotions: frozenset[str] = frozenset()
     experiencer: frozenset[str] = frozenset()
 
@@ -54,7 +54,7 @@ class Restriction:
 
 @dataclass(frozen=True)
 class LanguageData:
-    speaker: tuple[re.Pattern[str], ...] = ()
+    speaker: tuple[UserPattern, ...] = ()
     final_punctuation: str = ""
     spelling: tuple[str, ...] = ()
     restrictions: tuple[Restriction, ...] = field(default_factory=tuple)
@@ -65,16 +65,15 @@ class LanguageDataError(UserError):
     DefinitionError at the entry's line; the shipped files are parsed by their tests)."""
 
 
-def _regex(value, where: str) -> re.Pattern[str]:
-    if not isinstance(value, str):
-        raise LanguageDataError("expected a regular expression string", field=where)
+def _regex(value, where: str, file: str = "") -> UserPattern:
+    """A pattern of a language file or a corpus, run with a deadline (engine.common.patterns)."""
     try:
-        return re.compile(value)
-    except re.error as exc:
-        raise LanguageDataError(f"not a valid regular expression ({exc})", field=where) from None
+        return user_pattern(value, file=file, field=where, line_of=toml_line_of(file, where))
+    except PatternError as exc:
+        raise LanguageDataError(exc.message, field=where, fix=exc.fix) from None
 
 
-def parse_restriction(d: dict, where: str) -> Restriction:
+def parse_restriction(d: dict, where: str, file: str = "") -> Restriction:
     unknown = set(d) - RESTRICTION_KEYS
     if unknown:
         raise LanguageDataError(f"unknown key(s) {', '.join(sorted(unknown))}", field=where)
@@ -93,10 +92,10 @@ def parse_restriction(d: dict, where: str) -> Restriction:
     if exp - set(EXPERIENCERS):
         raise LanguageDataError(f"use {', '.join(EXPERIENCERS)}", field=f"{where}.experiencer")
     r = Restriction(code, message.strip(), cls,
-                    template=_regex(d["template"], f"{where}.template") if "template" in d else None,
-                    sentence=_regex(d["sentence"], f"{where}.sentence") if "sentence" in d else None,
+                    template=_regex(d["template"], f"{where}.template", file) if "template" in d else None,
+                    sentence=_regex(d["sentence"], f"{where}.sentence", file) if "sentence" in d else None,
                     words=frozenset(str(w) for w in d.get("words", ())),
-                    word=_regex(d["word"], f"{where}.word") if "word" in d else None,
+                    word=_regex(d["word"], f"{where}.word", file) if "word" in d else None,
                     emotions=emotions, experiencer=exp)
     if r.template is None and r.sentence is None and not r.words and r.word is None:
         raise LanguageDataError("give at least one of template, sentence, words, word", field=where)
