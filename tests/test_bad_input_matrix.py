@@ -386,11 +386,35 @@ def hostile_inputs(root: Path, corpus: Path, members: dict[str, bytes]) -> dict[
     manifest = json.loads(members["manifest.json"])
     manifest["files"][member] = {"sha256": hashlib.sha256(edited[member]).hexdigest(), "bytes": len(edited[member])}
     edited["manifest.json"] = json.dumps(manifest, indent=2).encode("utf-8")
+    f.update(sweep_inputs(root, corpus))
+    f["half_written"] = _w(root / "h" / "half_written.toml", text[: len(text) // 2])
     f["redos_pkg"] = root / "h" / "redos.eecpkg"
     with zipfile.ZipFile(f["redos_pkg"], "w", compression=zipfile.ZIP_DEFLATED) as z:
         for k, v in edited.items():
             z.writestr(k, v)
     return f
+
+
+_SILENT: list = []  # listening sockets kept open for the matrix's run (the kernel accepts; nothing answers)
+
+
+def sweep_inputs(root: Path, corpus: Path) -> dict[str, Path]:
+    import socket
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    _SILENT.append(silent)
+    models = ", ".join(f'"vader?batch_size={i}"' for i in range(1, 1002))
+    return {"silent_port": silent.getsockname()[1],
+            "plan_dup": _w(root / "h" / "dup_plan.toml", f'[sweep]\ncorpora = [\n  "{corpus}",\n  "en-kiritchenko2018",\n'
+                                                     f'  "{corpus}",\n]\nmodels = ["vader"]\n'),
+            "plan_ok": _w(root / "h" / "plan.toml", f'[sweep]\ncorpora = ["{corpus}"]\nmodels = ["vader"]\nstats = ["paired"]\n'),
+            "plan_big": _w(root / "h" / "big_plan.toml", f'[sweep]\ncorpora = ["{corpus}"]\nmodels = [{models}]\n')}
+
+
+def _sweep(f, plan: str = "plan_ok", *extra: str) -> list[str]:
+    return ["sweep", str(f[plan]), "--out", str(f["root"] / "sweep_out"), *extra]
 
 
 CASES += [
@@ -403,6 +427,16 @@ CASES += [
          lambda f: ["package", "verify", str(f["redos_pkg"])], 2),
     Case("patterns", "`package import` of that package",
          lambda f: ["package", "import", str(f["redos_pkg"]), "--dest", str(f["root"] / "imp-redos")], 2),
+    Case("corpus", "`corpus spelling-add` to a file another program is half-way through writing (left as it is)",
+         lambda f: ["corpus", "spelling-add", str(f["half_written"]), "Kasachin"], 2),
+    Case("sweeps", "`--scheduler` a listener that accepts and never answers (`--scheduler-timeout 2`)",
+         lambda f: _sweep(f, "plan_ok", "--scheduler", f"tcp://127.0.0.1:{f['silent_port']}", "--scheduler-timeout", "2"), 2),
+    Case("sweeps", "`--scheduler http://127.0.0.1:8786`", lambda f: _sweep(f, "plan_ok", "--scheduler", "http://127.0.0.1:8786"), 2),
+    Case("sweeps", "`--scheduler tcp://127.0.0.1:99999`", lambda f: _sweep(f, "plan_ok", "--scheduler", "tcp://127.0.0.1:99999"), 2),
+    Case("sweeps", "`--jobs 100000`", lambda f: _sweep(f, "plan_ok", "--jobs", "100000"), 2),
+    Case("sweeps", "a corpus listed twice in the plan", lambda f: _sweep(f, "plan_dup"), 2),
+    Case("sweeps", "1,001 cells without `--yes`, not at a terminal (the size line comes first)",
+         lambda f: _sweep(f, "plan_big"), 2),
 ]
 
 
@@ -423,7 +457,10 @@ def _shown(case: Case, res, f: dict) -> str:
 
 def _normalise(line: str, root: Path) -> str:
     """Temp paths, and argparse's list of commands (it grows with every new command)."""
-    return re.sub(r"\(choose from [^)]*\)", "(choose from …)", line.replace(str(root), "…"))
+    line = re.sub(r"\(choose from [^)]*\)", "(choose from …)", line.replace(str(root), "…"))
+    # the machine's cores (sweep --jobs bound) and a listener's free port
+    line = re.sub(r"\((\d+) core\(s\)\)(.*)--jobs \d+", r"(N core(s))\2--jobs 4×N", line)
+    return re.sub(r"tcp://127\.0\.0\.1:(?!8786|99999)\d+", "tcp://127.0.0.1:PORT", line)
 
 
 @pytest.fixture(scope="module")
