@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from engine.common.errors import UsageError
+from engine.common.csv_cells import safe_row, unescape_cell
 from engine.common.io import atomic_write_text
 
 from engine.corpus.definition.model import CorpusDefinition
@@ -177,8 +178,8 @@ def sheet_text(sample: Sample) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(SHEET_COLUMNS)
     for it in sample.items:
-        w.writerow([it.item, sample.unit, sample.corpus, sample.seed, it.item_id, it.template_id, it.variable,
-                    it.side_a, it.side_b, "", "", "", ""])
+        w.writerow(safe_row([it.item, sample.unit, sample.corpus, sample.seed, it.item_id, it.template_id,
+                             it.variable, it.side_a, it.side_b, "", "", "", ""]))  # formula-safe for spreadsheets
     return buf.getvalue()
 
 
@@ -214,7 +215,7 @@ def read_review(corpus: CorpusDefinition, sheet: str | Path, reviewer: str, date
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read the sheet ({type(exc).__name__})", file=str(sheet),
                          fix="save it as UTF-8 CSV") from None
-    rows = list(csv.DictReader(io.StringIO(text)))
+    rows = [{k: unescape_cell(v) for k, v in r.items()} for r in csv.DictReader(io.StringIO(text))]
     if not rows:
         raise UsageError("the sheet has no rows", file=str(sheet), fix="fill in the sheet `corpus review-sample` wrote")
     missing = [c for c in ("seed", "item_id", "side_a", "side_b", "verdict", "error_class", "correction")
