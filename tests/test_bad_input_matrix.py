@@ -388,6 +388,10 @@ def hostile_inputs(root: Path, corpus: Path, members: dict[str, bytes]) -> dict[
     edited["manifest.json"] = json.dumps(manifest, indent=2).encode("utf-8")
     f.update(sweep_inputs(root, corpus))
     f["half_written"] = _w(root / "h" / "half_written.toml", text[: len(text) // 2])
+    rule = '\n[[restrictions]]\ncode = "E022"\nmessage = "a rule"\nsentence = "feels"\n'
+    f["words_string"] = _w(root / "h" / "words_string.toml", text + rule + 'words = "angry"\n')
+    f["emotions_int"] = _w(root / "h" / "emotions_int.toml", text + rule + "emotions = 5\n")
+    f["accept_phrase"] = _w(root / "h" / "accept_phrase.toml", text + '\n[spelling]\naccept = ["Kasachin", "two words"]\n')
     f["redos_pkg"] = root / "h" / "redos.eecpkg"
     with zipfile.ZipFile(f["redos_pkg"], "w", compression=zipfile.ZIP_DEFLATED) as z:
         for k, v in edited.items():
@@ -410,7 +414,9 @@ def sweep_inputs(root: Path, corpus: Path) -> dict[str, Path]:
             "plan_dup": _w(root / "h" / "dup_plan.toml", f'[sweep]\ncorpora = [\n  "{corpus}",\n  "en-kiritchenko2018",\n'
                                                      f'  "{corpus}",\n]\nmodels = ["vader"]\n'),
             "plan_ok": _w(root / "h" / "plan.toml", f'[sweep]\ncorpora = ["{corpus}"]\nmodels = ["vader"]\nstats = ["paired"]\n'),
-            "plan_big": _w(root / "h" / "big_plan.toml", f'[sweep]\ncorpora = ["{corpus}"]\nmodels = [{models}]\n')}
+            "plan_big": _w(root / "h" / "big_plan.toml", f'[sweep]\ncorpora = ["{corpus}"]\nmodels = [{models}]\n'),
+            "plan_alpha": _w(root / "h" / "alpha_plan.toml", f'[sweep]\ncorpora = ["{corpus}"]\nmodels = ["vader"]\n'
+                                                          'alpha = "five percent"\n')}
 
 
 def _sweep(f, plan: str = "plan_ok", *extra: str) -> list[str]:
@@ -437,6 +443,12 @@ CASES += [
     Case("sweeps", "a corpus listed twice in the plan", lambda f: _sweep(f, "plan_dup"), 2),
     Case("sweeps", "1,001 cells without `--yes`, not at a terminal (the size line comes first)",
          lambda f: _sweep(f, "plan_big"), 2),
+    Case("sweeps", "`alpha = \"five percent\"` in the plan (`alpha = \"0.05\"` is read as the number 0.05)",
+         lambda f: _sweep(f, "plan_alpha"), 2),
+    Case("typed fields", "`[[restrictions]] words = \"angry\"` (a string, not an array)",
+         lambda f: ["corpus", "check", str(f["words_string"])], 2),
+    Case("typed fields", "`[[restrictions]] emotions = 5`", lambda f: ["corpus", "check", str(f["emotions_int"])], 2),
+    Case("typed fields", "`[spelling] accept` written by hand with a phrase", lambda f: ["corpus", "check", str(f["accept_phrase"])], 2),
 ]
 
 

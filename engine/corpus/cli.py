@@ -364,10 +364,17 @@ def cmd_spelling_add(args: argparse.Namespace) -> int:
         return added, bool(added)
 
     added = update_definition(path, add)  # under the file's lock: concurrent runs all keep their words
-    there = [w for w in args.words if w.strip() not in added]
-    print(f"{path}: added {len(added)} word(s) to [spelling] accept" + (f": {', '.join(added)}" if added else "")
-          + (f"; already there: {', '.join(there)}" if there else ""))
+    new = set(added)  # a set: 100,000 words are checked in linear time
+    there = [w for w in args.words if w.strip() not in new]
+    print(f"{path}: added {len(added):,} word(s) to [spelling] accept" + (f": {_some(added)}" if added else "")
+          + (f"; already there: {_some(there)}" if there else ""))
     return exits.OK
+
+
+def _some(words: list[str], shown: int = 10) -> str:
+    """The first few words of a list, and how many more (one short line, whatever the list)."""
+    head = ", ".join(words[:shown])
+    return head + (f" … and {len(words) - shown:,} more" if len(words) > shown else "")
 
 
 def _own_file(name_or_path: str) -> Path:

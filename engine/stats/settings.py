@@ -86,12 +86,16 @@ class Setting:
 
     # -- values ----------------------------------------------------------------------------------
     def check(self, value: Any, field_name: str | None = None) -> Any:
-        """The value when it is valid, else UsageError naming ``field_name`` (default: the flag)."""
+        """The value converted to the declared type when it is valid — a float for "float" (also
+        from ``"0.05"`` or ``1``), an int for "int" (also from ``"1000"``), a (low, high) tuple of
+        floats for "range", a string for "choice" — else UsageError naming ``field_name`` (default:
+        the flag). Why convert: a plan's ``alpha = "0.05"`` passed the check as a string and failed
+        deep inside the statistics after the cluster had scored everything."""
         name = field_name or self.flag
         if value is None:
             return None  # not set (the default), or "none" for an optional setting
         if self.kind == "choice":
-            if value not in self.accepted_choices:
+            if not isinstance(value, str) or value not in self.accepted_choices:
                 shown = ", ".join(str(c) for c in self.choices)
                 raise UsageError(f"must be one of {shown}, not {value!r}", field=name,
                                  fix=self.fix or f"e.g. {self.choices[0]}")
@@ -103,25 +107,38 @@ class Setting:
             low, high = (self._number(v, name) for v in pair)
             if not high > low:
                 raise UsageError(f"must be LOW,HIGH with HIGH > LOW, got {value!r}", field=name, fix=self.fix)
-            return value
+            return (low, high)
         if isinstance(value, bool):
             raise UsageError(f"must be a number, got {value!r}", field=name, fix=self.fix)
         if self.kind == "int":
-            if not isinstance(value, int):
-                raise UsageError(f"must be a whole number, got {value!r}", field=name, fix=self.fix)
-            number = float(value)
-        else:
-            number = self._number(value, name)
+            number = self._whole(value, name)
+            self._in_range(float(number), value, name)
+            return number
+        number = self._number(value, name)
         self._in_range(number, value, name)
-        return value
+        return number
+
+    def _whole(self, value: Any, name: str) -> int:
+        if isinstance(value, str):
+            try:
+                return int(value.strip().replace("_", ""))
+            except ValueError:
+                pass
+        elif isinstance(value, int):
+            return int(value)
+        raise UsageError(f"must be a whole number, got {value!r}", field=name, fix=self.fix)
 
     def _number(self, value: Any, name: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise UsageError(f"must be a number, got {value!r}", field=name, fix=self.fix)
         try:
             number = float(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise UsageError(f"must be a number, got {value!r}", field=name, fix=self.fix) from None
         if math.isnan(number):
             raise UsageError("must be a number, got NaN", field=name, fix=self.fix)
+        if math.isinf(number):
+            raise UsageError(f"must be a finite number, got {value!r}", field=name, fix=self.fix)
         return number
 
     def _in_range(self, number: float, value: Any, name: str) -> None:
@@ -172,7 +189,9 @@ class Setting:
         if self.key not in settings:
             return self.default
         value = settings[self.key]
-        return self.default if value is None and not self.optional else value
+        if value is None:
+            return None if self.optional else self.default
+        return self.check(value)  # the declared type, also for a plan built by hand ("0.05" → 0.05)
 
 
 def merged(groups: list[tuple[Setting, ...]]) -> list[Setting]:

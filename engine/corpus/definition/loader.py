@@ -213,7 +213,7 @@ class _Builder:
                             fix=f"use one of {features.get('gender') or 'the gender values (declare features.gender)'}")
         spelling = self.table(data.get("spelling", {}), "spelling")
         self.keys(spelling, {"accept"}, "spelling")
-        accept = [self.string(w, f"spelling.accept[{i}]")
+        accept = [self.accepted_word(w, f"spelling.accept[{i}]")
                   for i, w in enumerate(self.array(spelling.get("accept", []), "spelling.accept"))]
         restrictions = self.restrictions(data.get("restrictions", []))
         return CorpusDefinition(
@@ -279,6 +279,17 @@ class _Builder:
             for v, rx in out[feat].items():
                 self.pattern(rx, f"expect.{feat}.{v}")
         return out
+
+    def accepted_word(self, value: Any, field: str) -> str:
+        """One entry of [spelling] accept: one word, as `corpus spelling-add` takes it (the check
+        splits sentences into words: "two words" or a NUL would never match anything)."""
+        from engine.corpus.check.spelling import WORD
+
+        w = self.string(value, field)
+        if WORD.fullmatch(w) is None:
+            raise self.fail(field, f"{w!r} is not one word",
+                            fix="one word per entry: letters, with an inner hyphen or apostrophe")
+        return w
 
     def pattern(self, rx: str, field: str) -> None:
         """A user's regular expression: valid, and not one that backtracks without end."""
