@@ -181,6 +181,7 @@ class PredictionFileScorer:
         # `instant`: a lookup, so the audit neither caches it nor probes its speed (both would split the job)
         self.batch_size = sys.maxsize
         self.instant = True
+        self.missing_allowed = True  # on_missing/on_bad=keep give NaN on purpose (reported by the file's own checks)
         self._asked: set[str] = set()
         self._line_of: dict[tuple[str, str], int] = {}  # (key, dimension) -> the line its score came from
         self._read(key, columns)
