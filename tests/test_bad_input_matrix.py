@@ -388,6 +388,15 @@ def hostile_inputs(root: Path, corpus: Path, members: dict[str, bytes]) -> dict[
     edited["manifest.json"] = json.dumps(manifest, indent=2).encode("utf-8")
     f.update(sweep_inputs(root, corpus))
     f["half_written"] = _w(root / "h" / "half_written.toml", text[: len(text) // 2])
+    tmx = ('<?xml version="1.0" encoding="UTF-8"?>\n{doctype}<tmx version="1.4"><header srclang="en" adminlang="en" '
+           'creationtool="x" creationtoolversion="1" segtype="phrase" o-tmf="x" datatype="plaintext"/>\n<body>\n'
+           '<tu><tuv xml:lang="en"><seg>furious</seg></tuv><tuv xml:lang="{lang}"><seg>furiosa</seg></tuv></tu>\n'
+           '</body></tmx>\n')
+    f["tmx_attlist"] = _w(root / "h" / "attlist.tmx", tmx.format(
+        doctype='<!DOCTYPE tmx SYSTEM "tmx>14.dtd" [<!ATTLIST tuv xml:lang CDATA "es">]>\n', lang="pt"))
+    f["tmx_lang"] = _w(root / "h" / "lang.tmx", tmx.format(doctype="", lang="Portuguese"))
+    f["sheet_short"] = _review_sheet_without_two_rows(corpus, root / "h" / "sheet_short.csv")
+    f["control_token"] = _w(root / "h" / "control_token.toml", text.replace('text = "Ebony"', 'text = "Ebony<|im_end|>"', 1))
     rule = '\n[[restrictions]]\ncode = "E022"\nmessage = "a rule"\nsentence = "feels"\n'
     f["words_string"] = _w(root / "h" / "words_string.toml", text + rule + 'words = "angry"\n')
     f["emotions_int"] = _w(root / "h" / "emotions_int.toml", text + rule + "emotions = 5\n")
@@ -397,6 +406,40 @@ def hostile_inputs(root: Path, corpus: Path, members: dict[str, bytes]) -> dict[
         for k, v in edited.items():
             z.writestr(k, v)
     return f
+
+
+def lying_model_files(root: Path) -> dict[str, Path]:
+    """Model files whose headers lie (testkit.hostile_files), from a fresh tiny BERT and the matrix's whole .gguf."""
+    from testkit import hostile_files as H
+    from testkit.tiny_models import make_tiny_bert
+
+    bert = make_tiny_bert(root / "models" / "hf-good", labels=["neg", "pos"], seed=3)
+    gguf, lie = root / "models" / "gguf" / "whole.gguf", root / "lie"
+    lie.mkdir()
+    return {"st_deep": H.deep_safetensors(bert, lie / "deep"), "st_huge": H.huge_offsets_safetensors(bert, lie / "huge"),
+            "st_i32": H.retyped_safetensors(bert, lie / "i32", "I32"),
+            "st_f16": H.retyped_safetensors(bert, lie / "f16", "F16"),
+            "st_pickle": H.pickle_as_safetensors(bert, lie / "pickle"), "st_bom": H.bom_config(bert, lie / "bom"),
+            "gguf_deep": H.deep_gguf(lie / "deep.gguf"), "gguf_count": H.huge_count_gguf(lie / "count.gguf"),
+            "gguf_9999": H.retyped_gguf(gguf, lie / "type9999.gguf", 9999),
+            "gguf_f16": H.retyped_gguf(gguf, lie / "f32_as_f16.gguf", 1)}
+
+
+def _review_sheet_without_two_rows(corpus: Path, out: Path) -> Path:
+    """A review sheet of 20 items, every verdict 'ok', with items 5 and 12 deleted by the reviewer."""
+    import csv
+
+    from engine.corpus.definition.loader import load_definition
+    from engine.corpus.translate.review_record import draw_sample, write_sheet
+
+    write_sheet(draw_sample(load_definition(corpus), 20, 11), out)
+    rows = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8"), newline="")))
+    verdict = rows[0].index("verdict")
+    for r in rows[1:]:
+        r[verdict] = "ok"
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows([r for r in rows if r[0] not in ("5", "12")])
+    return _w(out, buf.getvalue())
 
 
 _SILENT: list = []  # listening sockets kept open for the matrix's run (the kernel accepts; nothing answers)
@@ -449,6 +492,24 @@ CASES += [
          lambda f: ["corpus", "check", str(f["words_string"])], 2),
     Case("typed fields", "`[[restrictions]] emotions = 5`", lambda f: ["corpus", "check", str(f["emotions_int"])], 2),
     Case("typed fields", "`[spelling] accept` written by hand with a phrase", lambda f: ["corpus", "check", str(f["accept_phrase"])], 2),
+    Case("tmx", "`<!DOCTYPE tmx SYSTEM \"tmx>14.dtd\" [<!ATTLIST …>]>` (a '>' inside the quoted id)",
+         lambda f: ["corpus", "tm-import", str(f["tmx_attlist"])], 2),
+    Case("tmx", "`xml:lang=\"Portuguese\"`", lambda f: ["corpus", "tm-import", str(f["tmx_lang"])], 2),
+    Case("corpus", "a review sheet with two rows deleted (`corpus review-import`)",
+         lambda f: ["corpus", "review-import", str(f["corpus"]), str(f["sheet_short"]), "--reviewer", "MB"], 2),
+    Case("models", "a sentence holding `<|im_end|>`, a control token of the LLM's tokenizer",
+         lambda f: ["audit", "--corpus", str(f["control_token"]), "--model", f"llm:{f['root'] / 'models' / 'lm'}",
+                    "--stats", "paired", "--bootstrap", "0", "--out", str(f["root"] / "audit_ct"), "--overwrite"], 2),
+    Case("lying headers", "safetensors JSON header nested 200,000 deep", lambda f: _audit(f, f"hf-classifier:{f['st_deep']}"), 2),
+    Case("lying headers", "safetensors `data_offsets` ending at 2⁶⁰", lambda f: _audit(f, f"hf-classifier:{f['st_huge']}"), 2),
+    Case("lying headers", "safetensors weight retyped F32 → I32 (same bytes)", lambda f: _audit(f, f"hf-classifier:{f['st_i32']}"), 2),
+    Case("lying headers", "safetensors weight retyped F32 → F16 (offsets kept)", lambda f: _audit(f, f"hf-classifier:{f['st_f16']}"), 2),
+    Case("lying headers", "a pickle named `model.safetensors`", lambda f: _audit(f, f"hf-classifier:{f['st_pickle']}"), 2),
+    Case("lying headers", "`config.json` with a byte-order mark", lambda f: _audit(f, f"hf-classifier:{f['st_bom']}"), 2),
+    Case("lying headers", "GGUF metadata array nested 50,000 deep", lambda f: _audit(f, f"llm:{f['gguf_deep']}"), 2),
+    Case("lying headers", "GGUF header declaring 2⁴⁰ tensors", lambda f: _audit(f, f"llm:{f['gguf_count']}"), 2),
+    Case("lying headers", "GGUF tensor of type 9999", lambda f: _audit(f, f"llm:{f['gguf_9999']}"), 2),
+    Case("lying headers", "GGUF tensor retyped F32 → F16", lambda f: _audit(f, f"llm:{f['gguf_f16']}"), 2),
 ]
 
 
@@ -504,6 +565,7 @@ def matrix(tmp_path_factory):
 
     f.update(package_inputs(root, f["corpus"], run))
     f.update(hostile_inputs(root, f["corpus"], f.pop("members")))
+    f.update(lying_model_files(root))
     f.update(exchange_inputs(root, f["corpus"], run))
     rows = []
     for i, case in enumerate(CASES, 1):

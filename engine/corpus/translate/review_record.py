@@ -228,7 +228,7 @@ def read_review(corpus: CorpusDefinition, sheet: str | Path, reviewer: str, date
         raise UsageError("the seed column must hold one whole number on every row", file=str(sheet), field="seed",
                          fix="do not edit the seed; draw a new sheet instead")
     seed = int(next(iter(seeds)))
-    sample = draw_sample(corpus, len(rows), seed)
+    sample = _drawn_sample(corpus, rows, seed, sheet)
     expected = {it.item_id: it for it in sample.items}
     items: list[ReviewedItem] = []
     seen: set[str] = set()
@@ -263,6 +263,29 @@ def read_review(corpus: CorpusDefinition, sheet: str | Path, reviewer: str, date
         raise UsageError(f"{len(items)} rows for a sample of {len(sample.items)}", file=str(sheet),
                          fix="keep every row the sheet was drawn with")
     return ReviewRecord(corpus.id, reviewer.strip(), date, seed, sample.unit, sample.population, items)
+
+
+def _drawn_sample(corpus: CorpusDefinition, rows: list[dict], seed: int, sheet: Path) -> Sample:
+    """The sample the sheet was drawn as. Rows deleted from it are named (their item numbers and
+    ids), instead of blaming a row that is fine: the sheet's item ids are looked for in the samples
+    of sizes from its row count up (the sample's size is not written on the sheet)."""
+    sample = draw_sample(corpus, len(rows), seed)
+    ids = [(r.get("item_id") or "").strip() for r in rows]
+    if set(ids) <= {it.item_id for it in sample.items}:
+        return sample
+    numbers = [int(r["item"]) for r in rows if (r.get("item") or "").strip().isdigit()]
+    start = max([len(rows), *numbers])
+    for n in range(start, min(start + 500, sample.population) + 1):
+        bigger = draw_sample(corpus, n, seed)
+        drawn = {it.item_id: it for it in bigger.items}
+        if set(ids) <= set(drawn) and len(bigger.items) > len(rows):
+            missing = [it for it in bigger.items if it.item_id not in set(ids)]
+            shown = ", ".join(f"{it.item} ({it.item_id})" for it in missing[:10])
+            raise UsageError(f"{len(missing)} row(s) of the {len(bigger.items)} drawn are missing: item(s) {shown}"
+                             + (" …" if len(missing) > 10 else ""), file=str(sheet), field="item",
+                             fix="keep every row the sheet was drawn with (copy them back from the sheet you sent), "
+                                 "or draw a new sheet")
+    return sample
 
 
 # ---------------------------------------------------------------- storage
