@@ -189,3 +189,19 @@ def test_a_corpus_listed_twice_is_refused_at_its_line(tmp_path):
                     encoding="utf-8")
     with pytest.raises(SweepError, match=r":3 \[sweep.models\]: 'vader' is listed twice"):
         load_sweep_plan(plan)
+
+
+@pytest.mark.parametrize("line, key, says", [
+    ("bootstrap = 1000000000", "bootstrap", "must be between 0 and 1e+06"),
+    ("person_permutations = 100000000000", "person_permutations", "must be between 0 and 1e+07"),
+    ("chunk_size = 1000000000", "chunk_size", "'chunk_size' must be at most 1,000,000"),
+    ("retries = 1000000", "retries", "'retries' must be at most 100"),
+])
+def test_plan_numbers_have_upper_bounds(tmp_path, line, key, says):
+    from engine.sweep.plan_file import load_sweep_plan
+
+    plan = tmp_path / "plan.toml"
+    plan.write_text(f'[sweep]\ncorpora = ["en-kiritchenko2018"]\nmodels = ["vader"]\n{line}\n', encoding="utf-8")
+    with pytest.raises(SweepError) as err:
+        load_sweep_plan(plan)
+    assert f":4 [sweep.{key}]:" in str(err.value) and says in str(err.value), str(err.value)

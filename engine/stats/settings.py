@@ -230,13 +230,15 @@ ALPHA = Setting("alpha", "float", 0.05, low=0.0, high=1.0, low_open=True, high_o
 CORRECTION = Setting("correction", "choice", None, choices=("holm", "bh"), optional=True,
                      choice_labels=(N_("Holm"), N_("Benjamini–Hochberg")), none_label=N_("none"),
                      label=N_("Multiple-comparison correction:"), help="multiple-comparison correction")
-N_RESAMPLES = Setting("n_resamples", "int", 1000, flag="--bootstrap", plan_key="bootstrap", low=0, metavar="N",
-                      fix="0 for none, or e.g. 1000", label=N_("Bootstrap resamples:"),
+# upper bounds: a plan's `bootstrap = 1000000000` would run for days before saying anything
+N_RESAMPLES = Setting("n_resamples", "int", 1000, flag="--bootstrap", plan_key="bootstrap", low=0, high=1_000_000,
+                      metavar="N", fix="0 for none, or e.g. 1000", label=N_("Bootstrap resamples:"),
                       help="bootstrap resamples (0: none)", step=500, gui_high=100_000)
-SEED = Setting("seed", "int", 0, low=0, metavar="N", fix="e.g. 0", label=N_("Random seed:"),
+SEED = Setting("seed", "int", 0, low=0, high=2**63 - 1, metavar="N", fix="e.g. 0", label=N_("Random seed:"),
                help="random seed of the bootstrap and permutation draws", gui_high=2**31 - 1)
 N_PERMUTATIONS = Setting("n_permutations", "int", 2000, flag="--person-permutations", plan_key="person_permutations",
-                         low=0, metavar="N", fix="0 for none, or e.g. 2000", label=N_("Person permutations:"),
+                         low=0, high=10_000_000, metavar="N", fix="0 for none, or e.g. 2000",
+                         label=N_("Person permutations:"),
                          help="relabellings of the person-level permutation tests (exact when fewer exist; 0: none)",
                          step=500, gui_high=1_000_000)
 

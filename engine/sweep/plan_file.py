@@ -26,6 +26,8 @@ from .paths import with_base, with_options
 
 DEFAULT_CHUNK = 1000
 DEFAULT_RETRIES = 3
+MAX_CHUNK = 1_000_000  # texts per task: a task's scores travel back in one message
+MAX_RETRIES = 100  # a task that fails on 100 workers fails for itself, not for a lost worker
 
 MODEL_OPTIONS = ("device", "precision", "batch_size", "max_length")
 #: the plan's own keys; every statistic setting adds its plan key and its key (engine.stats.settings:
@@ -173,9 +175,14 @@ class _Reader:
         chunk = self.number(d, "chunk_size", DEFAULT_CHUNK, int)
         if chunk < 1:
             raise self.fail("chunk_size", f"'chunk_size' must be at least 1, not {chunk}", fix="e.g. chunk_size = 1000")
+        if chunk > MAX_CHUNK:
+            raise self.fail("chunk_size", f"'chunk_size' must be at most {MAX_CHUNK:,}, not {chunk:,}",
+                            fix="e.g. chunk_size = 1000")
         retries = self.number(d, "retries", DEFAULT_RETRIES, int)
         if retries < 0:
             raise self.fail("retries", f"'retries' cannot be negative ({retries})", fix="e.g. retries = 3")
+        if retries > MAX_RETRIES:
+            raise self.fail("retries", f"'retries' must be at most {MAX_RETRIES}, not {retries:,}", fix="e.g. retries = 3")
         return SweepPlan(plan, chunk_size=chunk, retries=retries)
 
     def settings(self, d: dict) -> dict[str, Any]:
