@@ -90,3 +90,32 @@ def test_a_store_of_an_earlier_version_is_read_once(tmp_path):
     assert store_path().exists() and legacy.exists()  # kept where it was
     assert import_tmx(_file(tmp_path, "again.tmx", HEAD + TMX.format(body=_tu("furious", "furiosa")))).added == 0
     assert os.path.getsize(store_path()) > 0
+
+
+def test_ctrl_c_stops_a_long_import_at_once_and_changes_nothing(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    big = tmp_path / "big.tmx"
+    with open(big, "w", encoding="utf-8") as fh:
+        fh.write(HEAD + TMX.split("{body}")[0])
+        for i in range(150_000):
+            fh.write(_tu(f"source sentence {i}", f"frase {i}"))
+        fh.write(TMX.split("{body}")[1])
+    proc = subprocess.Popen([sys.executable, "main.py", "corpus", "tm-import", str(big)],
+                            cwd=Path(__file__).resolve().parents[1], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 60
+    while not store_path().exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)  # the import has begun: the store is open
+    time.sleep(0.5)
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "cancelled" in err and "Traceback" not in err
+    assert time.monotonic() - start < 10
+    assert _count() == 0  # rolled back: nothing half-imported
