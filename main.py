@@ -136,7 +136,13 @@ def os_error_line(exc: OSError) -> str:
     base = os.path.basename(str(name))
     if base.startswith(".") and base.endswith(".tmp"):  # atomic_write_bytes's temp file: name the target
         name = os.path.join(os.path.dirname(str(name)), base[1:].rsplit(".", 2)[0])
+    import errno
+
     reason = (exc.strerror or type(exc).__name__).lower()
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):  # a full disk: where, and that the file was left as it was
+        where = f"{name}: " if name else ""
+        return (f"{where}no space left on the disk; nothing was written there (a file being replaced keeps its "
+                f"earlier content) — free some space, or write elsewhere, and run the command again")
     return f"{name}: cannot write or read it ({reason})" if name else f"{reason}"
 
 

@@ -45,7 +45,7 @@ model_options = { device = "cuda", batch_size = 64 }
     # every declared statistic setting, as the audit command's plan has them: the file's, else the default
     assert plan.settings == {"alpha": 0.01, "correction": "holm", "n_resamples": 200, "seed": 0, "band_share": 0.03,
                              "noun_phrases": "exclude", "inference": "paper", "race_pooling": "within_gender",
-                             "score_range": [0, 1], "n_permutations": 2000}
+                             "score_range": (0.0, 1.0), "n_permutations": 2000}
     assert (sweep.chunk_size, sweep.retries) == (500, 1)
     vader, preds, hf = plan.scorers
     assert vader == "vader?device=cuda&batch_size=64"

@@ -22,7 +22,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True, metavar="DIR", help="folder for tables, scores and the manifest")
     p.add_argument("--cache-dir", default=None, metavar="DIR", help="score cache (default ~/.cache/eec-studio)")
     add_setting_arguments(p)  # --alpha, --bootstrap, --inference, …: declared by the statistics
-    p.add_argument("--allow-pickle", action="store_true", help="allow pickled model weights (.bin, joblib): runs their code")
+    p.add_argument("--allow-pickle", action="store_true", help="allow pickled scikit-learn models (.joblib/.pkl: loading runs the file's code) and torch "
+                        "weights (.bin/.pt: read by torch's restricted loader, which runs no code)")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="processes scoring CPU-bound models (VADER, TextBlob, SVM, fastText) at once; default: one "
                         "per core; 1: a single process; the scores are the same for any N")

@@ -201,6 +201,7 @@ def _ids(text: str) -> list[str]:
 def _write_new(corpus, out: str, overwrite: bool) -> Path:
     from engine.package.overwrite import may_replace
 
+    from engine.corpus.definition.shared_file import corpus_file_lock
     from engine.corpus.definition.writer import save_definition
 
     from engine.common.user_dirs import user_corpus_dir
@@ -208,7 +209,8 @@ def _write_new(corpus, out: str, overwrite: bool) -> Path:
     path = Path(out) if out else user_corpus_dir() / f"{corpus.id}.toml"
     may_replace(path, overwrite=overwrite, confirm=None)
     path.parent.mkdir(parents=True, exist_ok=True)  # the corpora folder, on first use
-    return save_definition(corpus, path, comments_from=None)
+    with corpus_file_lock(path):  # not while another writer is half-way through the file
+        return save_definition(corpus, path, comments_from=None)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -363,18 +365,26 @@ def cmd_tm_import(args: argparse.Namespace) -> int:
 def cmd_spelling_add(args: argparse.Namespace) -> int:
     """The same list the workbench's "Add to the corpus word list" edits; the file keeps its comments."""
     from engine.corpus.check.spelling import accept_words
-    from engine.corpus.definition.loader import load_definition
-    from engine.corpus.definition.writer import save_definition
+    from engine.corpus.definition.shared_file import update_definition
 
     path = _own_file(args.corpus)
-    corpus = load_definition(path)
-    corpus.spelling_accept, added = accept_words(corpus.spelling_accept, args.words, str(path))
-    if added:
-        save_definition(corpus, path)
-    there = [w for w in args.words if w.strip() not in added]
-    print(f"{path}: added {len(added)} word(s) to [spelling] accept" + (f": {', '.join(added)}" if added else "")
-          + (f"; already there: {', '.join(there)}" if there else ""))
+
+    def add(corpus):
+        corpus.spelling_accept, added = accept_words(corpus.spelling_accept, args.words, str(path))
+        return added, bool(added)
+
+    added = update_definition(path, add)  # under the file's lock: concurrent runs all keep their words
+    new = set(added)  # a set: 100,000 words are checked in linear time
+    there = [w for w in args.words if w.strip() not in new]
+    print(f"{path}: added {len(added):,} word(s) to [spelling] accept" + (f": {_some(added)}" if added else "")
+          + (f"; already there: {_some(there)}" if there else ""))
     return exits.OK
+
+
+def _some(words: list[str], shown: int = 10) -> str:
+    """The first few words of a list, and how many more (one short line, whatever the list)."""
+    head = ", ".join(words[:shown])
+    return head + (f" … and {len(words) - shown:,} more" if len(words) > shown else "")
 
 
 def _own_file(name_or_path: str) -> Path:
@@ -391,7 +401,7 @@ def _own_file(name_or_path: str) -> Path:
 def cmd_mark_reviewed(args: argparse.Namespace) -> int:
     """The workbench's Mark reviewed over the same engine functions; the file keeps its comments."""
     from engine.corpus.definition.loader import load_definition
-    from engine.corpus.definition.writer import save_definition
+    from engine.corpus.definition.shared_file import update_definition
     from engine.corpus.translate.reviewing import find_items, mark_reviewed, review_queue
 
     if bool(args.items) == args.to_review:
@@ -400,16 +410,20 @@ def cmd_mark_reviewed(args: argparse.Namespace) -> int:
     if not args.by.strip():
         raise UsageError("the reviewer's name is empty", field="--by", fix="give initials or a name, e.g. --by MB")
     path = _own_file(args.corpus)
-    corpus = load_definition(path)
-    items = review_queue(corpus) if args.to_review else find_items(corpus, args.items)
     if args.dry_run:
+        corpus = load_definition(path)
+        items = review_queue(corpus) if args.to_review else find_items(corpus, args.items)
         for list_name, item_id in items:
             print(f"{list_name}:{item_id}")
         print(f"{len(items)} item(s) would be marked reviewed by {args.by.strip()} (nothing changed)")
         return exits.OK
-    changed = mark_reviewed(corpus, items, args.by.strip())
-    if changed:
-        save_definition(corpus, path)
+
+    def mark(corpus):
+        found = review_queue(corpus) if args.to_review else find_items(corpus, args.items)
+        n = mark_reviewed(corpus, found, args.by.strip())
+        return (found, n), n > 0
+
+    items, changed = update_definition(path, mark)  # under the file's lock, merged with others' changes
     print(f"{path}: {changed} item(s) marked reviewed by {args.by.strip()}"
           + (f" ({len(items) - changed} already were)" if len(items) > changed else ""))
     return exits.OK

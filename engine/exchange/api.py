@@ -152,11 +152,19 @@ def import_exchange(path: str | os.PathLike, into: CorpusDefinition | str | os.P
                     fmt: str | None = None, translator: str = "", allow_errors: bool = False,
                     allow_slot_changes: bool = False, overwrite: bool = False, confirm: Confirm = None) -> ExchangeImport:
     """merge_exchange, then save the definition atomically to ``out`` (never replacing it unasked)."""
-    result = merge_exchange(path, into, fmt=fmt, translator=translator, allow_errors=allow_errors,
-                            allow_slot_changes=allow_slot_changes)
-    out = Path(out)
-    may_replace(out, overwrite=overwrite, confirm=confirm)
-    atomic_write_bytes(out, _merged_bytes(result, _definition_file(into)))
+    from engine.corpus.definition.shared_file import corpus_file_lock, write_unless_changed
+
+    out, definition = Path(out), _definition_file(into)
+    in_place = definition is not None and definition.exists() and out.exists() and out.samefile(definition)
+    with corpus_file_lock(out):  # one writer at a time; an import into its own file merges others' changes
+        base = definition.read_bytes() if in_place else None
+        result = merge_exchange(path, into, fmt=fmt, translator=translator, allow_errors=allow_errors,
+                                allow_slot_changes=allow_slot_changes)
+        may_replace(out, overwrite=overwrite, confirm=confirm)
+        if in_place and result.changes:
+            result.corpus = write_unless_changed(result.corpus, out, base=base, locked=True)
+        else:
+            atomic_write_bytes(out, _merged_bytes(result, definition))
     result.path = out
     return result
 

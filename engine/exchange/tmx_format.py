@@ -13,14 +13,17 @@ A TMX from another tool has none of these props: each ``<tu>`` becomes one unit 
 ``imported`` (offered for every list, as glossary terms are). ``<prop>``s and ``<note>``s of
 other tools are read past; inline codes (``<bpt>``, ``<ph>``…) keep their text content.
 
-Imported pairs are kept in one store, ``$EEC_STUDIO_HOME/memory/imported.tmx`` (written by this
-module, every ``<tu>`` with its own srclang), so the memory survives a restart and can be
-exported again. Parsing is defensive as for XLIFF (``xliff_format._safe_bytes``): no entity
-declarations, no internal DTD subset, UTF-8 only; every problem is one line with file and line.
+Imported pairs are kept in one store, ``$EEC_STUDIO_HOME/memory/imported.sqlite``
+(engine.exchange.tmx_store: indexed, streamed into), so the memory survives a restart and can be
+exported again. Parsing streams (bounded memory) and is defensive as for XLIFF
+(``xliff_format._safe_bytes``), and more: the parser itself refuses every DTD declaration (entity,
+ATTLIST, element), language codes must be codes, UTF-8 only; every problem is one line with file
+and line.
 """
 from __future__ import annotations
 
 import os
+import re
 import xml.etree.ElementTree as ET
 from xml.parsers import expat
 from dataclasses import dataclass
@@ -81,105 +84,239 @@ def write_tmx_bytes(units: list[MemoryUnit], source_lang: str, target_lang: str)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
 
 
-def _parse(raw: bytes, file: str) -> tuple[ET.Element, dict[int, int]]:
-    """The document and each element's line (id(element) -> line), for one-line errors."""
-    if len(raw) > MAX_BYTES:
-        raise TmxError(file, f"is {len(raw) // 2**20} MiB, over the {MAX_BYTES // 2**20} MiB limit",
-                       fix="split the memory into smaller TMX files")
-    _safe_bytes(raw, file, kind="TMX", plain_doctype_ok=True)
-    lines: dict[int, int] = {}
-    stack: list[ET.Element] = []
-    roots: list[ET.Element] = []
-    parser = expat.ParserCreate()  # no namespace processing: xml:lang stays an attribute named so
-    parser.buffer_text = True
+_LANG_CODE = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*")
+_CHUNK = 1 << 20
 
-    def start(name: str, attrs: dict[str, str]) -> None:
-        el = ET.Element(name, attrs)
-        lines[id(el)] = parser.CurrentLineNumber
-        (stack[-1].append(el) if stack else roots.append(el))
-        stack.append(el)
 
-    def text(data: str) -> None:
-        if not stack:
+_GOOD_LANGS: set[str] = set()
+
+
+def _check_lang(code: str, file: str, line: int | None, where: str) -> str:
+    """A language code as TMX tools write them (BCP-47: pt, pt-BR, zh-Hans); 'Portuguese' or
+    '<script>' would be stored in the memory for good."""
+    if code in _GOOD_LANGS:
+        return code
+    if _LANG_CODE.fullmatch(code):
+        _GOOD_LANGS.add(code)
+    else:
+        raise TmxError(file, f"{where} {code[:40]!r} is not a language code", line=line,
+                       fix='use a BCP-47 tag such as "pt" or "pt-BR"')
+    return code
+
+
+class _TmxStream:
+    """A streaming TMX reader: expat with handlers that keep only the current <tu> (so a 50 MB
+    memory is read in bounded memory), every DTD declaration refused at the parser (an ATTLIST
+    default or an entity cannot slip past a text search), each problem one TmxError with its line.
+    ``on_pair(pair)`` is called for every (source, target) pair in file order."""
+
+    def __init__(self, file: str, on_pair) -> None:
+        self.file, self.on_pair, self.stem = file, on_pair, Path(file).stem
+        p = self.parser = expat.ParserCreate()  # no namespace processing: xml:lang stays an attribute so named
+        p.buffer_text = True
+        p.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+        p.StartElementHandler, p.EndElementHandler, p.CharacterDataHandler = self._start, self._end, self._text
+        p.StartDoctypeDeclHandler = self._doctype
+        for name in ("EntityDeclHandler", "AttlistDeclHandler", "ElementDeclHandler", "NotationDeclHandler",
+                     "UnparsedEntityDeclHandler", "ExternalEntityRefHandler"):
+            setattr(p, name, self._declaration)
+        self.stack: list[str] = []
+        self.root_line: int | None = None
+        self.head_src = ""
+        self.header = self.body = False
+        self.n = 0
+        self.tu: dict | None = None
+        self.tuv: dict | None = None
+        self.prop: list | None = None
+        self.seg: list[str] | None = None
+
+    # -- feeding -----------------------------------------------------------------------------------
+    def feed(self, data: bytes, final: bool = False) -> None:
+        try:
+            self.parser.Parse(data, final)
+        except expat.ExpatError as exc:
+            raise TmxError(self.file, f"not well-formed XML ({expat.ErrorString(exc.code)}, column {exc.offset + 1})",
+                           line=exc.lineno, fix="correct the XML there, or export the memory again from your tool") from None
+        except RecursionError:
+            raise TmxError(self.file, "not well-formed XML (nested too deeply)",
+                           fix="export the memory again from your tool") from None
+        if final and self.root_line is not None and not self.body:
+            raise TmxError(self.file, "has no <body>", line=self.root_line, fix="export the memory again from your tool")
+
+    def _line(self) -> int:
+        return self.parser.CurrentLineNumber
+
+    def _doctype(self, _name, _sysid, _pubid, has_internal_subset) -> None:
+        if has_internal_subset:
+            self._declaration()
+
+    def _declaration(self, *_args) -> None:
+        raise TmxError(self.file, "declares a DTD or entities, which EEC Studio does not read", line=self._line(),
+                       fix="remove the <!DOCTYPE …> / <!ENTITY …> / <!ATTLIST …> declarations; TMX needs none")
+
+    # -- elements --------------------------------------------------------------------------------
+    def _start(self, name: str, attrs: dict[str, str]) -> None:
+        if self.seg is not None:  # inline codes (<bpt>, <ph>, <hi>…) keep their text
+            self.stack.append(name)
             return
-        el = stack[-1]
-        if len(el):
-            el[-1].tail = (el[-1].tail or "") + data
-        else:
-            el.text = (el.text or "") + data
-
-    parser.StartElementHandler = start
-    parser.EndElementHandler = lambda name: stack.pop()
-    parser.CharacterDataHandler = text
-    try:
-        parser.Parse(raw, True)
-    except expat.ExpatError as exc:
-        raise TmxError(file, f"not well-formed XML ({expat.ErrorString(exc.code)}, column {exc.offset + 1})",
-                       line=exc.lineno,
-                       fix="correct the XML there, or export the memory again from your tool") from None
-    except RecursionError:
-        raise TmxError(file, "not well-formed XML (nested too deeply)", fix="export the memory again from your tool") from None
-    root = roots[0]
-    return root, lines
-
-
-def _seg_text(seg: ET.Element) -> str:
-    """A segment's text; inline codes of other tools (<bpt>, <ph>, <hi>…) keep their text."""
-    return "".join(seg.itertext())
-
-
-def read_tmx_pairs(raw: bytes, file: str) -> list[TmxPair]:
-    """Every (source, target) pair of a TMX 1.1–1.4b document; refuses what cannot be read right."""
-    root, lines = _parse(raw, file)
-    if root.tag != "tmx":
-        raise TmxError(file, f"not a TMX document (root <{root.tag}>)", line=lines.get(id(root)),
-                       fix="export the translation memory as TMX from your tool")
-    header = root.find("header")
-    if header is None:
-        raise TmxError(file, "has no <header>", line=lines.get(id(root)),
-                       fix='add <header srclang="en" …/> (TMX needs the source language)')
-    head_src = (header.get("srclang") or "").strip()
-    if not head_src:
-        raise TmxError(file, "the <header> has no srclang", line=lines.get(id(header)),
-                       fix='add srclang="en" (the language the source texts are in) to the <header>')
-    body = root.find("body")
-    if body is None:
-        raise TmxError(file, "has no <body>", line=lines.get(id(root)), fix="export the memory again from your tool")
-    stem = Path(file).stem
-    out: list[TmxPair] = []
-    for n, tu in enumerate(body.iter("tu"), 1):
-        line = lines.get(id(tu))
-        src_lang = (tu.get("srclang") or head_src).strip()
-        props = {p.get("type", ""): (p.text or "").strip() for p in tu.findall("prop")}
-        tuvs: list[tuple[str, str]] = []
-        for tuv in tu.findall("tuv"):
-            lang = (tuv.get("xml:lang") or tuv.get("lang") or "").strip()  # lang: TMX 1.1
+        line = self.parser.CurrentLineNumber
+        if not self.stack:
+            self.root_line = line
+            if name != "tmx":
+                raise TmxError(self.file, f"not a TMX document (root <{name}>)", line=line,
+                               fix="export the translation memory as TMX from your tool")
+        elif self.stack == ["tmx"] and name == "header":
+            self._header(attrs, line)
+        elif self.stack == ["tmx"] and name == "body":
+            if not self.header:
+                raise TmxError(self.file, "has no <header>", line=self.root_line,
+                               fix='add <header srclang="en" …/> (TMX needs the source language)')
+            self.body = True
+        elif self.body and name == "tu" and self.tu is None:
+            self.n += 1
+            self.tu = {"srclang": (attrs.get("srclang") or self.head_src).strip(), "line": line, "props": {}, "tuvs": []}
+        elif self.tu is not None and name == "prop" and self.tuv is None:
+            self.prop = [attrs.get("type", ""), []]
+        elif self.tu is not None and name == "tuv":
+            lang = (attrs.get("xml:lang") or attrs.get("lang") or "").strip()  # lang: TMX 1.1
             if not lang:
-                raise TmxError(file, f"<tuv> of <tu> #{n} has no xml:lang", line=lines.get(id(tuv)),
+                raise TmxError(self.file, f"<tuv> of <tu> #{self.n} has no xml:lang", line=line,
                                fix='add xml:lang="…" (the language of that text) to the <tuv>')
-            seg = tuv.find("seg")
-            if seg is None:
-                raise TmxError(file, f"<tuv xml:lang=\"{lang}\"> of <tu> #{n} has no <seg>", line=lines.get(id(tuv)),
-                               fix="put the text in a <seg> element")
-            tuvs.append((lang, _seg_text(seg).strip()))
+            self.tuv = {"lang": _check_lang(lang, self.file, line, "xml:lang"), "line": line, "text": None}
+        elif self.tuv is not None and name == "seg":
+            self.seg = []
+        self.stack.append(name)
+
+    def _header(self, attrs: dict[str, str], line: int) -> None:
+        self.header = True
+        self.head_src = (attrs.get("srclang") or "").strip()
+        if not self.head_src:
+            raise TmxError(self.file, "the <header> has no srclang", line=line,
+                           fix='add srclang="en" (the language the source texts are in) to the <header>')
+        if self.head_src != "*all*":
+            _check_lang(self.head_src, self.file, line, "srclang")
+
+    def _text(self, data: str) -> None:
+        if self.seg is not None:
+            self.seg.append(data)
+        elif self.prop is not None:
+            self.prop[1].append(data)
+
+    def _end(self, name: str) -> None:
+        self.stack.pop()
+        if self.seg is not None and name == "seg" and self.stack and self.stack[-1] == "tuv":
+            self.tuv["text"], self.seg = "".join(self.seg), None
+        elif self.seg is not None:
+            return
+        elif name == "prop" and self.prop is not None:
+            self.tu["props"][self.prop[0]] = "".join(self.prop[1]).strip()
+            self.prop = None
+        elif name == "tuv" and self.tuv is not None:
+            if self.tuv["text"] is None:
+                raise TmxError(self.file, f"<tuv xml:lang=\"{self.tuv['lang']}\"> of <tu> #{self.n} has no <seg>",
+                               line=self.tuv["line"], fix="put the text in a <seg> element")
+            self.tu["tuvs"].append((self.tuv["lang"], self.tuv["text"].strip()))
+            self.tuv = None
+        elif name == "tu" and self.tu is not None:
+            tu, self.tu = self.tu, None
+            self._pairs(tu)
+
+    def _pairs(self, tu: dict) -> None:
+        tuvs, props, src_lang = tu["tuvs"], tu["props"], tu["srclang"]
         if src_lang == "*all*":  # any variant may be the source: take the first one's language
             src_lang = tuvs[0][0] if tuvs else src_lang
-        sources = [t for lang, t in tuvs if lang.casefold() == src_lang.casefold()]
         if not tuvs:
-            continue
+            return
+        if src_lang != "*all*":
+            _check_lang(src_lang, self.file, tu["line"], "srclang")
+        sources = [t for lang, t in tuvs if lang.casefold() == src_lang.casefold()]
         if not sources:
-            raise TmxError(file, f"<tu> #{n} has no <tuv> in the source language {src_lang!r}", line=line,
+            raise TmxError(self.file, f"<tu> #{self.n} has no <tuv> in the source language {src_lang!r}",
+                           line=tu["line"],
                            fix=f'add a <tuv xml:lang="{src_lang}">, or correct the srclang of the <tu> or <header>')
         source = sources[0]
         if not source:
-            continue
+            return
         for lang, text in tuvs:
             if lang.casefold() == src_lang.casefold() or not text:
                 continue
             unit = MemoryUnit(props.get(P_LIST) or IMPORTED, source, [Form(text, _features(props.get(P_FEATURES, "")))],
-                              props.get(P_CORPUS) or stem, props.get(P_ITEM, ""))
-            out.append(TmxPair(src_lang, lang, unit))
+                              props.get(P_CORPUS) or self.stem, props.get(P_ITEM, ""))
+            self.on_pair(TmxPair(src_lang, lang, unit))
+
+
+def _check_size(size: int, file: str) -> None:
+    if size > MAX_BYTES:
+        raise TmxError(file, f"is {size // 2**20} MiB, over the {MAX_BYTES // 2**20} MiB limit",
+                       fix="split the memory into smaller TMX files")
+
+
+def _stream(chunks, file: str, on_pair) -> None:
+    """Parse TMX bytes arriving in ``chunks`` (the first holds the prolog: checked for encoding and NUL
+    bytes as XLIFF's are); ``on_pair`` gets every pair."""
+    reader = _TmxStream(file, on_pair)
+    first = True
+    for chunk in chunks:
+        if first:
+            _safe_bytes(_whole_characters(chunk[:65536]), file, kind="TMX", plain_doctype_ok=True)
+            first = False
+        if b"\x00" in chunk:
+            raise TmxError(file, "contains NUL bytes (UTF-16?)", fix="save the TMX file as UTF-8")
+        reader.feed(chunk)
+    if first:
+        raise TmxError(file, "is empty", fix="export the translation memory as TMX from your tool")
+    reader.feed(b"", True)
+
+
+def _whole_characters(data: bytes) -> bytes:
+    """``data`` without a UTF-8 character cut at its end (a chunk boundary)."""
+    for cut in range(4):
+        try:
+            (data[: len(data) - cut] if cut else data).decode("utf-8")
+            return data[: len(data) - cut] if cut else data
+        except UnicodeDecodeError as exc:
+            if exc.start < len(data) - 4:
+                return data  # a real error: _safe_bytes names it
+    return data
+
+
+def read_tmx_pairs(raw: bytes, file: str) -> list[TmxPair]:
+    """Every (source, target) pair of a TMX 1.1–1.4b document; refuses what cannot be read right."""
+    _check_size(len(raw), file)
+    out: list[TmxPair] = []
+    _stream((raw[i:i + _CHUNK] for i in range(0, len(raw), _CHUNK)), file, out.append)
     return out
+
+
+def iter_tmx_units(path: Path, on_unit) -> None:
+    """Stream a TMX file (bounded memory, however large): ``on_unit(pair)`` for each unit, the forms
+    of one item (same corpus and item id, written one after another) grouped into one unit."""
+    file = str(path)
+    try:
+        size = path.stat().st_size
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise TmxError(file, f"cannot be read ({(exc.strerror or str(exc)).lower()})", fix="check the path") from None
+    _check_size(size, file)
+    pending: list[TmxPair] = []
+
+    def group(p: TmxPair) -> None:
+        if pending and p.unit.item_id and _group_key(pending[0]) == _group_key(p):
+            pending[0].unit.forms += p.unit.forms
+            return
+        if pending:
+            on_unit(pending.pop())
+        pending.append(p)
+
+    with fh:
+        _stream(iter(lambda: fh.read(_CHUNK), b""), file, group)
+    if pending:
+        on_unit(pending.pop())
+
+
+def _group_key(p: TmxPair) -> tuple:
+    u = p.unit
+    return (p.source_lang, p.target_lang, u.list_name, u.source, u.corpus_id, u.item_id)
 
 
 def read_tmx_units(raw: bytes, file: str) -> list[TmxPair]:
@@ -198,54 +335,18 @@ def read_tmx_units(raw: bytes, file: str) -> list[TmxPair]:
 # ---- the store of imported pairs and the memory as a whole -------------------------------------------
 
 def store_path() -> Path:
-    from engine.common.user_dirs import user_home
+    """The store of imported pairs (SQLite, engine.exchange.tmx_store)."""
+    from engine.exchange.tmx_store import store_path as path
 
-    return user_home() / "memory" / "imported.tmx"
-
-
-def _store() -> list[TmxPair]:
-    """Every pair imported so far (the store is written by ``_write_store``: each tu has its srclang)."""
-    path = store_path()
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        return []
-    return read_tmx_units(raw, str(path))
-
-
-def _write_store(rows: list[TmxPair]) -> None:
-    from engine.common.io import atomic_write_bytes
-
-    root = ET.Element("tmx", {"version": "1.4"})
-    ET.SubElement(root, "header", {"creationtool": CREATOR, "creationtoolversion": "1", "segtype": "phrase",
-                                   "o-tmf": "eec-studio", "adminlang": "en", "srclang": "*all*",
-                                   "datatype": "plaintext"})
-    body = ET.SubElement(root, "body")
-    for r in rows:
-        one = ET.fromstring(write_tmx_bytes([r.unit], r.source_lang, r.target_lang))
-        for tu in one.iter("tu"):
-            tu.set("srclang", r.source_lang)
-            body.append(tu)
-    ET.indent(root, space=" ")
-    path = store_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(path, ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n")
+    return path()
 
 
 def imported_units(language: str) -> list[MemoryUnit]:
     """The imported pairs whose target is ``language`` (its base language: pt-BR uses pt too).
     An unreadable store is skipped (suggestions must not fail), as an unreadable corpus is."""
-    want = base_language(language)
-    try:
-        rows = _store()
-    except ExchangeError:
-        return []
-    return [r.unit for r in rows if base_language(r.target_lang) == want]
+    from engine.exchange.tmx_store import iter_units
 
-
-def _unit_key(p: TmxPair) -> tuple:
-    forms = tuple((f.text, tuple(sorted(f.features.items()))) for f in p.unit.forms)
-    return (p.source_lang.casefold(), p.target_lang.casefold(), p.unit.list_name, p.unit.source, forms)
+    return [u for _src, _tgt, u in iter_units(language)]
 
 
 @dataclass
@@ -257,30 +358,13 @@ class TmxImport:
 
 
 def import_tmx(path: str | os.PathLike) -> TmxImport:
-    """Add a TMX file's pairs to the memory's store; pairs already there are not added twice."""
+    """Add a TMX file's pairs to the memory's store; pairs already there are not added twice. The
+    file is streamed into the store in one transaction: a problem anywhere changes nothing."""
+    from engine.exchange.tmx_store import import_file
+
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise TmxError(str(p), f"cannot be read ({exc.strerror or exc})", fix="check the path") from None
-    pairs = read_tmx_units(raw, str(p))  # validates the whole file before the store changes
-    rows = _store()
-    seen = {_unit_key(r) for r in rows}
-    added = skipped = 0
-    langs: list[str] = []
-    for pair in pairs:
-        key = _unit_key(pair)
-        if key in seen:
-            skipped += 1
-            continue
-        seen.add(key)
-        rows.append(pair)
-        added += 1
-        if pair.target_lang not in langs:
-            langs.append(pair.target_lang)
-    if added:
-        _write_store(rows)
-    return TmxImport(p, added, skipped, langs)
+    res = import_file(p)
+    return TmxImport(p, res.added, res.skipped, res.languages)
 
 
 def export_tmx(out: str | os.PathLike, language: str, *, source_lang: str = "en",
@@ -295,7 +379,7 @@ def export_tmx(out: str | os.PathLike, language: str, *, source_lang: str = "en"
         units = units_of(corpus)
         language = corpus.language
     else:
-        units = TranslationMemory.for_language(language, extra=extra, exclude=exclude).units
+        units = TranslationMemory.for_language(language, extra=extra, exclude=exclude).all_units()
     path = Path(out)
     if not path.parent.is_dir():
         raise TmxError(str(path), f"folder {path.parent} does not exist", fix="choose an existing folder")

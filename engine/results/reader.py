@@ -58,6 +58,9 @@ def read_table(path: Path, needed: list[str] | None = None, usecols: Any = None)
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError, OSError) as exc:
         raise AuditError(str(path), f"not a readable CSV table ({type(exc).__name__}: {str(exc)[:160]})"
                          .replace("\n", " "), "run the audit again, or restore the file from a backup") from None
+    from engine.common.csv_cells import unescape_frame
+
+    frame = unescape_frame(frame)  # the text as the audit wrote it, before formula-safe escaping
     missing = [c for c in needed or [] if c not in frame.columns]
     if missing and len(frame.columns):
         raise AuditError(str(path), f"the table lacks column {missing[0]!r}",

@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from engine.common import extras
+from engine.common.csv_cells import csv_text
 from engine.common.io import atomic_write_bytes
 from engine.stats import registry
 
@@ -48,7 +49,7 @@ def write_outputs(result: AuditResult, out: Path) -> None:
     for name, df in result.tables.items():
         if name in assoc_ids:
             continue  # association tests live under assoc/ (write_assoc_tables)
-        atomic_write_bytes(out / STATS / f"{name}.csv", df.to_csv(index=False).encode("utf-8"))
+        atomic_write_bytes(out / STATS / f"{name}.csv", csv_text(df).encode("utf-8"))
         _write_parquet(df, out / STATS / f"{name}.parquet", result)
     for name in result.results:
         _write_layouts(name, result, out)
@@ -65,12 +66,12 @@ def corpus_files(result: AuditResult, cid: str) -> dict[str, bytes]:
     whole run completes."""
     files = {}
     df = result.scores[cid]
-    files[f"{SCORES}/{cid}.csv"] = df.to_csv(index=False).encode("utf-8")
+    files[f"{SCORES}/{cid}.csv"] = csv_text(df).encode("utf-8")  # formula-safe (engine.common.csv_cells)
     parquet = _parquet_bytes(df, f"{cid}.parquet", result)
     if parquet is not None:
         files[f"{SCORES}/{cid}.parquet"] = parquet
     if cid in result.pairs:
-        files[f"{PAIRS}/{cid}.csv"] = result.pairs[cid].to_csv(index=False).encode("utf-8")
+        files[f"{PAIRS}/{cid}.csv"] = csv_text(result.pairs[cid]).encode("utf-8")
     return files
 
 
@@ -79,7 +80,7 @@ def write_assoc_tables(out: str | Path, tables: dict[str, pd.DataFrame]) -> None
     for t in registry.ASSOC_TABLES:
         frame = tables.get(t.id)
         if frame is not None:
-            atomic_write_bytes(Path(out) / t.folder / f"{t.file}.csv", frame.to_csv(index=False).encode("utf-8"))
+            atomic_write_bytes(Path(out) / t.folder / f"{t.file}.csv", csv_text(frame).encode("utf-8"))
 
 
 def assoc_markdown(df: pd.DataFrame) -> str:

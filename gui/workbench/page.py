@@ -477,8 +477,8 @@ class WorkbenchPage(QWidget):
         self.message.emit(_("Reloaded {file} from disk.").format(file=self.doc.path.name))
         return True
 
-    def keep_mine(self) -> None:
-        self.doc.disk_hash = self.doc.hash_on_disk()
+    def keep_mine(self) -> None:  # the next Save replaces the file's version (not merged with it)
+        self.doc.disk_hash, self.doc.disk_bytes = self.doc.hash_on_disk(), self.doc.read_disk()
         self.disk_banner.hide()
 
     def apply_fix(self, fix: Any) -> None:

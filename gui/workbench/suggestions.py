@@ -119,7 +119,8 @@ class SuggestionsPanel(QWidget):
         if e is None or self.memory is None:
             return []
         # this corpus's own glossary counts too (it may have changed since the memory was built)
-        memory = TranslationMemory(self.memory.units + [u for u in units_of(self.doc.corpus) if u.list_name == GLOSSARY])
+        memory = TranslationMemory(self.memory.units + [u for u in units_of(self.doc.corpus) if u.list_name == GLOSSARY],
+                                   imported=self.memory.imported)
         return memory.suggest(self.list_name, query_text(self.doc, self.list_name, e))
 
     def refresh(self) -> None:

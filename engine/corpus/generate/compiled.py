@@ -6,9 +6,9 @@ depend on the combination (parsing, slot order, merged form features) is done on
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
+from engine.common.patterns import toml_line_of, user_pattern
 from engine.corpus.check.findings import Finding
 from engine.corpus.definition.model import CorpusDefinition, EmotionWord, Form, PersonTerm, Template, Variant
 from engine.corpus.definition.template_syntax import ParsedTemplate, Slot, TemplateSyntaxError, parse_template
@@ -76,7 +76,9 @@ class Realisation:
 class CompiledCorpus:
     def __init__(self, corpus: CorpusDefinition) -> None:
         self.corpus = corpus
-        self._derive = {f: [(v, re.compile(rx)) for v, rx in vals.items()] for f, vals in corpus.derive.items()}
+        self._derive = {f: [(v, user_pattern(rx, file=corpus.path, field=f"derive.{f}.{v}", probe=False,
+                                              line_of=toml_line_of(corpus.path, f"derive.{f}.{v}")))
+                            for v, rx in vals.items()] for f, vals in corpus.derive.items()}
         self.derive_problems: list[Finding] = []
         self.persons = [self._person(p) for p in corpus.persons if _in_use(p)]
         self.emotions = [self._emotion(e) for e in corpus.emotion_words if _in_use(e)]

@@ -11,6 +11,7 @@ Matches are exact (same source, case and spacing ignored) or fuzzy (rapidfuzz's 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.corpus.translate.glossary import read_glossary
 from engine.common.languages import base_language
@@ -67,6 +68,16 @@ def units_of(corpus: CorpusDefinition) -> list[MemoryUnit]:
 @dataclass
 class TranslationMemory:
     units: list[MemoryUnit] = field(default_factory=list)
+    #: units imported from TMX files, indexed (engine.exchange.tmx_store.ImportedIndex); not in ``units``
+    imported: Any = None
+
+    def all_units(self) -> list[MemoryUnit]:
+        """``units`` and every imported unit of the memory's language (read from the store)."""
+        if self.imported is None or not len(self.imported):
+            return list(self.units)
+        from engine.exchange.tmx_format import imported_units
+
+        return self.units + imported_units(self.imported.language)
 
     @classmethod
     def for_language(cls, language: str, *, exclude: set[str] | None = None,
@@ -91,9 +102,9 @@ class TranslationMemory:
                 tm.units += units_of(c)
         for c in extra or []:
             tm.units += units_of(c)
-        from engine.exchange.tmx_format import imported_units
+        from engine.exchange.tmx_store import ImportedIndex
 
-        tm.units += imported_units(language)  # TMX imported from other tools (docs/gui.md)
+        tm.imported = ImportedIndex(language)  # TMX imported from other tools (docs/gui.md), indexed
         return tm
 
     def suggest(self, list_name: str, source: str, *, limit: int = 6, cutoff: float = 60.0) -> list[Suggestion]:
@@ -107,15 +118,17 @@ class TranslationMemory:
         pool = [u for u in self.units if u.list_name in (list_name, GLOSSARY, IMPORTED)]
         found = process.extract(query, [_norm(u.source) for u in pool], scorer=fuzz.ratio,
                                 score_cutoff=cutoff, limit=None)
+        candidates = [Suggestion(pool[i], float(score), _norm(pool[i].source) == query) for _c, score, i in found]
+        if self.imported is not None:
+            candidates += self.imported.suggest(list_name, query, limit=limit, cutoff=cutoff)
         out: list[Suggestion] = []
         seen: set[tuple] = set()
-        for _choice, score, i in sorted(found, key=lambda x: (-x[1], pool[x[2]].list_name in (GLOSSARY, IMPORTED))):
-            u = pool[i]
-            key = tuple((f.text, tuple(sorted(f.features.items()))) for f in u.forms)
+        for s in sorted(candidates, key=lambda s: (-s.score, s.unit.list_name in (GLOSSARY, IMPORTED))):
+            key = tuple((f.text, tuple(sorted(f.features.items()))) for f in s.unit.forms)
             if key in seen:
                 continue
             seen.add(key)
-            out.append(Suggestion(u, float(score), _norm(u.source) == query))
+            out.append(s)
             if len(out) >= limit:
                 break
         return out

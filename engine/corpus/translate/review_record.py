@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from engine.common.errors import UsageError
+from engine.common.csv_cells import safe_row, unescape_cell
 from engine.common.io import atomic_write_text
 
 from engine.corpus.definition.model import CorpusDefinition
@@ -244,8 +245,9 @@ def sheet_text(sample: Sample) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(SHEET_COLUMNS)
     for it in sample.items:
-        w.writerow([it.item, sample.unit, sample.corpus, sample.seed, sample.draw, it.item_id, it.template_id,
-                    it.variable, it.emotion, it.emotion_word, it.word_label, it.side_a, it.side_b, "", "", "", ""])
+        w.writerow(safe_row([it.item, sample.unit, sample.corpus, sample.seed, sample.draw, it.item_id,
+                             it.template_id, it.variable, it.emotion, it.emotion_word, it.word_label, it.side_a,
+                             it.side_b, "", "", "", ""]))  # formula-safe for spreadsheets
     return buf.getvalue()
 
 
@@ -290,8 +292,12 @@ def read_review(corpus: CorpusDefinition, sheet: str | Path, reviewer: str, date
         seen.add(iid)
         items.append(_reviewed_row(r, want, str(sheet), line, labels_shown))
     if len(items) != len(sample.items):
-        raise UsageError(f"{len(items)} rows for a sample of {len(sample.items)}", file=str(sheet),
-                         fix="keep every row the sheet was drawn with")
+        missing = [it for it in sample.items if it.item_id not in seen]
+        shown = ", ".join(f"{it.item} ({it.item_id})" for it in missing[:10])
+        raise UsageError(f"{len(missing)} row(s) of the {len(sample.items)} drawn are missing: item(s) {shown}"
+                         + (" …" if len(missing) > 10 else ""), file=str(sheet), field="item",
+                         fix="keep every row the sheet was drawn with (copy them back from the sheet you sent), "
+                             "or draw a new sheet")
     return ReviewRecord(corpus.id, reviewer.strip(), date, seed, sample.unit, sample.population, items,
                         sample.draw, labels_shown)
 
@@ -304,7 +310,7 @@ def _sheet_rows(sheet: Path) -> list[dict[str, str]]:
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read the sheet ({type(exc).__name__})", file=str(sheet),
                          fix="save it as UTF-8 CSV") from None
-    rows = list(csv.DictReader(io.StringIO(text)))
+    rows = [{k: unescape_cell(v) for k, v in r.items()} for r in csv.DictReader(io.StringIO(text))]
     if not rows:
         raise UsageError("the sheet has no rows", file=str(sheet), fix="fill in the sheet `corpus review-sample` wrote")
     missing = [c for c in ("seed", "item_id", "side_a", "side_b", "verdict", "error_class", "correction")
@@ -330,8 +336,8 @@ def _redraw(corpus: CorpusDefinition, sheet: Path, rows: list[dict[str, str]]) -
     except ValueError:
         raise UsageError(f"the draw column must hold one value like '50+25' on every row (found {sorted(draws)})",
                          file=str(sheet), field="draw", fix="do not edit the draw; draw a new sheet instead") from None
-    if design is None:
-        return seed, draw_sample(corpus, len(rows), seed)
+    if design is None:  # a sheet drawn before the draw column: its size from its rows, deleted rows named
+        return seed, _drawn_sample(corpus, rows, seed, sheet)
     return seed, draw_sample(corpus, design[0], seed, sentences=design[1])
 
 
@@ -365,6 +371,29 @@ def _reviewed_row(r: dict[str, str], want: SampleItem, sheet: str, line: int, la
     shown = {c: getattr(want, c) for c in LABEL_COLUMNS} if labels_shown else {}
     return ReviewedItem(iid, want.template_id, want.side_a, want.side_b, verdict, cls if verdict != "ok" else "",
                         correction, (r.get("comment") or "").strip(), **shown)
+
+
+def _drawn_sample(corpus: CorpusDefinition, rows: list[dict], seed: int, sheet: Path) -> Sample:
+    """The sample the sheet was drawn as. Rows deleted from it are named (their item numbers and
+    ids), instead of blaming a row that is fine: the sheet's item ids are looked for in the samples
+    of sizes from its row count up (the sample's size is not written on the sheet)."""
+    sample = draw_sample(corpus, len(rows), seed)
+    ids = [(r.get("item_id") or "").strip() for r in rows]
+    if set(ids) <= {it.item_id for it in sample.items}:
+        return sample
+    numbers = [int(r["item"]) for r in rows if (r.get("item") or "").strip().isdigit()]
+    start = max([len(rows), *numbers])
+    for n in range(start, min(start + 500, sample.population) + 1):
+        bigger = draw_sample(corpus, n, seed)
+        drawn = {it.item_id: it for it in bigger.items}
+        if set(ids) <= set(drawn) and len(bigger.items) > len(rows):
+            missing = [it for it in bigger.items if it.item_id not in set(ids)]
+            shown = ", ".join(f"{it.item} ({it.item_id})" for it in missing[:10])
+            raise UsageError(f"{len(missing)} row(s) of the {len(bigger.items)} drawn are missing: item(s) {shown}"
+                             + (" …" if len(missing) > 10 else ""), file=str(sheet), field="item",
+                             fix="keep every row the sheet was drawn with (copy them back from the sheet you sent), "
+                                 "or draw a new sheet")
+    return sample
 
 
 # ---------------------------------------------------------------- storage

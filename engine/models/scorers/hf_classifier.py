@@ -95,13 +95,12 @@ class SequenceClassifierScorer:
 
     def load_config_only(self) -> None:
         """Read labels from config.json so `dimensions` is known before loading weights."""
-        import json
+        from engine.models.file_integrity import read_config
 
         self.path = resolve_model_dir(self.model_id)
-        try:
-            cfg = json.loads((self.path / "config.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise ModelError(str(self.path / "config.json"), f"cannot read ({exc})") from None
+        cfg = read_config(self.path)  # one reader of config.json: a BOM or bad JSON named with its fix
+        if cfg is None:
+            raise ModelError(str(self.path / "config.json"), "not found", fix="point to a folder written by save_pretrained()")
         from engine.models.hf_loading import causal_lm_architecture
 
         arch = causal_lm_architecture(self.path)

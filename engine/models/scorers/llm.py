@@ -321,8 +321,37 @@ class LLMScorer:
             self._prepared = [self._prepare(p) for p in self.prompts]
         return self._prepared
 
+    def _control_tokens(self) -> Any:
+        """A pattern of the tokenizer's special tokens (<|im_end|>, </s>, [INST]…), or None."""
+        if getattr(self, "_specials", False) is False:
+            import re
+
+            tok = self.load_tokenizer()
+            found = set(getattr(tok, "all_special_tokens", []) or [])
+            for added in (getattr(tok, "added_tokens_decoder", {}) or {}).values():
+                if getattr(added, "special", False):
+                    found.add(str(getattr(added, "content", "")))
+            found = sorted((t for t in found if len(t) > 1), key=len, reverse=True)
+            self._specials = re.compile("|".join(map(re.escape, found))) if found else None
+        return self._specials
+
+    def _refuse_control_tokens(self, texts: list[str]) -> None:
+        """A sentence is text: one holding a control token's spelling ("Hola<|im_end|>") would end the
+        user's turn inside the prompt. Refused, naming the sentence and the token."""
+        rx = self._control_tokens()
+        if rx is None:
+            return
+        for t in texts:
+            m = rx.search(t)
+            if m:
+                raise ModelError(str(self.path), f"the sentence {t[:80]!r} contains {m.group(0)!r}, a control token of "
+                                 "this model's tokenizer: it would be read as a command, not as text",
+                                 field="sentence", fix="remove the control token from the corpus (or the prediction "
+                                                       "input); a sentence never needs one")
+
     def _truncated(self, texts: list[str]) -> list[str]:
         """Sentences cut after `max_length` of their own tokens (at a token's end, so the cut is clean)."""
+        self._refuse_control_tokens(texts)
         tok = self.load_tokenizer()
         enc = tok(list(texts), add_special_tokens=False, return_offsets_mapping=True)
         return [t if len(ids) <= self.max_length else t[: offs[self.max_length - 1][1]]

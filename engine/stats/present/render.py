@@ -89,7 +89,9 @@ def tables_csv(tables: list[Table]) -> bytes:
     for t in tables:
         head = markdown._flat_header(t)
         frames.append(pd.DataFrame([[c.text + c.sup for c in row] for row in t.rows], columns=head))
-    return "\n".join(f.to_csv(index=False, lineterminator="\n") for f in frames).encode("utf-8")
+    from engine.common.csv_cells import csv_text
+
+    return "\n".join(csv_text(f, lineterminator="\n") for f in frames).encode("utf-8")
 
 
 def statistic_files(name: str, frame: pd.DataFrame) -> dict[str, bytes]:

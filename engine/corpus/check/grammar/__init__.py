@@ -59,7 +59,7 @@ class GrammarCheck:
         self.rules = rules_for(cc.corpus.language) or LanguageRules()
         self.data = language_data(cc.corpus.language)
         self.restrictions: tuple[Restriction, ...] = self.data.restrictions + tuple(
-            parse_restriction(r, f"restrictions[{i}]") for i, r in enumerate(cc.corpus.restrictions))
+            parse_restriction(r, f"restrictions[{i}]", cc.corpus.path) for i, r in enumerate(cc.corpus.restrictions))
         # per variant: the restrictions whose template conditions hold (checked once)
         self._variant_rules: dict[int, tuple[Restriction, ...]] = {}
         self.spelling = SpellingCheck(cc.corpus)
