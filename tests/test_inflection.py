@@ -67,6 +67,7 @@ def apply(corpus, fix) -> None:
 # (language, feminine, masculine) the data must accept; the same word for the swapped and identical cases
 GOOD = [("it", "furiosa", "furioso"), ("it", "triste", "triste"), ("it", "arrabbiata", "arrabbiato"),
         ("es", "enfadada", "enfadado"), ("es", "feliz", "feliz"), ("es", "llorona", "llorón"),
+        ("es", "enfadadas", "enfadados"), ("pt", "assustadas", "assustados"),
         ("pt", "irritada", "irritado"), ("pt", "contente", "contente"), ("pt", "má", "mau"),
         ("fr", "heureuse", "heureux"), ("fr", "fâchée", "fâché"), ("fr", "triste", "triste"),
         ("fr", "inquiète", "inquiet"), ("ca", "enfadada", "enfadat"), ("ca", "furiosa", "furiós"),
