@@ -303,3 +303,23 @@ def test_declined_names_are_names_to_the_spelling_check():
 
     exempt = Speller(load_corpus("ar-camara2022")).exempt
     assert {"محمدًا", "هاشمًا", "عمر"} <= exempt and "عمرًا" not in exempt  # عمر is diptote
+
+
+def test_corpus_fix_is_the_fix_buttons_cli_twin(tmp_path):
+    path = tmp_path / "it-t.toml"
+    text = definition("it", 'text = "furioso"\nstatus = "new"')
+    path.write_text("# my notes stay\n" + text, encoding="utf-8")
+    run = lambda *a: subprocess.run([sys.executable, "main.py", "corpus", *a], cwd=ROOT, capture_output=True,  # noqa: E731
+                                    text=True, timeout=120)
+    dry = run("fix", str(path), "--dry-run")
+    assert dry.returncode == 0 and "set the forms of w to furioso (gender=m), furiosa (gender=f)" in dry.stdout
+    assert path.read_text(encoding="utf-8").startswith("# my notes stay") and "furiosa" not in path.read_text()
+    out = run("fix", str(path), "--code", "E026")
+    assert out.returncode == 0 and "1 fix(es) applied" in out.stdout
+    corpus = load_corpus(str(path))
+    assert sorted((f.text, f.features["gender"]) for f in corpus.emotion_words[0].forms) == [
+        ("furiosa", "f"), ("furioso", "m")]
+    assert corpus.emotion_words[0].review.status == "translated"  # the status follows the forms
+    assert "# my notes stay" in path.read_text(encoding="utf-8")
+    assert run("check", str(path)).returncode == 0
+    assert run("fix", "ar-camara2022").returncode == 2  # a built-in corpus is read-only

@@ -135,7 +135,7 @@ def _add_memory_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_edit_parsers(sub: argparse._SubParsersAction) -> None:
-    """`corpus mark-reviewed` and `corpus spelling-add`: edits of the user's own corpus file."""
+    """`corpus mark-reviewed`, `corpus fix` and `corpus spelling-add`: edits of the user's own corpus file."""
     mr = sub.add_parser("mark-reviewed", help="mark items reviewed by a second native speaker (the workbench's "
                                               "Mark reviewed); --to-review takes every translated, unreviewed item")
     mr.add_argument("corpus", metavar="PATH_OR_NAME", help="your corpus (a built-in one is read-only)")
@@ -145,6 +145,14 @@ def _add_edit_parsers(sub: argparse._SubParsersAction) -> None:
                     help="every item translated and not reviewed yet (the workbench's filter 'translated, not reviewed')")
     mr.add_argument("--dry-run", action="store_true", help="list the items and change nothing")
     mr.set_defaults(func=cmd_mark_reviewed)
+
+    fx = sub.add_parser("fix", help="apply every mechanical fix the checker offers for its errors (the workbench's "
+                                    "Fix button): the forms the language's data predicts (E026-E028), case=acc on an "
+                                    "object slot (E030), gender=person.gender on a slot (E002)")
+    fx.add_argument("corpus", metavar="PATH_OR_NAME", help="your corpus (a built-in one is read-only)")
+    fx.add_argument("--code", action="append", metavar="CODE", help="only this checker code (repeatable), e.g. E026")
+    fx.add_argument("--dry-run", action="store_true", help="list the fixes and change nothing")
+    fx.set_defaults(func=cmd_fix)
 
     sa = sub.add_parser("spelling-add", help="add words to a corpus's own word list ([spelling] accept): "
                                              "the spelling check (W113) stops reporting them")
@@ -364,6 +372,23 @@ def cmd_spelling_add(args: argparse.Namespace) -> int:
     there = [w for w in args.words if w.strip() not in added]
     print(f"{path}: added {len(added)} word(s) to [spelling] accept" + (f": {', '.join(added)}" if added else "")
           + (f"; already there: {', '.join(there)}" if there else ""))
+    return exits.OK
+
+
+def cmd_fix(args: argparse.Namespace) -> int:
+    """The workbench's Fix button for every finding that has one; the file keeps its comments."""
+    from engine.corpus.check.fixes import apply_fixes
+    from engine.corpus.definition.loader import load_definition
+    from engine.corpus.definition.writer import save_definition
+
+    path = _own_file(args.corpus)
+    corpus = load_definition(path)
+    fixes = apply_fixes(corpus, {c.upper() for c in args.code} if args.code else None)
+    for fix in fixes:
+        print(f"  {fix.label}")
+    if fixes and not args.dry_run:
+        save_definition(corpus, path)
+    print(f"{path}: {len(fixes)} fix(es) " + ("found (nothing changed)" if args.dry_run else "applied"))
     return exits.OK
 
 
