@@ -74,8 +74,9 @@ def test_one_form_typed_for_a_gendered_word(qtbot, win, tmp_path):
     assert sorted(_forms(page)) == [("furiosa", {"gender": "f"}), ("furioso", {"gender": "m"})]
     assert "E026" not in codes_for(page, "emotion word w")
     assert page.progress_text().startswith("100% translated")
+    assert page.doc.corpus.emotion_words[0].review.status == "translated"  # the status follows the forms
     win.undo()  # the fix is one undo step
-    assert _forms(page) == [("furioso", {})]
+    assert _forms(page) == [("furioso", {})] and page.doc.corpus.emotion_words[0].review.status == "new"
 
 
 def test_swapped_forms(qtbot, win, tmp_path):

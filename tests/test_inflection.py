@@ -67,6 +67,7 @@ def apply(corpus, fix) -> None:
 # (language, feminine, masculine) the data must accept; the same word for the swapped and identical cases
 GOOD = [("it", "furiosa", "furioso"), ("it", "triste", "triste"), ("it", "arrabbiata", "arrabbiato"),
         ("es", "enfadada", "enfadado"), ("es", "feliz", "feliz"), ("es", "llorona", "llorón"),
+        ("es", "enfadadas", "enfadados"), ("pt", "assustadas", "assustados"),
         ("pt", "irritada", "irritado"), ("pt", "contente", "contente"), ("pt", "má", "mau"),
         ("fr", "heureuse", "heureux"), ("fr", "fâchée", "fâché"), ("fr", "triste", "triste"),
         ("fr", "inquiète", "inquiet"), ("ca", "enfadada", "enfadat"), ("ca", "furiosa", "furiós"),
@@ -321,3 +322,23 @@ def test_plural_forms_are_judged_by_the_plural_section_not_the_singular_one():
     assert mismatches("fr", forms("triste", "triste", "tristes", "tristes")) == []
     swapped = mismatches("fr", forms("heureuse", "heureux", "heureux", "heureuses"))
     assert [m.kind for m in swapped] == ["swapped"]  # the plural pair, read by the plural section
+
+
+def test_corpus_fix_is_the_fix_buttons_cli_twin(tmp_path):
+    path = tmp_path / "it-t.toml"
+    text = definition("it", 'text = "furioso"\nstatus = "new"')
+    path.write_text("# my notes stay\n" + text, encoding="utf-8")
+    run = lambda *a: subprocess.run([sys.executable, "main.py", "corpus", *a], cwd=ROOT, capture_output=True,  # noqa: E731
+                                    text=True, timeout=120)
+    dry = run("fix", str(path), "--dry-run")
+    assert dry.returncode == 0 and "set the forms of w to furioso (gender=m), furiosa (gender=f)" in dry.stdout
+    assert path.read_text(encoding="utf-8").startswith("# my notes stay") and "furiosa" not in path.read_text()
+    out = run("fix", str(path), "--code", "E026")
+    assert out.returncode == 0 and "1 fix(es) applied" in out.stdout
+    corpus = load_corpus(str(path))
+    assert sorted((f.text, f.features["gender"]) for f in corpus.emotion_words[0].forms) == [
+        ("furiosa", "f"), ("furioso", "m")]
+    assert corpus.emotion_words[0].review.status == "translated"  # the status follows the forms
+    assert "# my notes stay" in path.read_text(encoding="utf-8")
+    assert run("check", str(path)).returncode == 0
+    assert run("fix", "ar-camara2022").returncode == 2  # a built-in corpus is read-only

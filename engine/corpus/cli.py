@@ -139,7 +139,7 @@ def _add_memory_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_edit_parsers(sub: argparse._SubParsersAction) -> None:
-    """`corpus mark-reviewed` and `corpus spelling-add`: edits of the user's own corpus file."""
+    """`corpus mark-reviewed`, `corpus fix` and `corpus spelling-add`: edits of the user's own corpus file."""
     mr = sub.add_parser("mark-reviewed", help="mark items reviewed by a second native speaker (the workbench's "
                                               "Mark reviewed); --to-review takes every translated, unreviewed item")
     mr.add_argument("corpus", metavar="PATH_OR_NAME", help="your corpus (a built-in one is read-only)")
@@ -149,6 +149,14 @@ def _add_edit_parsers(sub: argparse._SubParsersAction) -> None:
                     help="every item translated and not reviewed yet (the workbench's filter 'translated, not reviewed')")
     mr.add_argument("--dry-run", action="store_true", help="list the items and change nothing")
     mr.set_defaults(func=cmd_mark_reviewed)
+
+    fx = sub.add_parser("fix", help="apply every mechanical fix the checker offers for its errors (the workbench's "
+                                    "Fix button): the forms the language's data predicts (E026-E028), case=acc on an "
+                                    "object slot (E030), gender=person.gender on a slot (E002)")
+    fx.add_argument("corpus", metavar="PATH_OR_NAME", help="your corpus (a built-in one is read-only)")
+    fx.add_argument("--code", action="append", metavar="CODE", help="only this checker code (repeatable), e.g. E026")
+    fx.add_argument("--dry-run", action="store_true", help="list the fixes and change nothing")
+    fx.set_defaults(func=cmd_fix)
 
     sa = sub.add_parser("spelling-add", help="add words to a corpus's own word list ([spelling] accept): "
                                              "the spelling check (W113) stops reporting them")
@@ -385,6 +393,24 @@ def _some(words: list[str], shown: int = 10) -> str:
     """The first few words of a list, and how many more (one short line, whatever the list)."""
     head = ", ".join(words[:shown])
     return head + (f" … and {len(words) - shown:,} more" if len(words) > shown else "")
+
+
+def cmd_fix(args: argparse.Namespace) -> int:
+    """The workbench's Fix button for every finding that has one; the file keeps its comments."""
+    from engine.corpus.check.fixes import apply_fixes
+    from engine.corpus.definition.shared_file import update_definition
+
+    path = _own_file(args.corpus)
+
+    def fix_all(corpus):
+        found = apply_fixes(corpus, {c.upper() for c in args.code} if args.code else None)
+        return found, bool(found) and not args.dry_run
+
+    fixes = update_definition(path, fix_all)  # under the file's lock, as every writer (issue 40)
+    for fix in fixes:
+        print(f"  {fix.label}")
+    print(f"{path}: {len(fixes)} fix(es) " + ("found (nothing changed)" if args.dry_run else "applied"))
+    return exits.OK
 
 
 def _own_file(name_or_path: str) -> Path:

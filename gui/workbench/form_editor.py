@@ -159,6 +159,7 @@ class FormEditor(QWidget):
         self._building = False
         self._committing = False
         self._skip_rebuild = False
+        self._typing_key: Any = None  # the open cell editor's typing session (commit_live)
         self.placeholder = False  # showing one blank row for an entry without forms
         # per table row: ("real", index into the entry's forms) or ("ghost", features) — a labelled
         # blank row for a feature combination the templates need and no form covers yet
@@ -582,6 +583,7 @@ class FormEditor(QWidget):
         """One keystroke in a form's text: an edit (merged into one undo step per cell editor)."""
         if self._building or self.entry is None:
             return
+        self._typing_key = key  # this cell editor's session (undo_typing_session)
         rows = None if self._two_forms(c, text, final=False) else self._with_text(r, c, text)
         if rows is not None:
             self._edit(rows, _("Edit form of {item}").format(item=self.entry.id), merge_key=key, rebuild=False)
@@ -590,7 +592,7 @@ class FormEditor(QWidget):
         if self._building or self.entry is None:
             return
         if self._two_forms(item.column(), item.text(), final=True):
-            undo_typing_session(self.doc, (self.list_name, self.row))
+            undo_typing_session(self.doc, (self.list_name, self.row), self._typing_key)
             QTimer.singleShot(0, lambda: self.show_entry(self.list_name, self.row))  # the cell shows what is stored
             return
         rows = self._with_text(item.row(), item.column(), item.text(), final=True)

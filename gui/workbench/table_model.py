@@ -37,12 +37,13 @@ _STATUS_COLOURS = {"new": "#fde2e1", "machine-translated": "#fff1cc", "translate
                    "reviewed": "#dff5e1", "untranslatable": "#eeeeee"}
 
 
-def undo_typing_session(doc: Any, where: tuple) -> None:
-    """Put back what an item held before the typing session that is the last undo step (merged
-    keystrokes, ``SetValue.merge_key``) when the typed text is refused as a whole."""
+def undo_typing_session(doc: Any, where: tuple, key: Any) -> None:
+    """Put back what an item held before the typing session ``key`` (merged keystrokes,
+    ``SetValue.merge_key``) when the typed text is refused as a whole; only that session's own undo
+    step, when it is the last one."""
     stack = doc.undo_stack
     top = stack.command(stack.index() - 1) if stack.index() > 0 else None
-    if getattr(top, "merge_key", None) is not None and tuple(getattr(top, "path", ()))[: len(where)] == where:
+    if key is not None and getattr(top, "merge_key", None) == key and tuple(getattr(top, "path", ()))[: len(where)] == where:
         doc.set(top.path, top.old, top.text(), merge_key=top.merge_key)  # merged back: no undo step left
 
 
@@ -56,6 +57,7 @@ class EntryTableModel(QAbstractTableModel):
         self.list_name = list_name
         self.columns: list[Column] = COLUMNS_FOR[list_name](doc.corpus)
         self.problems: dict[str, str] = {}  # entry id -> "error" | "warning"
+        self._typing_key: Any = None  # the open cell editor's typing session (LIVE_EDIT_ROLE)
         doc.changed.connect(self._on_changed)
         doc.structure_changed.connect(self._on_structure)
 
@@ -139,6 +141,7 @@ class EntryTableModel(QAbstractTableModel):
         key = None
         if role == LIVE_EDIT_ROLE:
             value, key = value
+            self._typing_key = key  # the open cell editor's session (undo_typing_session)
         entry = self.entries[index.row()]
         col = self.columns[index.column()]
         if not col.editable or not col.editable_if(entry):
@@ -177,7 +180,7 @@ class EntryTableModel(QAbstractTableModel):
         if not problem:
             return False
         if role != LIVE_EDIT_ROLE:
-            undo_typing_session(self.doc, (self.list_name, row))
+            undo_typing_session(self.doc, (self.list_name, row), self._typing_key)
             self.notice.emit(_("Not stored: {problem}").format(problem=problem))
         return True
 

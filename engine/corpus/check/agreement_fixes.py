@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import copy
 
-from engine.corpus.check.agreement import SEPARATOR, asks, mismatches, required_gaps, template_slots
+from engine.corpus.check.agreement import SEPARATOR, asks, mismatches, missing_forms, required_gaps, template_slots
 from engine.corpus.check.fixes import Fix
 from engine.corpus.check.findings import Finding
 from engine.corpus.check.grammar.inflection import BASE, OTHER, inflection
 from engine.corpus.definition.model import CorpusDefinition, Form
+from engine.corpus.translate.progress import auto_status
 
 
 def forms_fix(corpus: CorpusDefinition, f: Finding, list_name: str, entry_id: str) -> Fix | None:
@@ -27,8 +28,13 @@ def forms_fix(corpus: CorpusDefinition, f: Finding, list_name: str, entry_id: st
         return None
     shown = ", ".join(f"{x.text} ({', '.join(f'{k}={v}' for k, v in x.features.items())})" if x.features else x.text
                       for x in forms)
-    return Fix(f"set the forms of {entry_id} to {shown}", [((list_name, i, "forms"), forms)], "forms",
-               {"entry": entry_id, "forms": shown})
+    edits: list = [((list_name, i, "forms"), forms)]
+    # the status follows the work, as when the translator types the forms (new <-> translated)
+    after = copy.deepcopy(entry)
+    after.forms = forms
+    if auto_status(list_name, after, missing_forms(corpus, list_name, after)) != entry.review.status:
+        edits.append(((list_name, i, "review", "status"), after.review.status))
+    return Fix(f"set the forms of {entry_id} to {shown}", edits, "forms", {"entry": entry_id, "forms": shown})
 
 
 def _add_missing(corpus: CorpusDefinition, list_name: str, entry, f: Finding) -> list[Form] | None:

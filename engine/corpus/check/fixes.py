@@ -118,3 +118,31 @@ def _case_fix(corpus: CorpusDefinition, f: Finding, template_id: str) -> Fix | N
         return None
     return Fix(f"add {feature}={value} to slot {f.slot!r} of {template_id}", [(("templates", i, "variants"), variants)],
                "case", {"feature": feature, "value": value, "slot": f.slot, "template": template_id})
+
+
+def apply_fixes(corpus: CorpusDefinition, codes: set[str] | None = None, rounds: int = 10) -> list[Fix]:
+    """Apply every mechanical fix the checker offers (only those of ``codes`` if given); the fixes
+    applied, in order. Each round applies the fixes of one check whose edits touch different items,
+    then checks again (a fix can reveal the next finding). The workbench's Fix button applies one;
+    ``corpus fix`` (its CLI twin) applies them all."""
+    from engine.corpus.check.checker import check_corpus
+    from engine.corpus.definition.paths import assign
+
+    done: list[Fix] = []
+    for _round in range(rounds):
+        touched: set[tuple] = set()
+        applied = 0
+        for f in check_corpus(corpus).findings:
+            if not f.is_error or (codes and f.code not in codes):
+                continue
+            fix = fix_for(corpus, f)
+            if fix is None or any(tuple(path[:2]) in touched for path, _value in fix.edits):
+                continue
+            for path, value in fix.edits:
+                assign(corpus, path, copy.deepcopy(value))
+                touched.add(tuple(path[:2]))
+            done.append(fix)
+            applied += 1
+        if not applied:
+            break
+    return done
