@@ -322,3 +322,17 @@ def test_cli_sample_with_sentences_and_list_shows_the_label_rate(run, paired, tm
     assert "label errors" in listing.splitlines()[0]
     line = next(l for l in listing.splitlines() if l.startswith("mini "))
     assert f"1 label error, {percent(lo)}–{percent(hi)} %" in line
+
+
+def test_an_edited_draw_is_refused(paired, tmp_path):
+    c = load_definition(paired)
+    sheet = write_sheet(draw_sample(c, 3, 11, sentences=2), tmp_path / "s.csv")
+    rows = fill(sheet, {})
+    rows[1]["draw"] = "3+9"
+    with open(sheet, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    with pytest.raises(UsageError) as err:
+        read_review(c, sheet, "Ana")
+    assert err.value.field == "draw" and "'3+2'" in str(err.value) and "'3+9'" in str(err.value)
