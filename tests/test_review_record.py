@@ -198,6 +198,8 @@ def test_datasheet_and_dataset_card_show_the_rate(paired, tmp_path):
     md = build_datasheet(c).to_markdown()
     assert f"| Native review | {rec.summary()} |" in md
     assert "Ana, 2026-11-26" in md and "drawn with seed 3" in md and "| Errors by class | lexical 1 |" in md
+    assert f"| Label errors (the sentence does not express its emotion label) | {rec.label_text()} |" in md
+    assert rec.label_text().startswith("0 label errors, 0.0–")  # the sheet showed the labels (issue 38)
     card = (export_hf_dataset(paired, tmp_path / "hf").path / "README.md").read_text(encoding="utf-8")
     assert rec.summary() in card
 
