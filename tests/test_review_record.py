@@ -198,6 +198,8 @@ def test_datasheet_and_dataset_card_show_the_rate(paired, tmp_path):
     md = build_datasheet(c).to_markdown()
     assert f"| Native review | {rec.summary()} |" in md
     assert "Ana, 2026-11-26" in md and "drawn with seed 3" in md and "| Errors by class | lexical 1 |" in md
+    assert f"| Label errors (the sentence does not express its emotion label) | {rec.label_text()} |" in md
+    assert rec.label_text().startswith("0 label errors, 0.0–")  # the sheet showed the labels (issue 38)
     card = (export_hf_dataset(paired, tmp_path / "hf").path / "README.md").read_text(encoding="utf-8")
     assert rec.summary() in card
 
@@ -322,3 +324,17 @@ def test_cli_sample_with_sentences_and_list_shows_the_label_rate(run, paired, tm
     assert "label errors" in listing.splitlines()[0]
     line = next(l for l in listing.splitlines() if l.startswith("mini "))
     assert f"1 label error, {percent(lo)}–{percent(hi)} %" in line
+
+
+def test_an_edited_draw_is_refused(paired, tmp_path):
+    c = load_definition(paired)
+    sheet = write_sheet(draw_sample(c, 3, 11, sentences=2), tmp_path / "s.csv")
+    rows = fill(sheet, {})
+    rows[1]["draw"] = "3+9"
+    with open(sheet, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    with pytest.raises(UsageError) as err:
+        read_review(c, sheet, "Ana")
+    assert err.value.field == "draw" and "'3+2'" in str(err.value) and "'3+9'" in str(err.value)

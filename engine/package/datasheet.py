@@ -127,6 +127,7 @@ def _native_review(corpus: CorpusDefinition, shipped: Shipped = IN_PACKAGE) -> S
     rows = [["Result", rec.summary() + " (95 % Clopper–Pearson interval)"],
             ["Sample", f"{rec.n} of {rec.population:,} {rec.unit}, drawn with seed {rec.seed}"],
             ["Errors by class", classes],
+            ["Label errors (the sentence does not express its emotion label)", rec.label_text()],
             ["Awkward (grammatical, unnatural; not counted as errors)", str(rec.awkward)],
             ["Reviewer, date", f"{rec.reviewer}, {rec.date}"]]
     if status.stale:

@@ -91,7 +91,13 @@ class BundledDictionary:
 
 
 def _default_reader() -> str:
-    if os.environ.get(READER_ENV, "").strip().lower() == "spylls":
+    return _reader(os.environ.get(READER_ENV, "").strip().lower())
+
+
+@functools.lru_cache(maxsize=None)
+def _reader(wanted: str) -> str:
+    """"hunspell" where chunspell's wheel is installed (unless "spylls" is wanted), else "spylls"."""
+    if wanted == "spylls":
         return "spylls"
     try:
         import hunspell
@@ -123,11 +129,11 @@ def _dictionary_cached(tags: tuple[str, ...], system: bool, reader: str):
     if not system:
         return None, (f"spelling not checked: no dictionary for {', '.join(tags)} comes with EEC Studio "
                       f"(system dictionaries hidden: {SYSTEM_ENV}=0)")
-    d, tag = _enchant_dict_cached(tags)
+    d, tag = _enchant_dict(tags)
     return (d, f"the system's {tag} dictionary") if d is not None else (None, tag)
 
 
-def _enchant_dict_cached(tags: tuple[str, ...]):
+def _enchant_dict(tags: tuple[str, ...]):
     """(dictionary, tag) for the first tag this system has, or (None, why)."""
     try:
         import enchant

@@ -223,14 +223,16 @@ def draw_sample(corpus: CorpusDefinition, n: int = 100, seed: int | None = None,
     return Sample(corpus.id, seed, unit, len(units), items, draw)
 
 
-def parse_draw(text: str) -> tuple[int, int | None] | None:
-    """A sheet's ``draw`` cell: "N+K" -> (N, K); "" -> None (a plain draw); anything else raises ValueError."""
-    text = text.strip()
+def parse_draw(cells: set[str], sheet: str = "") -> tuple[int, int] | None:
+    """A sheet's ``draw`` column (one value on every row): "N+K" -> (N, K); "" -> None (a plain draw).
+    Raises UsageError for anything else."""
+    text = next(iter(cells)).strip() if len(cells) == 1 else "?"
     if not text:
         return None
     n, plus, k = text.partition("+")
-    if not plus or not n.strip().isdigit() or not k.strip().isdigit():
-        raise ValueError(text)
+    if len(cells) != 1 or not plus or not n.strip().isdigit() or not k.strip().isdigit():
+        raise UsageError(f"the draw column must hold one value like '50+25' on every row (found {sorted(cells)})",
+                         file=sheet, field="draw", fix="do not edit the draw; draw a new sheet instead")
     return int(n), int(k)
 
 
@@ -328,14 +330,7 @@ def _redraw(corpus: CorpusDefinition, sheet: Path, rows: list[dict[str, str]]) -
         raise UsageError("the seed column must hold one whole number on every row", file=str(sheet), field="seed",
                          fix="do not edit the seed; draw a new sheet instead")
     seed = int(next(iter(seeds)))
-    draws = {(r.get("draw") or "").strip() for r in rows}
-    try:
-        if len(draws) != 1:
-            raise ValueError(draws)
-        design = parse_draw(next(iter(draws)))
-    except ValueError:
-        raise UsageError(f"the draw column must hold one value like '50+25' on every row (found {sorted(draws)})",
-                         file=str(sheet), field="draw", fix="do not edit the draw; draw a new sheet instead") from None
+    design = parse_draw({(r.get("draw") or "").strip() for r in rows}, str(sheet))
     if design is None:  # a sheet drawn before the draw column: its size from its rows, deleted rows named
         return seed, _drawn_sample(corpus, rows, seed, sheet)
     return seed, draw_sample(corpus, design[0], seed, sentences=design[1])
