@@ -31,6 +31,7 @@ from engine.corpus.generate.needed_forms import missing_combinations, needed_com
 from engine.corpus.translate.progress import auto_status
 
 from gui.common.background import Latest
+from gui import settings
 from gui.i18n import _, connect_retranslate
 
 from .document import CorpusDocument
@@ -156,7 +157,7 @@ class SuggestionsPanel(QWidget):
             new.forms = [Form(f.text, keep(f)) for f in s.unit.forms]
         missing = [] if self.list_name == "templates" else missing_combinations(
             needed_combinations(self.doc.corpus, self.list_name, new), new.forms)
-        auto_status(self.list_name, new, missing)
+        auto_status(self.list_name, new, missing, translator=settings.get("translator_id") or "")
         self.doc.set((self.list_name, self.row), new, _("Insert suggestion for {item}").format(item=e.id))
         self.inserted.emit(self.list_name, self.row)
         return True

@@ -19,6 +19,7 @@ from engine.corpus.translate.progress import auto_status
 
 from engine.corpus.translate.reviewing import awaits_review
 
+from gui import settings
 from gui.i18n import _, ngettext
 
 from .columns import COLUMNS_FOR, Column, status_label
@@ -154,7 +155,8 @@ class EntryTableModel(QAbstractTableModel):
             needed = needed_combinations(self.doc.corpus, self.list_name, updated,
                                          self.doc.source_entry(self.list_name, entry.id))
             auto_status(self.list_name, updated,
-                        missing_combinations(needed, updated.forms) if self.list_name != "templates" else [])
+                        missing_combinations(needed, updated.forms) if self.list_name != "templates" else [],
+                        translator=settings.get("translator_id") or "")
             self.doc.set((self.list_name, index.row()), updated, label, merge_key=key)
             return True
         self.doc.set(path, new, label, merge_key=key)

@@ -46,6 +46,10 @@ class BatchLine:
     values: list[str] = field(default_factory=list)
     forms: list[tuple[dict[str, str], str]] = field(default_factory=list)  # (features, text) as read
     problem: str = ""
+    # why, as data (the workbench words it in the interface language): "syntax" | "unknown" |
+    # "ambiguous" | "empty" | "repeated" | "count" | "template", with what the wording needs
+    why: str = ""
+    args: dict[str, Any] = field(default_factory=dict)
 
     def reading(self) -> str:
         """"emotion word angry: gender=f arrabbiata · gender=m arrabbiato"."""
@@ -150,6 +154,7 @@ def _read_line(plan: BatchPlan, number: int, raw: str, source: CorpusDefinition 
     parts = split_line(raw)
     line = BatchLine(number, raw)
     if parts is None:
+        line.why = "syntax"
         line.problem = (f"line {number}: no forms — write the item, then its forms after a tab, a colon or '|' "
                         "(angry: arrabbiata | arrabbiato)")
         return line
@@ -157,10 +162,12 @@ def _read_line(plan: BatchPlan, number: int, raw: str, source: CorpusDefinition 
     line.values = values
     hits = find_items(plan.after, key, source)
     if not hits:
+        line.why, line.args = "unknown", {"key": key}
         line.problem = f"line {number}: no item {key!r} (neither an id nor a source text of this corpus)"
         return line
     if len(hits) > 1:
         named = ", ".join(f"{KIND[n]} {getattr(plan.after, n)[i].id}" for n, i in hits[:4])
+        line.why, line.args = "ambiguous", {"key": key, "ids": [getattr(plan.after, n)[i].id for n, i in hits]}
         line.problem = f"line {number}: {key!r} names {len(hits)} items ({named}): use the id"
         return line
     name, index = hits[0]
@@ -169,15 +176,22 @@ def _read_line(plan: BatchPlan, number: int, raw: str, source: CorpusDefinition 
     entry = getattr(plan.after, name)[index]
     line.list_name, line.item_id = name, entry.id
     if not any(values):
+        line.why = "empty"
         line.problem = f"line {number}: {KIND[name]} {entry.id}: no text given"
         return line
     if (name, index) in seen:
+        line.why, line.args = "repeated", {"line": seen[(name, index)]}
         line.problem = f"line {number}: {KIND[name]} {entry.id} is given already on line {seen[(name, index)]}"
         return line
     if name == "templates":
         line.forms, line.problem = _template_forms(entry, values)
+        line.why, line.args = ("template", {"count": len(entry.variants)}) if line.problem else ("", {})
     else:
         line.forms, line.problem = _entry_forms(plan.after, name, entry, values, source)
+        if line.problem:
+            other = next((e for e in getattr(source, name) if e.id == entry.id), None) if source is not None else None
+            line.why, line.args = "count", {"needed": needed_combinations(plan.after, name, entry, other),
+                                            "given": len(values)}
     if line.problem:
         line.problem = f"line {number}: {line.problem}"
         return line

@@ -28,6 +28,22 @@ def is_done(list_name: str, entry: Any) -> bool:
     return entry.review.status == "untranslatable" or has_content(list_name, entry)
 
 
+def is_complete(corpus: CorpusDefinition, list_name: str, entry: Any, source_entry: Any = None) -> bool:
+    """Done, and — while its status is still *new* — no form the templates need is missing: *angry*
+    with only its feminine form has content but is not translated yet (the progress bar and
+    Ctrl+Shift+Down agree with its status). A status the translator set (translated, reviewed) is
+    their word that the item is done."""
+    if entry.review.status == "untranslatable":
+        return True
+    if not has_content(list_name, entry):
+        return False
+    if list_name == "templates" or entry.review.status != "new":
+        return True
+    from engine.corpus.generate.needed_forms import missing_combinations, needed_combinations
+
+    return not missing_combinations(needed_combinations(corpus, list_name, entry, source_entry), entry.forms)
+
+
 def untranslated_ids(corpus: CorpusDefinition) -> dict[str, set[str]]:
     """Per list, the ids of items not translated yet (no content, not marked untranslatable)."""
     return {name: {e.id for e in getattr(corpus, name) if not is_done(name, e)} for name in LISTS}
@@ -105,18 +121,24 @@ def corpus_progress(corpus: CorpusDefinition) -> CorpusProgress:
         lp = ListProgress(name)
         for e in getattr(corpus, name):
             lp.total += 1
-            lp.translated += is_done(name, e)
+            lp.translated += is_complete(corpus, name, e)
             lp.reviewed += e.review.status == "reviewed"
         out.lists[name] = lp
     return out
 
 
-def auto_status(list_name: str, entry: Any, missing: list) -> str:
+def auto_status(list_name: str, entry: Any, missing: list, translator: str | None = None) -> str:
     """Move ``entry``'s review status with the work and return it: *new* becomes *translated* when
-    it has content and no needed form is ``missing``; *translated* goes back to *new* when not.
-    Other statuses (machine-translated, reviewed, untranslatable) are the translator's to set."""
+    it has content and no needed form is ``missing``; *translated* goes back to *new* when not; a
+    *reviewed* item whose text is edited is *translated* again (or *new*), by ``translator`` when
+    given — a review is of a text, not of an id, and the reviewer's initials no longer apply.
+    Machine-translated and untranslatable stay the translator's to set."""
     complete = has_content(list_name, entry) and not missing
-    if complete and entry.review.status == "new":
+    if entry.review.status == "reviewed":
+        entry.review.status = "translated" if complete else "new"
+        if translator is not None:
+            entry.review.translator = translator
+    elif complete and entry.review.status == "new":
         entry.review.status = "translated"
     elif not complete and entry.review.status == "translated":
         entry.review.status = "new"
