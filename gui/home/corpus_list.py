@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -70,8 +70,9 @@ class CorpusList(QWidget):
         self.recent_label = QLabel()
         self.recent = QListWidget()
         self.recent.setMaximumHeight(130)
-        self.recent.itemActivated.connect(lambda item: self.open_path_requested.emit(item.data(PATH_ROLE)))
-        self.recent.itemDoubleClicked.connect(lambda item: self.open_path_requested.emit(item.data(PATH_ROLE)))
+        # itemActivated alone: it comes with a double-click (and Enter); connecting itemDoubleClicked too
+        # opened the file twice, and the second call read an item the first had deleted (issue 39)
+        self.recent.itemActivated.connect(self._recent_activated)
         from gui.home.welcome import WelcomePanel
 
         self.welcome = WelcomePanel()
@@ -103,6 +104,11 @@ class CorpusList(QWidget):
         self.refresh_recent()
         if self.entries:
             self.refresh()
+
+    def _recent_activated(self, item: Any) -> None:
+        path = item.data(PATH_ROLE) if item is not None else None
+        if path:  # not the "No recent files yet" line; opened after this handler, which the list outlives
+            QTimer.singleShot(0, lambda: self.open_path_requested.emit(path))
 
     def refresh_recent(self) -> None:
         """The definition files opened or saved lately (File → Open recent lists the same)."""
