@@ -210,3 +210,34 @@ def test_language_names_in_their_own_language(qtbot):
         assert language_tag(name) == tag
     for code, name in COMMON_ENDONYMS.items():  # the table is CLDR's, as babel reads it
         assert Locale.parse(code).get_display_name(code) == name, code
+
+
+def test_tables_open_on_their_id_and_source_columns_at_1280_by_800(qtbot):
+    """Defect 8: the translation tables opened scrolled with ID and Source off-screen (4 clicks to find
+    them); after Ctrl+Enter the Source column showed only its tail; the Suggestions' From was cut."""
+    from PySide6.QtWidgets import QHeaderView
+
+    win = make_window(qtbot)
+    win.resize(1280, 800)
+    page = win.translate_from(load_corpus("en-kiritchenko2018").path, "it", "it-layout")
+    qtbot.wait(50)
+
+    def ids_in_view():
+        for name, tab in page.entry_tabs.items():
+            v, m = tab.view, tab.model
+            assert v.horizontalScrollBar().value() == 0, name
+            assert v.columnViewportPosition(m.column_index("id")) == 0, name
+            assert v.columnViewportPosition(m.column_index("source")) >= 0, name
+    for name in ("templates", "persons", "emotion_words", "words"):
+        page.tabs.setCurrentWidget(page.entry_tabs[name])
+        qtbot.wait(10)
+    ids_in_view()
+    page.tabs.setCurrentWidget(page.entry_tabs["templates"])
+    win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow)
+    for _ in range(3):
+        press(qtbot, win, Qt.Key_Return, Qt.ControlModifier)
+    ids_in_view()
+    assert page.form_editor.table.horizontalScrollBar().value() == 0
+    header = page.suggestions.tree.header()
+    assert header.sectionResizeMode(2) == QHeaderView.ResizeToContents

@@ -376,6 +376,7 @@ class FormEditor(QWidget):
             for r, item in enumerate(rows):
                 self._fill_row(r, item, feats)
             self._size_columns()
+            self.table.horizontalScrollBar().setValue(0)  # the Text column in view, never a left-over offset
             if self.is_template:
                 self.select_edit.setText(", ".join(f"{k}={v}" for k, v in e.select.items()))
         finally:

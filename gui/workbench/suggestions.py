@@ -65,7 +65,11 @@ class SuggestionsPanel(QWidget):
         self.tree.setColumnCount(3)
         self.tree.setRootIsDecorated(False)
         self.tree.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.tree.header().setStretchLastSection(False)
         self.tree.header().setSectionResizeMode(1, QHeaderView.Stretch)
+        # the score and the corpus a suggestion comes from are read whole ("From" was cut, issue 39)
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeToContents)
+        self.tree.header().setSectionResizeMode(2, QHeaderView.ResizeToContents)
         self.tree.itemDoubleClicked.connect(lambda item, _c: self.insert(self.tree.indexOfTopLevelItem(item)))
         self.insert_button = QPushButton()
         self.insert_button.clicked.connect(lambda: self.insert(max(0, self.tree.indexOfTopLevelItem(
