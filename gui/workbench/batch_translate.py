@@ -72,6 +72,8 @@ def line_problem(line: BatchLine) -> str:
 def line_reading(line: BatchLine) -> str:
     """What an understood line does: "emotion word angry ← gender=f arrabbiata · gender=m arrabbiato"."""
     forms = " · ".join((_combo(feats) + " " + text).strip() for feats, text in line.forms)
+    if line.invariant:  # said, so that "depressa" alone is not taken for every gender unseen
+        forms = _("{form} (one form for every gender)").format(form=forms)
     return f"{_kind(line.list_name)} {line.item_id} ← {forms}"
 
 
@@ -128,12 +130,9 @@ class BatchTranslateDialog(QDialog):
         self.timer.stop()
         self.plan = read_batch(self.doc.corpus, self.text.toPlainText(), source=self.doc.source,
                                translator=settings.get("translator_id") or "")
-        rows = []
-        for line in self.plan.lines:
-            if line.problem:
-                rows.append(f'<div style="color:#b00020">{html.escape(line_problem(line))}</div>')
-            else:
-                rows.append(f"<div>{html.escape(line_reading(line))}</div>")
+        # the lines not understood first, in red: they are what needs the translator now
+        rows = [f'<div style="color:#b00020">{html.escape(line_problem(line))}</div>' for line in self.plan.problems]
+        rows += [f"<div>{html.escape(line_reading(line))}</div>" for line in self.plan.good]
         self.preview.setHtml("".join(rows) or html.escape(_("Nothing typed yet.")))
         self.apply_button.setEnabled(bool(self.plan.changed))
         self.verdict = ""

@@ -50,13 +50,15 @@ class BatchLine:
     # "ambiguous" | "empty" | "repeated" | "count" | "template", with what the wording needs
     why: str = ""
     args: dict[str, Any] = field(default_factory=dict)
+    invariant: bool = False  # one form given for an item that needs several (Italian "felice")
 
     def reading(self) -> str:
         """"emotion word angry: gender=f arrabbiata · gender=m arrabbiato"."""
         if self.problem:
             return self.problem
         parts = [(" ".join(f"{k}={v}" for k, v in feats.items()) + " " + text).strip() for feats, text in self.forms]
-        return f"{KIND[self.list_name]} {self.item_id}: " + " · ".join(parts)
+        return (f"{KIND[self.list_name]} {self.item_id}: " + " · ".join(parts)
+                + (" (one form for every combination)" if self.invariant else ""))
 
 
 @dataclass
@@ -121,6 +123,10 @@ def find_items(corpus: CorpusDefinition, key: str, source: CorpusDefinition | No
     want = _fold(key)
     return [(name, i) for name in LISTS for i, e in enumerate(getattr(corpus, name))
             if want and want in _source_texts(name, e, source)]
+
+
+def _source_entry(source: CorpusDefinition | None, name: str, item_id: str) -> Any:
+    return next((e for e in getattr(source, name) if e.id == item_id), None) if source is not None else None
 
 
 def _template_forms(entry: Any, values: list[str]) -> tuple[list[tuple[dict[str, str], str]], str]:
@@ -188,6 +194,8 @@ def _read_line(plan: BatchPlan, number: int, raw: str, source: CorpusDefinition 
         line.why, line.args = ("template", {"count": len(entry.variants)}) if line.problem else ("", {})
     else:
         line.forms, line.problem = _entry_forms(plan.after, name, entry, values, source)
+        line.invariant = len(values) == 1 and not line.problem and not line.forms[0][0] and len(
+            needed_combinations(plan.after, name, entry, _source_entry(source, name, entry.id))) > 1
         if line.problem:
             other = next((e for e in getattr(source, name) if e.id == entry.id), None) if source is not None else None
             line.why, line.args = "count", {"needed": needed_combinations(plan.after, name, entry, other),
