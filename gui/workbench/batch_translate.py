@@ -35,6 +35,10 @@ from gui.i18n import _, ngettext
 
 from .document import CorpusDocument
 
+# the box's example: corpus data (ids, English source texts, Italian forms), not interface text
+EXAMPLE = ("angry\tarrabbiata\tarrabbiato\nmy mother: mia madre\n"
+           "T01: {person} si sente {emotion kind=state gender=person.gender}.")
+
 
 def _kind(list_name: str) -> str:
     return {"templates": _("template"), "persons": _("person"), "emotion_words": _("emotion word"),
@@ -93,8 +97,7 @@ class BatchTranslateDialog(QDialog):
                               "editor lists them (gender=f, then gender=m); one form is one form for every gender."))
         self.intro.setWordWrap(True)
         self.text = QPlainTextEdit()
-        self.text.setPlaceholderText("angry\tarrabbiata\tarrabbiato\nmy mother: mia madre\n"
-                                     "T01: {person} si sente {emotion kind=state gender=person.gender}.")
+        self.text.setPlaceholderText(EXAMPLE)
         self.text.setTabChangesFocus(False)  # a tab separates the forms, as in a pasted spreadsheet row
         self.text.setLineWrapMode(QPlainTextEdit.NoWrap)
         self.text.textChanged.connect(lambda: self.timer.start())
