@@ -241,3 +241,18 @@ def test_tables_open_on_their_id_and_source_columns_at_1280_by_800(qtbot):
     assert page.form_editor.table.horizontalScrollBar().value() == 0
     header = page.suggestions.tree.header()
     assert header.sectionResizeMode(2) == QHeaderView.ResizeToContents
+
+
+def test_gui_export_names_the_units_without_a_source_text(qtbot, tmp_path):
+    """Item 4: a unit without a source-language text is left out and named, never written with its
+    Italian text under the English header (a person the translator added, with no English side)."""
+    from engine.corpus import Form, PersonTerm
+
+    win = make_window(qtbot)
+    page = _italian(win)
+    page.doc.insert("persons", len(page.doc.corpus.persons),
+                    PersonTerm("giulia", "name", {"gender": "female"}, [Form("Giulia")]), "add Giulia")
+    assert win.export_to("po", tmp_path / "it.po")
+    po = (tmp_path / "it.po").read_text(encoding="utf-8")
+    assert "Giulia" not in po
+    assert "1 unit has no en source text and is left out: persons[giulia]" in win.statusBar().currentMessage()

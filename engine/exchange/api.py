@@ -38,6 +38,8 @@ class ExchangeExport:
     fmt: str
     units: int
     warnings: list[str] = field(default_factory=list)  # e.g. templates paired with their source by id
+    missing: list[str] = field(default_factory=list)  # units left out: no source-language text ("persons[jude]")
+    source_lang: str = ""
 
 
 @dataclass
@@ -112,7 +114,7 @@ def export_exchange(corpus: CorpusDefinition | str | os.PathLike, out: str | os.
     if missing:
         warnings.append(missing_source_warning(missing, c, src))
     atomic_write_bytes(out, data)
-    return ExchangeExport(out, fmt, n, warnings)
+    return ExchangeExport(out, fmt, n, warnings, missing, source_lang or source_language(c, src))
 
 
 def read_exchange(path: str | os.PathLike, fmt: str | None = None) -> ReturnedFile:
