@@ -66,7 +66,7 @@ def _batch(act, win, qtbot, page):
     dlg.text.setPlainText("\n".join(BATCH))
     dlg.read()
     qtbot.waitUntil(lambda: dlg.idle, timeout=60000)
-    preview = dlg.preview.toPlainText()
+    preview = dlg.preview.toPlainText().replace("\u2068", "").replace("\u2069", "")  # bidi isolates aside
     assert "emotion word angry ← gender=f arrabbiata · gender=m arrabbiato" in preview
     assert "person np_my_mother ← mia madre" in preview  # found by its English text
     assert "19 items will change" in dlg.summary.text() and "After applying: 1 error ·" in dlg.summary.text()  # T04: E002

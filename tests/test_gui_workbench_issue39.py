@@ -256,3 +256,47 @@ def test_gui_export_names_the_units_without_a_source_text(qtbot, tmp_path):
     po = (tmp_path / "it.po").read_text(encoding="utf-8")
     assert "Giulia" not in po
     assert "1 unit has no en source text and is left out: persons[giulia]" in win.statusBar().currentMessage()
+
+
+class _FakeMarks:
+    """A dictionary that knows every word but "terorizzata" (the machine may have no Hunspell)."""
+
+    def spans(self, text):
+        from engine.corpus.check.spelling import Misspelling
+
+        i = text.find("terorizzata")
+        return [Misspelling(i, i + len("terorizzata"), "terorizzata")] if i >= 0 else []
+
+    def suggestions(self, word):
+        return ["terrorizzata", "teorizzata"]
+
+    def add_words(self, words):
+        pass
+
+
+def test_a_spelling_suggestion_in_the_table_reaches_a_several_form_entry(qtbot, monkeypatch):
+    """Defect 11: the table cell's spelling menu had no suggestions for an entry with several forms
+    (the form editor's had)."""
+    from PySide6.QtCore import QPoint
+
+    import gui.workbench.entry_tab as entry_tab
+
+    win = make_window(qtbot)
+    page = _italian(win)
+    page.jump_to("emotion_words", "angry")
+    page.form_editor.set_form_text(0, "terorizzata")
+    page.form_editor.set_form_text(1, "terrorizzato")
+    monkeypatch.setattr(entry_tab, "marks_for", lambda _doc: _FakeMarks())
+    tab = page.entry_tabs["emotion_words"]
+    view, model = tab.view, tab.model
+    index = tab.proxy.mapFromSource(model.index(0, model.column_index("forms")))
+    assert not index.flags() & Qt.ItemIsEditable  # two forms: edited in the form editor
+    rect = view.visualRect(index)
+    menu = next(m for x in range(rect.left(), rect.right(), 3)
+                if (m := view.spelling_menu(QPoint(x, rect.center().y()))) is not None)
+    first = next(a for a in menu.actions() if a.text() == "terrorizzata")
+    assert first.isEnabled()
+    first.trigger()
+    angry = page.doc.corpus.emotion_words[0]
+    assert [(f.text, f.features) for f in angry.forms] == [("terrorizzata", {"gender": "f"}), ("terrorizzato", {"gender": "m"})]
+    assert page.doc.undo_stack.undoText().startswith("Edit form of angry")

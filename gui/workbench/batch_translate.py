@@ -78,7 +78,8 @@ def line_reading(line: BatchLine) -> str:
     forms = " · ".join((_combo(feats) + " " + text).strip() for feats, text in line.forms)
     if line.invariant:  # said, so that "depressa" alone is not taken for every gender unseen
         forms = _("{form} (one form for every gender)").format(form=forms)
-    return f"{_kind(line.list_name)} {line.item_id} ← {forms}"
+    # the corpus's text keeps its own direction inside an Arabic interface (and the reverse)
+    return f"{_kind(line.list_name)} \u2068{line.item_id} ← {forms}\u2069"
 
 
 class BatchTranslateDialog(QDialog):
@@ -100,6 +101,8 @@ class BatchTranslateDialog(QDialog):
         self.text.setPlaceholderText(EXAMPLE)
         self.text.setTabChangesFocus(False)  # a tab separates the forms, as in a pasted spreadsheet row
         self.text.setLineWrapMode(QPlainTextEdit.NoWrap)
+        # the lines are corpus text: the corpus's direction, whatever the interface's
+        self.text.setLayoutDirection(Qt.RightToLeft if doc.rtl else Qt.LeftToRight)
         self.text.textChanged.connect(lambda: self.timer.start())
         label = QLabel(_("&Lines:"))
         label.setBuddy(self.text)

@@ -91,8 +91,13 @@ class EntryView(QTableView):
         if not model.columns[index.column()].target:
             return None
         source = QPersistentModelIndex(self.model().mapToSource(index))
-        set_text = ((lambda text: source.isValid() and model.setData(source, text, Qt.EditRole))
-                    if index.flags() & Qt.ItemIsEditable else None)
+        if index.flags() & Qt.ItemIsEditable:
+            set_text = lambda text: source.isValid() and model.setData(source, text, Qt.EditRole)  # noqa: E731
+        elif model.columns[index.column()].key == "forms":
+            # several forms, edited in the form editor: a suggestion still replaces the word in its form
+            set_text = lambda text: source.isValid() and model.set_forms_display(source.row(), text)  # noqa: E731
+        else:
+            set_text = None
         return cell_menu(self, index, pos, marks_for(model.doc), model.is_rtl_column(index.column()), set_text)
 
 

@@ -162,6 +162,25 @@ class EntryTableModel(QAbstractTableModel):
         self.doc.set(path, new, label, merge_key=key)
         return True
 
+    def set_forms_display(self, row: int, text: str) -> bool:
+        """Replace the texts of a several-form entry from its Forms cell as drawn ("terrorizzata /
+        terrorizzato"): each part goes to its form, features kept — how a spelling suggestion picked in
+        the table reaches an entry whose forms are otherwise edited in the form editor (one undo step)."""
+        from .columns import FORM_SEP
+
+        entry = self.entries[row] if 0 <= row < len(self.entries) else None
+        parts = text.split(FORM_SEP)
+        if entry is None or not hasattr(entry, "forms") or len(parts) != len(entry.forms):
+            return False
+        updated = copy.deepcopy(entry)
+        for form, part in zip(updated.forms, parts):
+            form.text = part
+        needed = needed_combinations(self.doc.corpus, self.list_name, updated,
+                                     self.doc.source_entry(self.list_name, entry.id))
+        auto_status(self.list_name, updated, missing_combinations(needed, updated.forms),
+                    translator=settings.get("translator_id") or "")
+        return self.doc.set((self.list_name, row), updated, _("Edit form of {item}").format(item=entry.id))
+
     def set_pair(self, person_id: str, other_id: str) -> bool:
         """Pair two noun phrases both ways (and release their former partners) as one undo step."""
         from engine.corpus.check.fixes import pair_edits
