@@ -135,3 +135,28 @@ def test_translation_takes_the_target_languages_features(source):
     ja = translate_from(source, "ja")
     assert "gender" not in ja.features and ja.axes["gender"].feature_values == {}
     assert translated_from(ja) == "en-kiritchenko2018" and ja.extra == {"meta": {"translated_from": "en-kiritchenko2018"}}
+
+
+def test_w113_names_the_emotion_word_whose_form_is_misspelt(italian, source, monkeypatch):
+    """Issue 39, defect 11: W113 named template T01 for a misspelt form of an emotion word."""
+    from engine.corpus import check_corpus
+    from engine.corpus.check import spelling
+
+    monkeypatch.setattr(spelling.Speller, "dictionary", lambda self: (object(), "the it dictionary"))
+    monkeypatch.setattr(spelling.Speller, "unknown", lambda self, words: [w for w in words if w in ("terorizzata", "sentte")])
+    c = read_batch(italian, "T01\t{person} si sente {emotion kind=state gender=person.gender}.\n"
+                            "T04\t{person} mi ha fatto sentte {emotion kind=state gender=m}.\n"
+                            "my mother: mia madre\nmy father: mio padre\nEbony: Ebony\n"
+                            "angry: terorizzata | arrabbiato\nhappy: felice", source=source).after
+    w113 = {f.item: f for f in check_corpus(c).findings if f.code == "W113"}
+    assert set(w113) == {"emotion_words[angry]", "templates[T04]"}  # the word's entry; the template's own typo
+    assert "'terorizzata'" in w113["emotion_words[angry]"].message
+
+
+def test_spelling_suggestions_that_keep_every_typed_letter_come_first():
+    """Issue 39, defect 11: the first suggestion for *terorizzata* was *teorizzata*."""
+    from engine.corpus.check.spelling import rank_suggestions
+
+    assert rank_suggestions("terorizzata", ["teorizzata", "terrorizzata", "terrorizzate"]) == [
+        "terrorizzata", "teorizzata", "terrorizzate"]
+    assert rank_suggestions("recieve", ["receive", "relieve"]) == ["receive", "relieve"]  # otherwise Hunspell's order
