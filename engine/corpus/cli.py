@@ -126,7 +126,8 @@ def _add_memory_parsers(sub: argparse._SubParsersAction) -> None:
     te.add_argument("out", help="the .tmx file to write")
     te.add_argument("--language", help="target language (every corpus in it, glossaries, imported pairs)")
     te.add_argument("--corpus", help="only this corpus's pairs (its language is the target)")
-    te.add_argument("--source-lang", default="en", help="language of the source texts (default: en)")
+    te.add_argument("--source-lang", default=None, help="language of the source texts (default: with --corpus, the "
+                                                        "language of the corpus it was translated from, else en)")
     te.set_defaults(func=cmd_tm_export)
 
     ti = sub.add_parser("tm-import", help="add a TMX file's pairs to the translation memory (suggestions)")
@@ -347,7 +348,11 @@ def cmd_tm_export(args: argparse.Namespace) -> int:
     if bool(args.language) == bool(args.corpus):
         raise UsageError("give --language LANG (the whole memory) or --corpus NAME (one corpus)",
                          field="tm-export", fix="e.g. corpus tm-export memory.tmx --language pt")
+    from engine.corpus.translate.source_link import load_source
+
     corpus = load_corpus(args.corpus) if args.corpus else None
+    source = load_source(corpus) if corpus is not None else None
+    args.source_lang = args.source_lang or (source.language if source is not None else "en")
     left_out: list[str] = []
     n = export_tmx(args.out, args.language or "", source_lang=args.source_lang, corpus=corpus, without_source=left_out)
     if left_out:
