@@ -300,3 +300,25 @@ def test_a_spelling_suggestion_in_the_table_reaches_a_several_form_entry(qtbot, 
     angry = page.doc.corpus.emotion_words[0]
     assert [(f.text, f.features) for f in angry.forms] == [("terrorizzata", {"gender": "f"}), ("terrorizzato", {"gender": "m"})]
     assert page.doc.undo_stack.undoText().startswith("Edit form of angry")
+
+
+def test_checks_filter_keeps_its_whole_text_after_a_language_switch(qtbot):
+    """Defect 8: French "Erreurs et avertisser" was clipped (the box kept its English width)."""
+    from gui import i18n
+
+    win = make_window(qtbot)
+    win.resize(1280, 800)
+    page = _italian(win)
+    page.side.setCurrentWidget(page.checks)
+    qtbot.wait(20)
+    try:
+        i18n.set_language("fr")
+        box = page.checks.severity
+        qtbot.waitUntil(lambda: box.currentText().startswith("Erreurs"))
+        qtbot.wait(50)
+        text = box.currentText()
+        assert text.startswith("Erreurs et avertissements")
+        assert box.sizeHint().width() >= box.fontMetrics().horizontalAdvance(text) + 20
+        assert box.width() >= box.fontMetrics().horizontalAdvance(text) + 20
+    finally:
+        i18n.set_language("en")

@@ -97,6 +97,7 @@ class ChecksPanel(QWidget):
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.severity = QComboBox()
+        self.severity.setSizeAdjustPolicy(QComboBox.AdjustToContents)  # "Erreurs et avertissements" whole after a language switch
         self.severity.currentIndexChanged.connect(lambda _i: self._fill())
         top.addWidget(self.summary, 1)
         top.addWidget(self.severity)
