@@ -119,7 +119,10 @@ def test_speaker_template_fixes(qtbot):
     c.persons[0].forms, c.persons[1].forms = [Form("mia madre")], [Form("mio padre")]
     e002 = next(f for f in check_corpus(c).errors if f.code == "E002" and f.template == "T04")
     assert fix_for(c, e002) is None  # the speaker's gender is not declared: a decision, not a guess
+    assert "declare the speaker's grammatical gender" in e002.message and "person.gender" not in e002.message
     c.speaker_gender = "m"
+    e002 = next(f for f in check_corpus(c).errors if f.code == "E002" and f.template == "T04")
+    assert e002.wanted == {"gender": "m"} and "add gender=m to the slot" in e002.message
     fix = fix_for(c, e002)
     assert fix.args["ref"] == "m" and fix.edits[0][1][0].text == "{person} mi ha fatto sentire {emotion kind=state gender=m}."
     c.templates[1].variants = fix.edits[0][1]

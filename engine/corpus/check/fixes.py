@@ -109,7 +109,7 @@ def _agreement_fix(corpus: CorpusDefinition, f: Finding, template_id: str) -> Fi
     noun or a third party feels (which gender is a decision)."""
     feature, ref = next(iter(f.wanted.items()))
     i = _template_index(corpus, template_id)
-    if i < 0:
+    if i < 0 or not ref:  # '': the speaker feels and the speaker's gender is not declared (a decision)
         return None
     if feature == "gender" and ref.startswith("person."):
         who = template_experiencer(corpus, corpus.templates[i])
