@@ -14,10 +14,10 @@ then gives its forms, separated by tabs (a spreadsheet's columns) or ``|``, or a
 Forms go in the order the item needs them — the order the form editor shows its labelled rows
 (``needed_forms``: gender=f, then gender=m); one form for an item that needs several is one
 invariant form (*felice*). Templates are read first, so the emotion words' needed forms follow
-the new templates. Nothing is applied until ``apply_plan``: ``read_batch`` returns every line's
+the new templates. Nothing is applied by reading: ``read_batch`` returns every line's
 reading and problem (unknown item, wrong number of forms, a template that does not parse), and
-``plan_summary`` what the checker says of the result, so the workbench previews it and applies
-it as one undo step, and ``corpus translate-batch`` prints it before writing.
+``plan_summary`` what the checker says of the result; ``BatchPlan.edits`` are the changed items, which
+the workbench applies as one undo step and ``corpus translate-batch`` writes.
 """
 from __future__ import annotations
 
@@ -144,8 +144,7 @@ def _template_forms(entry: Any, values: list[str]) -> tuple[list[tuple[dict[str,
 
 def _entry_forms(corpus: CorpusDefinition, name: str, entry: Any, values: list[str],
                  source: CorpusDefinition | None) -> tuple[list[tuple[dict[str, str], str]], str]:
-    other = next((e for e in getattr(source, name) if e.id == entry.id), None) if source is not None else None
-    needed = needed_combinations(corpus, name, entry, other)
+    needed = needed_combinations(corpus, name, entry, _source_entry(source, name, entry.id))
     if len(values) == len(needed):
         return [(dict(combo), text) for combo, text in zip(needed, values) if text], ""
     if len(values) == 1:
@@ -197,9 +196,8 @@ def _read_line(plan: BatchPlan, number: int, raw: str, source: CorpusDefinition 
         line.invariant = len(values) == 1 and not line.problem and not line.forms[0][0] and len(
             needed_combinations(plan.after, name, entry, _source_entry(source, name, entry.id))) > 1
         if line.problem:
-            other = next((e for e in getattr(source, name) if e.id == entry.id), None) if source is not None else None
-            line.why, line.args = "count", {"needed": needed_combinations(plan.after, name, entry, other),
-                                            "given": len(values)}
+            line.why, line.args = "count", {"given": len(values), "needed": needed_combinations(
+                plan.after, name, entry, _source_entry(source, name, entry.id))}
     if line.problem:
         line.problem = f"line {number}: {line.problem}"
         return line
@@ -220,13 +218,15 @@ def _put(plan: BatchPlan, name: str, index: int, forms: list[tuple[dict[str, str
     else:
         kept = [f for f in entry.forms if f.absent]  # "no such form" decisions stay
         entry.forms = kept + [Form(text, dict(feats)) for feats, text in forms]
-        other = next((e for e in getattr(source, name) if e.id == entry.id), None) if source is not None else None
-        complete = not missing_combinations(needed_combinations(plan.after, name, entry, other), entry.forms)
+        complete = not missing_combinations(needed_combinations(plan.after, name, entry,
+                                                                _source_entry(source, name, entry.id)), entry.forms)
         same = [(f.text, f.features) for f in before.forms] == [(f.text, f.features) for f in entry.forms]
     if same:
         return
     # the status follows the text: a changed reviewed (or machine-translated) item is translated by
     # the one who typed it (a review is of a text, not of an id); an incomplete one is still new
+    if entry.review.status == "reviewed":
+        entry.review.translator = ""  # the reviewer's initials were about the old text
     entry.review.status = "translated" if complete else "new"
     if (name, index) not in plan.changed:
         plan.changed.append((name, index))
@@ -270,7 +270,3 @@ def plan_summary(plan: BatchPlan) -> str:
     return (f"{len(plan.changed)} item(s) changed" + (f"; {bad} line(s) not understood" if bad else "")
             + f"; then: {errors} error(s), {len(groups) - errors} warning(s); {corpus_progress(plan.after).line()}")
 
-
-def apply_plan(plan: BatchPlan) -> CorpusDefinition:
-    """The corpus with every understood line applied (``plan.after``; the lines with a problem do nothing)."""
-    return plan.after
