@@ -325,3 +325,25 @@ def test_checks_filter_keeps_its_whole_text_after_a_language_switch(qtbot):
         assert box.width() >= box.fontMetrics().horizontalAdvance(text) + 20
     finally:
         i18n.set_language("en")
+
+
+def test_a_reviewed_text_typed_back_to_itself_stays_reviewed(qtbot):
+    """A review is of a text: edited, the item is translated again; typed back to the reviewed text
+    in the same editing session, the review stands and nothing is left to undo."""
+    from test_gui_workbench_support import close_editor, open_editor, type_replace
+
+    win = make_window(qtbot)
+    page = _italian(win)
+    page.jump_to("persons", "np_my_mother")
+    page.form_editor.set_form_text(0, "mia madre")
+    page.mark_reviewed("RV")
+    steps = page.doc.undo_stack.count()
+    editor = open_editor(qtbot, page.form_editor.table, 0, 0)
+    type_replace(qtbot, editor, "mia mamma")
+    mother = next(p for p in page.doc.corpus.persons if p.id == "np_my_mother")
+    assert mother.review.status == "translated"
+    type_replace(qtbot, editor, "mia madre")
+    close_editor(qtbot, page.form_editor.table, editor)
+    mother = next(p for p in page.doc.corpus.persons if p.id == "np_my_mother")
+    assert (mother.review.status, mother.review.translator) == ("reviewed", "RV")
+    assert page.doc.undo_stack.count() == steps
