@@ -130,7 +130,8 @@ def _add_memory_parsers(sub: argparse._SubParsersAction) -> None:
     te.add_argument("out", help="the .tmx file to write")
     te.add_argument("--language", help="target language (every corpus in it, glossaries, imported pairs)")
     te.add_argument("--corpus", help="only this corpus's pairs (its language is the target)")
-    te.add_argument("--source-lang", default="en", help="language of the source texts (default: en)")
+    te.add_argument("--source-lang", default=None, help="language of the source texts (default: with --corpus, the "
+                                                        "language of the corpus it was translated from, else en)")
     te.set_defaults(func=cmd_tm_export)
 
     ti = sub.add_parser("tm-import", help="add a TMX file's pairs to the translation memory (suggestions)")
@@ -163,6 +164,18 @@ def _add_edit_parsers(sub: argparse._SubParsersAction) -> None:
     sa.add_argument("corpus", metavar="PATH_OR_NAME", help="your corpus (a built-in one is read-only)")
     sa.add_argument("words", nargs="+", metavar="WORD")
     sa.set_defaults(func=cmd_spelling_add)
+
+    tb = sub.add_parser("translate-batch", help="translate many items at once from a file with one line per item: "
+                                                "the id or source text, then its forms (tab-, '|'- or ':'-separated); "
+                                                "the workbench's Translate many items…")
+    tb.add_argument("corpus", metavar="PATH_OR_NAME", help="your corpus (a built-in one is read-only)")
+    tb.add_argument("file", metavar="FILE", help="the lines, e.g. 'angry<TAB>arrabbiata<TAB>arrabbiato' or "
+                                                 "'my mother: mia madre' ('-' reads standard input)")
+    tb.add_argument("--out", default=None, metavar="FILE.toml", help="write here instead of the corpus's own file")
+    tb.add_argument("--translator", default="", metavar="NAME", help="recorded on every item changed")
+    tb.add_argument("--dry-run", action="store_true", help="show what each line does and the checker's verdict; "
+                                                          "write nothing")
+    tb.set_defaults(func=cmd_translate_batch)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -355,8 +368,16 @@ def cmd_tm_export(args: argparse.Namespace) -> int:
     if bool(args.language) == bool(args.corpus):
         raise UsageError("give --language LANG (the whole memory) or --corpus NAME (one corpus)",
                          field="tm-export", fix="e.g. corpus tm-export memory.tmx --language pt")
+    from engine.corpus.translate.source_link import load_source
+
     corpus = load_corpus(args.corpus) if args.corpus else None
-    n = export_tmx(args.out, args.language or "", source_lang=args.source_lang, corpus=corpus)
+    source = load_source(corpus) if corpus is not None else None
+    args.source_lang = args.source_lang or (source.language if source is not None else "en")
+    left_out: list[str] = []
+    n = export_tmx(args.out, args.language or "", source_lang=args.source_lang, corpus=corpus, without_source=left_out)
+    if left_out:
+        print(f"note: {len(left_out)} translated item(s) have no recorded source text and are left out "
+              f"(an id is no source text): {', '.join(left_out[:6])}{', …' if len(left_out) > 6 else ''}")
     print(f"{n:,} translation unit(s) ({args.source_lang} -> {corpus.language if corpus else args.language}) -> {args.out}")
     return exits.OK
 
@@ -410,6 +431,55 @@ def cmd_fix(args: argparse.Namespace) -> int:
     for fix in fixes:
         print(f"  {fix.label}")
     print(f"{path}: {len(fixes)} fix(es) " + ("found (nothing changed)" if args.dry_run else "applied"))
+    return exits.OK
+
+
+MAX_BATCH_BYTES = 4 * 1024 * 1024  # a batch for the largest corpus is a few KB
+
+
+def _read_batch_file(name: str) -> str:
+    import sys
+
+    if name == "-":
+        return sys.stdin.read(MAX_BATCH_BYTES)
+    path = Path(name)
+    try:
+        if path.stat().st_size > MAX_BATCH_BYTES:
+            raise UsageError(f"{name}: over {MAX_BATCH_BYTES:,} bytes", fix="give a file with one line per item")
+        return path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise UsageError(f"{name}: file not found", fix="check the path") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{name}: not UTF-8 text (byte {exc.start})", fix="save the file as UTF-8") from None
+    except OSError as exc:
+        raise UsageError(f"{name}: cannot read it ({exc.strerror or exc})") from None
+
+
+def cmd_translate_batch(args: argparse.Namespace) -> int:
+    """The same reading as the workbench's batch dialog; nothing is written while a line is not understood."""
+    from engine.corpus.definition.loader import load_definition
+    from engine.corpus.definition.writer import save_definition
+    from engine.corpus.translate.batch import plan_summary, read_batch
+    from engine.corpus.translate.source_link import load_source
+
+    path = _own_file(args.corpus) if not args.out else None
+    corpus = load_definition(path) if path else load_corpus(args.corpus)
+    text = _read_batch_file(args.file)
+    plan = read_batch(corpus, text, source=load_source(corpus), translator=args.translator)
+    for line in plan.lines:
+        print(f"{args.file}:{line.number}: {line.problem.split(': ', 1)[1]}" if line.problem
+              else f"  {line.reading()}")
+    print(plan_summary(plan))
+    if plan.problems:
+        print(f"nothing written: {len(plan.problems)} line(s) not understood (fix them and run again)")
+        return exits.USAGE
+    if args.dry_run or not plan.changed:
+        return exits.OK
+    target = Path(args.out) if args.out else path
+    if args.out:
+        validate.output_file(args.out)
+    save_definition(plan.after, target, comments_from=path or (corpus.path or None))
+    print(f"-> {target}")
     return exits.OK
 
 

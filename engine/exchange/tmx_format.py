@@ -369,14 +369,15 @@ def import_tmx(path: str | os.PathLike) -> TmxImport:
 
 def export_tmx(out: str | os.PathLike, language: str, *, source_lang: str = "en",
                extra: list[CorpusDefinition] | None = None, exclude: set[str] | None = None,
-               corpus: CorpusDefinition | None = None) -> int:
+               corpus: CorpusDefinition | None = None, without_source: list[str] | None = None) -> int:
     """Write the memory for ``language`` (every corpus in it, glossaries and imported pairs), or only
-    ``corpus``'s own pairs, to ``out`` as TMX; returns the number of ``<tu>`` written."""
+    ``corpus``'s own pairs, to ``out`` as TMX; returns the number of ``<tu>`` written. With ``corpus``,
+    its items without a recorded source text (left out) are named in ``without_source``."""
     from engine.common.io import atomic_write_bytes
     from engine.corpus.translate.memory import units_of
 
     if corpus is not None:
-        units = units_of(corpus)
+        units = units_of(corpus, without_source)
         language = corpus.language
     else:
         units = TranslationMemory.for_language(language, extra=extra, exclude=exclude).all_units()

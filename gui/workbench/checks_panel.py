@@ -59,6 +59,9 @@ def fix_label(fix: Any) -> str:
     if fix.kind == "agree":
         return _("Fix: add {feature}={ref} to the slot {slot} of {template}").format(
             feature=a["feature"], ref=a["ref"], slot="{" + a["slot"] + "}", template=a["template"])
+    if fix.kind == "speaker":
+        return _("Fix: hold the slot {slot} of {template} at the speaker's gender ({feature}={ref})").format(
+            feature=a["feature"], ref=a["ref"], slot="{" + a["slot"] + "}", template=a["template"])
     if fix.kind == "mirror":
         return _("Fix: set the pair of {other} to {person}").format(other=a["other"], person=a["person"])
     if fix.kind == "forms":

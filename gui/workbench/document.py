@@ -20,6 +20,7 @@ from engine.corpus.definition.paths import resolve
 from engine.common.user_dirs import user_corpus_dir
 from engine.corpus.definition.registry import BUILTIN_DIR, remember_corpus
 from engine.corpus.definition.shared_file import write_unless_changed
+from engine.corpus.translate.source_link import load_source
 
 from .commands import InsertItem, RemoveItem, SetValue
 
@@ -38,7 +39,10 @@ class CorpusDocument(QObject):
         super().__init__(parent)
         self.corpus = corpus
         self.path: Path | None = Path(path) if path else None
-        self.source = source  # the corpus this one is translated from, if any
+        # the corpus this one is translated from, if any: given by Translate, else the one its file
+        # records ([meta] translated_from), so the Source column, the header and every export keep
+        # the real source text after save and reopen (issue 39)
+        self.source = source if source is not None else load_source(corpus)
         self.undo_stack = QUndoStack(self)
         self.revision = 0  # bumps on every change; autosave compares it
         self._key = hashlib.sha1(f"{self.path or ''}|{corpus.id}|{id(self)}".encode()).hexdigest()[:12]

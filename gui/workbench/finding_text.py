@@ -76,6 +76,14 @@ def finding_message(f: Finding, entry: str = "") -> str:
         return _("“{entry}” has no form with {features}").format(entry=entry, features=_features(f.wanted))
     if f.code == "E002" and f.item.startswith("templates[") and f.wanted:
         feature, ref = next(iter(f.wanted.items()))
+        if not ref.startswith("person."):  # the speaker feels (engine.corpus.check.checker._speaker_agreement)
+            if not ref:
+                return _("the slot {slot} does not ask for {feature}, and the speaker feels here: set the speaker's "
+                         "grammatical gender in the Corpus tab, then add it to the slot").format(
+                    slot="{" + f.slot + "}", feature=feature)
+            return _("the slot {slot} does not ask for {feature}, and the speaker feels here: add {feature}={ref} "
+                     "(the speaker's) to the slot, not the person's").format(
+                slot="{" + f.slot + "}", feature=feature, ref=ref)
         return _("the slot {slot} does not ask for {feature}, and its words have one form per {feature}: add "
                  "{feature}={ref} to the slot").format(slot="{" + f.slot + "}", feature=feature, ref=ref)
     if f.code == "W106":

@@ -13,6 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QAbstractItemDelegate,
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
@@ -37,6 +38,7 @@ from engine.corpus.generate.needed_forms import needed_combinations
 from engine.corpus.translate.progress import auto_status
 
 from gui.common.flow_layout import FlowLayout, labelled_pair
+from gui import settings
 from gui.i18n import _, connect_retranslate, list_separator, pgettext
 
 from .columns import LIST_TITLES
@@ -142,7 +144,24 @@ class _TextDelegate(QStyledItemDelegate):
             key = ("form-typing", id(self.owner), self._session)
             r, c = index.row(), index.column()
             editor.textEdited.connect(lambda text, r=r, c=c, k=key: self.owner.commit_live(r, c, text, k))
+            editor.setProperty("form_row", r)
         return editor
+
+    def eventFilter(self, editor: Any, event: Any) -> bool:  # noqa: N802 - Qt's name
+        """A CAT tool's keys in a form's text: Tab / Enter commit it and open the next form's text
+        (Shift+Tab the previous one), never the feature column beside it; no mouse needed."""
+        if event.type() == QEvent.KeyPress and isinstance(editor, QLineEdit) and editor.property("form_row") is not None:
+            key, mods = event.key(), event.modifiers() & ~Qt.KeypadModifier
+            step = {Qt.Key_Tab: 1, Qt.Key_Return: 1, Qt.Key_Enter: 1, Qt.Key_Backtab: -1}.get(key)
+            if step is not None and mods in (Qt.NoModifier, Qt.ShiftModifier):
+                if key == Qt.Key_Tab and mods == Qt.ShiftModifier:
+                    step = -1
+                r = int(editor.property("form_row"))
+                self.commitData.emit(editor)
+                self.closeEditor.emit(editor, QAbstractItemDelegate.NoHint)
+                QTimer.singleShot(0, lambda: self.owner.edit_next_form(r, step))
+                return True
+        return super().eventFilter(editor, event)
 
 
 class FormEditor(QWidget):
@@ -359,6 +378,7 @@ class FormEditor(QWidget):
             for r, item in enumerate(rows):
                 self._fill_row(r, item, feats)
             self._size_columns()
+            self.table.horizontalScrollBar().setValue(0)  # the Text column in view, never a left-over offset
             if self.is_template:
                 self.select_edit.setText(", ".join(f"{k}={v}" for k, v in e.select.items()))
         finally:
@@ -541,7 +561,8 @@ class FormEditor(QWidget):
             entry.forms = new_rows
         # the status follows the work: translated once every needed form is there, new again if emptied
         auto_status(self.list_name, entry, [] if self.is_template else missing_forms(
-            self.doc.corpus, self.list_name, entry, self.doc.source_entry(self.list_name, entry.id)))
+            self.doc.corpus, self.list_name, entry, self.doc.source_entry(self.list_name, entry.id)),
+            translator=settings.get("translator_id") or "")
         try:
             self.doc.set((self.list_name, self.row), entry, text, merge_key=merge_key)
         finally:
@@ -651,6 +672,28 @@ class FormEditor(QWidget):
         self.table.setCurrentIndex(index)
         self.table.edit(index)
         return True
+
+    def edit_row(self, r: int) -> bool:
+        """Open form ``r``'s text for typing."""
+        if self.entry is None or not 0 <= r < self.table.rowCount():
+            return False
+        index = self.table.model().index(r, 0)
+        self.table.setFocus()
+        self.table.setCurrentIndex(index)
+        self.table.edit(index)
+        return True
+
+    def edit_next_form(self, r: int, step: int = 1) -> bool:
+        """After Tab / Enter in form ``r``: the next (previous) form's text; past the last form, the
+        first one still empty, if any (else the cursor stays in the table, ready for Ctrl+Enter)."""
+        if self.edit_row(r + step):
+            return True
+        empty = [k for k in range(self.table.rowCount())
+                 if not (self.table.item(k, 0) and self.table.item(k, 0).text().strip())]
+        if empty and empty[0] != r:
+            return self.edit_row(empty[0])
+        self.table.setFocus()
+        return False
 
     def feature_box(self, r: int, feature: str) -> QComboBox | None:
         """The combo box choosing ``feature`` for form (or variant) ``r``."""

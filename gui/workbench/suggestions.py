@@ -31,6 +31,7 @@ from engine.corpus.check.agreement import missing_forms
 from engine.corpus.translate.progress import auto_status
 
 from gui.common.background import Latest
+from gui import settings
 from gui.i18n import _, connect_retranslate
 
 from .document import CorpusDocument
@@ -64,7 +65,11 @@ class SuggestionsPanel(QWidget):
         self.tree.setColumnCount(3)
         self.tree.setRootIsDecorated(False)
         self.tree.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.tree.header().setStretchLastSection(False)
         self.tree.header().setSectionResizeMode(1, QHeaderView.Stretch)
+        # the score and the corpus a suggestion comes from are read whole ("From" was cut, issue 39)
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeToContents)
+        self.tree.header().setSectionResizeMode(2, QHeaderView.ResizeToContents)
         self.tree.itemDoubleClicked.connect(lambda item, _c: self.insert(self.tree.indexOfTopLevelItem(item)))
         self.insert_button = QPushButton()
         self.insert_button.clicked.connect(lambda: self.insert(max(0, self.tree.indexOfTopLevelItem(
@@ -155,7 +160,8 @@ class SuggestionsPanel(QWidget):
             new.variants = [Variant(f.text, keep(f)) for f in s.unit.forms]
         else:
             new.forms = [Form(f.text, keep(f)) for f in s.unit.forms]
-        auto_status(self.list_name, new, missing_forms(self.doc.corpus, self.list_name, new))
+        auto_status(self.list_name, new, [] if self.list_name == "templates" else missing_forms(
+            self.doc.corpus, self.list_name, new), translator=settings.get("translator_id") or "")
         self.doc.set((self.list_name, self.row), new, _("Insert suggestion for {item}").format(item=e.id))
         self.inserted.emit(self.list_name, self.row)
         return True

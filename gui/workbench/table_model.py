@@ -19,6 +19,7 @@ from engine.corpus.translate.progress import auto_status
 
 from engine.corpus.translate.reviewing import awaits_review
 
+from gui import settings
 from gui.i18n import _, ngettext
 
 from .columns import COLUMNS_FOR, Column, status_label
@@ -166,7 +167,9 @@ class EntryTableModel(QAbstractTableModel):
             updated = copy.deepcopy(entry)
             assign(updated, tuple(col.path(entry)), new)
             auto_status(self.list_name, updated, missing_forms(self.doc.corpus, self.list_name, updated,
-                                                               self.doc.source_entry(self.list_name, entry.id)))
+                                                               self.doc.source_entry(self.list_name, entry.id))
+                        if self.list_name != "templates" else [],
+                        translator=settings.get("translator_id") or "")
             self.doc.set((self.list_name, index.row()), updated, label, merge_key=key)
             return True
         self.doc.set(path, new, label, merge_key=key)
@@ -183,6 +186,24 @@ class EntryTableModel(QAbstractTableModel):
             undo_typing_session(self.doc, (self.list_name, row), self._typing_key)
             self.notice.emit(_("Not stored: {problem}").format(problem=problem))
         return True
+
+    def set_forms_display(self, row: int, text: str) -> bool:
+        """Replace the texts of a several-form entry from its Forms cell as drawn ("terrorizzata /
+        terrorizzato"): each part goes to its form, features kept — how a spelling suggestion picked in
+        the table reaches an entry whose forms are otherwise edited in the form editor (one undo step)."""
+        from .columns import FORM_SEP
+
+        entry = self.entries[row] if 0 <= row < len(self.entries) else None
+        parts = text.split(FORM_SEP)
+        if entry is None or not hasattr(entry, "forms") or len(parts) != len(entry.forms):
+            return False
+        updated = copy.deepcopy(entry)
+        for form, part in zip(updated.forms, parts):
+            form.text = part
+        auto_status(self.list_name, updated, missing_forms(self.doc.corpus, self.list_name, updated,
+                                                           self.doc.source_entry(self.list_name, entry.id)),
+                    translator=settings.get("translator_id") or "")
+        return self.doc.set((self.list_name, row), updated, _("Edit form of {item}").format(item=entry.id))
 
     def set_pair(self, person_id: str, other_id: str) -> bool:
         """Pair two noun phrases both ways (and release their former partners) as one undo step."""

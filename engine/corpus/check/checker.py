@@ -84,11 +84,37 @@ def check_corpus(corpus: CorpusDefinition, compiled: CompiledCorpus | None = Non
     grammar = GrammarCheck(cc)
     n, combo = _check_combinations(cc, grammar)
     report.sentences = n
-    out += _collapse_absent(combo)
+    out += _speaker_agreement(corpus, _collapse_absent(combo))
     out += grammar.findings()
     report.pairs, pair_findings = check_pairs(corpus, cc)
     out += pair_findings
     return report
+
+
+def _speaker_agreement(corpus: CorpusDefinition, findings: list[Finding]) -> list[Finding]:
+    """E002 "add gender=person.gender to the slot" is wrong where the speaker feels ("{person} mi ha
+    fatto sentire {emotion}"): agreeing with the person is E016. There the advice is the speaker's
+    gender (``wanted`` gender=<speaker_gender>, '' while it is not declared) — issue 39."""
+    from engine.corpus.check.fixes import template_experiencer
+
+    who: dict[str, str] = {}
+    for f in findings:
+        if f.code != "E002" or not f.item.startswith("templates[") or f.wanted.get("gender") != "person.gender":
+            continue
+        t = next((t for t in corpus.templates if t.id == f.template), None)
+        if t is None:
+            continue
+        if t.id not in who:
+            who[t.id] = template_experiencer(corpus, t)
+        if who[t.id] != "speaker":
+            continue
+        g = corpus.speaker_gender
+        f.wanted = {"gender": g}
+        f.message = (f"slot {f.slot!r} does not ask for gender, and its words have one form per gender; the speaker "
+                     "feels here, so it is the speaker's gender, not the person's: "
+                     + (f"add gender={g} to the slot (Fix: add gender={g})" if g else
+                        "declare the speaker's grammatical gender (speaker_gender), then add it to the slot"))
+    return findings
 
 
 def _collapse_absent(findings: list[Finding]) -> list[Finding]:

@@ -24,7 +24,7 @@ _ITEM_RX = re.compile(r"^(templates|persons|emotion_words|words)\[(.+)\]$")
 class Fix:
     label: str  # what the fix does, in English (the GUI words it again)
     edits: list[tuple[tuple, Any]] = field(default_factory=list)  # (path, new value)
-    kind: str = ""  # "agree" | "mirror" | "pair" | "forms" (E026-E028: the entry's forms) | "case" (E030)
+    kind: str = ""  # "agree" | "speaker" | "mirror" | "pair" | "forms" (E026-E028: the entry's forms) | "case" (E030)
     args: dict[str, str] = field(default_factory=dict)  # what the GUI needs to word it
 
 
@@ -58,6 +58,88 @@ def pair_edits(corpus: CorpusDefinition, person_id: str, other_id: str) -> list[
     return [(("persons", idx[pid], "pair"), value) for pid, value in want.items() if persons[idx[pid]].pair != value]
 
 
+def template_experiencer(corpus: CorpusDefinition, template: Any) -> str:
+    """Who feels the template's emotion word: its declaration, else what the checker infers (E016)."""
+    if template.experiencer:
+        return template.experiencer
+    from engine.corpus.check.grammar.referent import experiencer
+    from engine.corpus.generate.compiled import CVariant, _dependency_order
+    from engine.corpus.definition.template_syntax import TemplateSyntaxError, parse_template
+
+    for v in template.variants[:1]:
+        try:
+            parsed = parse_template(v.text)
+        except TemplateSyntaxError:
+            return ""
+        order, _err = _dependency_order(parsed)
+        slots = parsed.slots
+        cv = CVariant(v, parsed, order, next((s for s in slots if s.source == "person"), None),
+                      next((s for s in slots if s.source == "emotion"), None))
+        return experiencer(template, cv, corpus.language)[0]
+    return ""
+
+
+def replace_feature(text: str, slot: str, feature: str, value: str) -> str:
+    """``{emotion kind=state gender=person.gender}`` -> ``{emotion kind=state gender=m}`` in slot ``slot``."""
+    rx = re.compile(r"(?<!\{)\{(" + re.escape(slot) + r")((?::[^\s{}]+)?)([^{}]*)\}")
+
+    def put(m: re.Match) -> str:
+        body = re.sub(r"(^|\s)" + re.escape(feature) + r"=\S+", lambda x: f"{x.group(1)}{feature}={value}", m.group(3))
+        return "{" + m.group(1) + m.group(2) + body + "}"
+    return rx.sub(put, text)
+
+
+def _template_index(corpus: CorpusDefinition, template_id: str) -> int:
+    return next((k for k, t in enumerate(corpus.templates) if t.id == template_id), -1)
+
+
+def _slot_edit(corpus: CorpusDefinition, i: int, rewrite: Any) -> list[tuple[tuple, Any]]:
+    variants = copy.deepcopy(corpus.templates[i].variants)
+    for v in variants:
+        v.text = rewrite(v.text)
+    if [v.text for v in variants] == [v.text for v in corpus.templates[i].variants]:
+        return []
+    return [(("templates", i, "variants"), variants)]
+
+
+def _agreement_fix(corpus: CorpusDefinition, f: Finding, template_id: str) -> Fix | None:
+    """E002: the slot does not ask for the feature its words differ in. Where the person feels, it
+    agrees with the person; where the speaker feels, it is the corpus's speaker gender (agreeing with
+    the person would raise E016 at once) — no fix while that gender is not declared, nor where a
+    noun or a third party feels (which gender is a decision)."""
+    feature, ref = next(iter(f.wanted.items()))
+    i = _template_index(corpus, template_id)
+    if i < 0 or not ref:  # '': the speaker feels and the speaker's gender is not declared (a decision)
+        return None
+    if feature == "gender" and ref.startswith("person."):
+        who = template_experiencer(corpus, corpus.templates[i])
+        if who == "speaker":
+            if not corpus.speaker_gender:
+                return None
+            ref = corpus.speaker_gender
+        elif who in ("noun", "third"):
+            return None
+    edits = _slot_edit(corpus, i, lambda text: add_agreement(text, f.slot, feature, ref))
+    if not edits:
+        return None
+    return Fix(f"add {feature}={ref} to slot {f.slot!r} of {template_id}", edits,
+               "agree", {"feature": feature, "ref": ref, "slot": f.slot, "template": template_id})
+
+
+def _speaker_fix(corpus: CorpusDefinition, f: Finding, template_id: str) -> Fix | None:
+    """E016 where the speaker feels and the speaker's gender is declared: the emotion slot holds
+    ``gender=<speaker gender>`` instead of agreeing with the person (or holding another gender)."""
+    i = _template_index(corpus, template_id)
+    g = corpus.speaker_gender
+    if i < 0 or not g or not f.slot or template_experiencer(corpus, corpus.templates[i]) != "speaker":
+        return None
+    edits = _slot_edit(corpus, i, lambda text: replace_feature(text, f.slot, "gender", g))
+    if not edits:
+        return None
+    return Fix(f"hold slot {f.slot!r} of {template_id} at the speaker's gender: gender={g}", edits,
+               "speaker", {"feature": "gender", "ref": g, "slot": f.slot, "template": template_id})
+
+
 def fix_for(corpus: CorpusDefinition, f: Finding) -> Fix | None:
     """The one edit that removes ``f``, or None when the fix needs a decision."""
     m = _ITEM_RX.match(f.item or "")
@@ -68,17 +150,9 @@ def fix_for(corpus: CorpusDefinition, f: Finding) -> Fix | None:
     if f.code == "E030" and m and m.group(1) == "templates" and f.slot and f.wanted:
         return _case_fix(corpus, f, m.group(2))
     if f.code == "E002" and m and m.group(1) == "templates" and f.wanted and f.slot:
-        feature, ref = next(iter(f.wanted.items()))
-        i = next((k for k, t in enumerate(corpus.templates) if t.id == m.group(2)), -1)
-        if i < 0:
-            return None
-        variants = copy.deepcopy(corpus.templates[i].variants)
-        for v in variants:
-            v.text = add_agreement(v.text, f.slot, feature, ref)
-        if [v.text for v in variants] == [v.text for v in corpus.templates[i].variants]:
-            return None
-        return Fix(f"add {feature}={ref} to slot {f.slot!r} of {m.group(2)}", [(("templates", i, "variants"), variants)],
-                   "agree", {"feature": feature, "ref": ref, "slot": f.slot, "template": m.group(2)})
+        return _agreement_fix(corpus, f, m.group(2))
+    if f.code == "E016" and m and m.group(1) == "templates":
+        return _speaker_fix(corpus, f, m.group(2))
     if f.code == "W106" and m and m.group(1) == "persons":
         p = next((q for q in corpus.persons if q.id == m.group(2)), None)
         if p is None:

@@ -250,7 +250,20 @@ class Speller:
         if d is None or self.japanese:
             return []
         with _LOCK:
-            return [s for s in d.suggest(word) if s != word][:limit]
+            found = [s for s in d.suggest(word) if s != word]
+        return rank_suggestions(word, found)[:limit]
+
+
+def _is_subsequence(word: str, longer: str) -> bool:
+    it = iter(longer.lower())
+    return all(ch in it for ch in word.lower())
+
+
+def rank_suggestions(word: str, found: list[str]) -> list[str]:
+    """Hunspell's suggestions, those that keep every letter typed first (a letter left out is the
+    commoner slip: *terorizzata* is *terrorizzata*, not *teorizzata*, which Hunspell put first);
+    otherwise in Hunspell's order."""
+    return sorted(found, key=lambda s: not _is_subsequence(word, s))
 
 
 def accept_words(accepted: list[str], words: list[str], where: str = "") -> tuple[list[str], list[str]]:
@@ -281,11 +294,15 @@ class SpellingCheck:
         self.corpus = corpus
         self.speller = Speller(corpus)
         self.first: dict[str, tuple[str, str]] = {}  # word -> (template, example sentence)
+        # word -> (list, id) of the filler it was first seen in ("emotion_words", "terrified"): W113 names
+        # the entry whose form is misspelt, not the template that showed it (issue 39)
+        self.origin: dict[str, tuple[str, str]] = {}
         self.count: Counter[str] = Counter()
         self.japanese = self.speller.japanese
         self._seen_sentences: set[str] = set()
 
-    def sentence(self, sentence: str, template: str, spans: dict[str, tuple[int, int]] | None = None) -> None:
+    def sentence(self, sentence: str, template: str, spans: dict[str, tuple[int, int]] | None = None,
+                 fillers: dict[str, tuple[str, str]] | None = None) -> None:
         """Collect the words of one realised sentence. ``spans`` (slot -> (start, end), as
         engine.corpus.generate.realised.slot_spans gives them) let a word the template glues onto
         a filler (Arabic ب + الانزعاج, Italian d' + a name) count as accepted when the filler's
@@ -297,8 +314,13 @@ class SpellingCheck:
             words = self._japanese_unknown(sentence)
         else:
             ranges = list((spans or {}).values())
-            words = [m.group(0) for m in WORD.finditer(sentence)
+            found = [m for m in WORD.finditer(sentence)
                      if not (ranges and self._accepted_filler(sentence, m.start(), m.end(), ranges))]
+            for m in found:
+                slot = next((k for k, (a, b) in (spans or {}).items() if a <= m.start() and m.end() <= b), None)
+                if slot is not None and fillers and slot in fillers:
+                    self.origin.setdefault(m.group(0), fillers[slot])
+            words = [m.group(0) for m in found]
         for w in words:
             self.count[w] += 1
             self.first.setdefault(w, (template, sentence))
@@ -325,7 +347,8 @@ class SpellingCheck:
             template, example = self.first[w]
             out.append(Finding("W113", f"{w!r} is not in {where} ({self.count[w]} sentence(s), e.g. {example!r}): "
                                f"correct it, or add it to [spelling] accept if it is right",
-                               item=f"templates[{template}]", template=template))
+                               item=f"{self.origin[w][0]}[{self.origin[w][1]}]" if w in self.origin
+                               else f"templates[{template}]", template=template))
         return out
 
 

@@ -3,8 +3,10 @@
 Why from every corpus on disk: the built-in Spanish EEC already translates *angry* as
 *enojado / enojada*; a translator starting a new Spanish corpus should be offered that, and
 their own earlier corpora (the user folder) and glossaries, exactly as Poedit and Weblate
-offer their memories. A unit is one translated item: its source text (``review.source``,
-else its id, which in EEC-derived corpora is the English word) and its target forms.
+offer their memories. A unit is one translated item: its source text (``review.source``, the
+text it was translated from) and its target forms. An item without a recorded source has no
+unit: its id is no source text (de-goldfarb2023's ``empoert`` is German, ``np_my_mother`` an
+internal name), and a TMX pairing *empört* with ``empoert`` as English pollutes a memory.
 Matches are exact (same source, case and spacing ignored) or fuzzy (rapidfuzz's ratio, so
 *annoyed* finds *annoying* but *angry* does not find *hungry* at the top).
 """
@@ -45,14 +47,19 @@ def _norm(s: str) -> str:
     return " ".join(s.casefold().split())
 
 
-def units_of(corpus: CorpusDefinition) -> list[MemoryUnit]:
-    """The translated items of one corpus (and its glossary) as memory units."""
+def units_of(corpus: CorpusDefinition, without_source: list[str] | None = None) -> list[MemoryUnit]:
+    """The translated items of one corpus (and its glossary) as memory units; the items left out for
+    want of a recorded source text are named in ``without_source`` ("emotion_words[empoert]")."""
     out: list[MemoryUnit] = []
     for name in LISTS:
         for e in getattr(corpus, name):
             if not has_content(name, e) or e.review.status == "untranslatable":
                 continue
-            source = e.review.source or e.id
+            source = e.review.source.strip()
+            if not source:
+                if without_source is not None:
+                    without_source.append(f"{name}[{e.id}]")
+                continue
             if name == "templates":
                 forms = [Form(v.text, dict(v.features)) for v in e.variants]
             else:

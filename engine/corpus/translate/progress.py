@@ -37,6 +37,22 @@ def is_done(list_name: str, entry: Any, corpus: CorpusDefinition | None = None) 
     return corpus is None or not incomplete(corpus, list_name, entry)
 
 
+def is_complete(corpus: CorpusDefinition, list_name: str, entry: Any, source_entry: Any = None) -> bool:
+    """Done, and — while its status is still *new* — no form the templates need is missing: *angry*
+    with only its feminine form has content but is not translated yet (the progress bar and
+    Ctrl+Shift+Down agree with its status). A status the translator set (translated, reviewed) is
+    their word that the item is done."""
+    if entry.review.status == "untranslatable":
+        return True
+    if not has_content(list_name, entry) or incomplete(corpus, list_name, entry):
+        return False  # E026/E027 (a form an agreeing slot needs, two forms in one) whatever the status
+    if list_name == "templates" or entry.review.status != "new":
+        return True
+    from engine.corpus.check.agreement import missing_forms
+
+    return not missing_forms(corpus, list_name, entry, source_entry)
+
+
 def untranslated_ids(corpus: CorpusDefinition) -> dict[str, set[str]]:
     """Per list, the ids of items not translated yet (no content, or a needed form missing (E026);
     not marked untranslatable)."""
@@ -118,18 +134,24 @@ def corpus_progress(corpus: CorpusDefinition) -> CorpusProgress:
         lp = ListProgress(name)
         for e in getattr(corpus, name):
             lp.total += 1
-            lp.translated += is_done(name, e) and (name, e.id) not in gaps
+            lp.translated += is_complete(corpus, name, e) and (name, e.id) not in gaps
             lp.reviewed += e.review.status == "reviewed"
         out.lists[name] = lp
     return out
 
 
-def auto_status(list_name: str, entry: Any, missing: list) -> str:
+def auto_status(list_name: str, entry: Any, missing: list, translator: str | None = None) -> str:
     """Move ``entry``'s review status with the work and return it: *new* becomes *translated* when
-    it has content and no needed form is ``missing``; *translated* goes back to *new* when not.
-    Other statuses (machine-translated, reviewed, untranslatable) are the translator's to set."""
+    it has content and no needed form is ``missing``; *translated* goes back to *new* when not; a
+    *reviewed* item whose text is edited is *translated* again (or *new*), by ``translator`` when
+    given — a review is of a text, not of an id, and the reviewer's initials no longer apply.
+    Machine-translated and untranslatable stay the translator's to set."""
     complete = has_content(list_name, entry) and not missing
-    if complete and entry.review.status == "new":
+    if entry.review.status == "reviewed":
+        entry.review.status = "translated" if complete else "new"
+        if translator is not None:
+            entry.review.translator = translator
+    elif complete and entry.review.status == "new":
         entry.review.status = "translated"
     elif not complete and entry.review.status == "translated":
         entry.review.status = "new"

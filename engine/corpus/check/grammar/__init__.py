@@ -101,7 +101,10 @@ class GrammarCheck:
                                     person=person.id, emotion_word=emotion.id if emotion else ""))
             self.examples.setdefault((code, ct.id, why), r.sentence)
         # slot spans point into the sentence while capitalisation keeps its length (not ß -> SS)
-        self.spelling.sentence(r.sentence, ct.id, spans if len(raw) == len(r.sentence) else None)
+        fillers = {sl.name: ("persons", person.id) if sl.source == "person" else
+                   ("emotion_words", emotion.id) if sl.source == "emotion" and emotion else ("words", sl.source)
+                   for sl in cv.parsed.slots}
+        self.spelling.sentence(r.sentence, ct.id, spans if len(raw) == len(r.sentence) else None, fillers)
 
     def findings(self) -> list[Finding]:
         """One finding per code, template and explanation, counting the sentences it covers;
