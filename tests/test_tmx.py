@@ -8,7 +8,7 @@ import pytest
 from engine.corpus import load_corpus
 from engine.corpus.translate.memory import IMPORTED, TranslationMemory, units_of
 from engine.exchange.errors import ExchangeError
-from engine.exchange.tmx_format import export_tmx, import_tmx, read_tmx_units, store_path, write_tmx_bytes
+from engine.exchange.tmx_format import export_tmx, import_tmx, read_tmx_units, store_path, translation_memory, write_tmx_bytes
 
 OTHER_TOOL = """<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE tmx SYSTEM "tmx14.dtd">
@@ -63,12 +63,12 @@ def test_a_tmx_written_by_another_tool_imports_and_is_suggested(tmp_path):
     f.write_text(OTHER_TOOL, encoding="utf-8")
     res = import_tmx(f)
     assert res.added == 3 and res.languages == ["pt-BR", "fr"]
-    tm = TranslationMemory.for_language("pt")
+    tm = translation_memory("pt")
     got = {(u.list_name, u.source, u.text(), u.corpus_id) for u in tm.units if u.list_name == IMPORTED}
     assert got == {(IMPORTED, "furious", "furiosa", "omegat"), (IMPORTED, "my <b>sister</b>", "minha irmã", "omegat")}
     top = tm.suggest("emotion_words", "furious")[0]
     assert top.exact and top.unit.text() == "furiosa"
-    assert [u.text() for u in TranslationMemory.for_language("fr").units if u.list_name == IMPORTED] == ["ma sœur"]
+    assert [u.text() for u in translation_memory("fr").units if u.list_name == IMPORTED] == ["ma sœur"]
 
 
 def test_written_tmx_is_tmx_14b(tmp_path):

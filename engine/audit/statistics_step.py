@@ -13,7 +13,6 @@ import pandas as pd
 
 from engine.common.progress import LogFn
 from engine.stats import registry
-from engine.stats.context import StatContext
 
 from engine.results.result import AuditResult
 
@@ -41,7 +40,7 @@ def run_statistics(stat_ids: list[str], corpus: Any, scores: pd.DataFrame, pairs
         result.problems.append(msg)
         say(f"  note: {msg}")
 
-    ctx = StatContext(corpus=corpus, scores=scores, score_cols=score_cols, pairs=pairs, settings=settings, note=note)
+    ctx = registry.context(corpus=corpus, scores=scores, score_cols=score_cols, pairs=pairs, settings=settings, note=note)
     for stat in registry.statistics():
         if stat.id not in stat_ids:
             continue

@@ -243,6 +243,13 @@ def imported_units(language: str) -> list[MemoryUnit]:
     return [r.unit for r in rows if base_language(r.target_lang) == want]
 
 
+def translation_memory(language: str, *, exclude: set[str] | None = None,
+                       extra: list[CorpusDefinition] | None = None) -> TranslationMemory:
+    """The memory of ``language`` the workbench suggests from and ``tm-export`` writes: every corpus
+    in it (``TranslationMemory.for_language``: ``exclude``, ``extra``) and the imported pairs."""
+    return TranslationMemory.for_language(language, exclude=exclude, extra=extra, imported=imported_units(language))
+
+
 def _unit_key(p: TmxPair) -> tuple:
     forms = tuple((f.text, tuple(sorted(f.features.items()))) for f in p.unit.forms)
     return (p.source_lang.casefold(), p.target_lang.casefold(), p.unit.list_name, p.unit.source, forms)
@@ -295,7 +302,7 @@ def export_tmx(out: str | os.PathLike, language: str, *, source_lang: str = "en"
         units = units_of(corpus)
         language = corpus.language
     else:
-        units = TranslationMemory.for_language(language, extra=extra, exclude=exclude).units
+        units = translation_memory(language, extra=extra, exclude=exclude).units
     path = Path(out)
     if not path.parent.is_dir():
         raise TmxError(str(path), f"folder {path.parent} does not exist", fix="choose an existing folder")

@@ -17,17 +17,15 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import pandas as pd
 
 from engine.common.i18n import N_
 
+from engine.stats.context import StatContext
 from engine.stats.errors import StatisticError, UnknownStatisticError
 from engine.stats.settings import SHARED, Setting, merged
-
-if TYPE_CHECKING:  # the context reads declared defaults from here at run time (no import cycle)
-    from engine.stats.context import StatContext
 
 #: the built-in entry modules in display order; any other module in entries/ (a new statistic's entry)
 #: is found there and comes after them, by name — adding a statistic edits no list
@@ -165,6 +163,12 @@ def settings() -> list[Setting]:
 def setting(key: str) -> Setting | None:
     """The declaration of one setting by its key (None: no statistic declares it)."""
     return next((s for s in settings() if s.key == key), None)
+
+
+def context(**fields: Any) -> StatContext:
+    """A ``StatContext`` (its fields by name) that knows every statistic's declared settings, so
+    ``ctx.setting(key)`` gives the plan's value or the declared default."""
+    return StatContext(**fields, declared={s.key: s for s in settings()})
 
 
 def get(stat_id: str) -> Statistic:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from engine.common import exits, validate
 
+from engine.corpus.cli import corpus_commands
 from engine.corpus.generate.compiled import CompiledCorpus
 from engine.corpus.generate.export import FORMATS, export_table
 from engine.corpus.pairs.pair_checks import check_pairs
@@ -19,10 +20,9 @@ from engine.corpus.definition.registry import load_corpus
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    corpus = subparsers.choices.get("corpus")
-    if corpus is None:  # engine.corpus.cli not loaded: nothing to attach to
+    sub = corpus_commands(subparsers)
+    if sub is None:  # engine.corpus.cli not loaded: nothing to attach to
         return
-    sub = next(a for a in corpus._actions if isinstance(a, argparse._SubParsersAction))
     pp = sub.add_parser("pairs", help="export counterfactual sentence pairs (or name-group comparisons)")
     pp.add_argument("corpus", metavar="NAME_OR_PATH")
     pp.add_argument("--out", required=True, metavar="FILE", help="output file")

@@ -70,8 +70,13 @@ class TranslationMemory:
 
     @classmethod
     def for_language(cls, language: str, *, exclude: set[str] | None = None,
-                     extra: list[CorpusDefinition] | None = None) -> "TranslationMemory":
+                     extra: list[CorpusDefinition] | None = None,
+                     imported: list[MemoryUnit] | None = None) -> "TranslationMemory":
         """Every built-in and user corpus in ``language`` (its base language: es-MX uses es too).
+
+        ``imported``: pairs from the TMX of other tools; the memory the workbench suggests from,
+        with the store of imported pairs, is ``engine.exchange.tmx_format.translation_memory``
+        (the exchange package reads TMX; this package imports nothing above it).
 
         ``exclude`` names corpus ids to leave out (the one being edited: it would suggest itself);
         a user file that cannot be read is skipped — the corpora page reports it.
@@ -91,9 +96,7 @@ class TranslationMemory:
                 tm.units += units_of(c)
         for c in extra or []:
             tm.units += units_of(c)
-        from engine.exchange.tmx_format import imported_units
-
-        tm.units += imported_units(language)  # TMX imported from other tools (docs/gui.md)
+        tm.units += list(imported or [])  # TMX imported from other tools (docs/gui.md)
         return tm
 
     def suggest(self, list_name: str, source: str, *, limit: int = 6, cutoff: float = 60.0) -> list[Suggestion]:
