@@ -12,7 +12,9 @@ from engine.common.errors import UserError
 
 ROOT = Path(__file__).resolve().parents[1]
 #: error classes that never reach a user: the caller turns them into a finding or a UserError
-INTERNAL_ERRORS: dict[str, str] = {}
+INTERNAL_ERRORS: dict[str, str] = {
+    "BrokenEntryError": "a registered statistic that breaks its contract is a bug in its entry (exit 4, named)",
+}
 #: bare ``raise ValueError``/``KeyError`` that remain in the engine: internal consistency checks (a bug
 #: when they fire, so main.py reports exit 4), or input a calling module converts itself
 BARE_RAISES_ALLOWED = {

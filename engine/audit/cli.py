@@ -8,16 +8,14 @@ from pathlib import Path
 from .assoc_step import AssocStep
 from .plan import AuditPlan, statistic_ids
 from .progress_bar import ProgressBar
+from engine.models.specs import model_option_help
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     stats = statistic_ids()
     p = subparsers.add_parser("audit", help="score corpora with models and compute bias statistics")
     p.add_argument("--corpus", nargs="+", default=[], metavar="NAME", help="corpus names or definition files")
-    p.add_argument("--model", nargs="+", default=[], metavar="SPEC",
-                   help="vader | textblob | predictions:FILE | hf-classifier:DIR | llm:DIR_OR_GGUF | a folder from "
-                        "`main.py train`; options after '?': device=cpu|cuda, precision=auto|fp32|bf16|fp16, "
-                        "batch_size=N, name=LABEL; for llm: prompt=ID, task=…, language=… (see docs/models.md)")
+    p.add_argument("--model", nargs="+", default=[], metavar="SPEC", help=model_option_help())  # the scorer registry
     p.add_argument("--stats", default=",".join(stats), help=f"comma list of {', '.join(stats)}")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for tables, scores and the manifest")
     p.add_argument("--cache-dir", default=None, metavar="DIR", help="score cache (default ~/.cache/eec-studio)")

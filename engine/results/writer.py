@@ -104,7 +104,7 @@ def _write_layouts(name: str, result: AuditResult, out: Path) -> None:
     from engine.stats.present.render import statistic_files
 
     frame = result.tables.get(name)
-    if frame is None or not len(frame) or not registry.get(name).layouts[0]:
+    if frame is None or not len(frame) or registry.get(name).tables is None:
         return  # no rows, or a statistic without a paper layout (its CSV is the table)
     try:
         files = statistic_files(name, frame)

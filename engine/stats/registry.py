@@ -76,9 +76,11 @@ class Statistic:
     on). ``applies(ctx)`` says why the statistic does not apply to a corpus (None: it does).
     ``extra_tables(result)`` gives further tidy tables ({name: frame}) a result carries (the
     paired analysis's one-row-per-pair table). ``plot(frame)`` and ``key_rows(frame)`` turn the
-    tidy table back into a chart and headline rows; ``layouts`` are the ``engine.stats.present.render``
-    layouts of its paper tables (main, then extra; "" infers the layout from the table, an empty
-    main tuple means the statistic has no paper layout and its CSV is the table).
+    tidy table back into a chart and headline rows; ``tables(frame, width)`` lays the tidy table out
+    as paper tables, ``(main, extra)`` lists of ``engine.stats.present.tables.Table`` for ``width``
+    "page" or "column" (rendered to LaTeX, Markdown and CSV by engine.stats.present; the built-in
+    layouts: ``entries._shared.paper_layouts``); None: no paper table, its CSV is the table.
+    Each entry owns its tables, plot and headline rows: adding one edits no other file.
     """
 
     id: str
@@ -97,7 +99,7 @@ class Statistic:
     extra_tables: Callable[[Any], dict[str, pd.DataFrame]] = lambda res: {}
     plot: Callable[[pd.DataFrame], PlotSpec] | None = None
     key_rows: Callable[[pd.DataFrame], list[KeyRow]] = lambda frame: []
-    layouts: tuple[tuple[str, ...], tuple[str, ...]] = (("",), ())
+    tables: Callable[[pd.DataFrame, str], tuple[list[Any], list[Any]]] | None = None
     extra_table_labels: dict[str, str] = field(default_factory=dict)
     #: the settings ``compute`` reads with ``ctx.setting(key)`` (engine.stats.settings): the CLI flags,
     #: the sweep plan keys, the GUI form, validation and defaults are generated from them

@@ -13,6 +13,7 @@ from engine.stats.context import StatContext, noun_phrase_pairs
 from engine.stats.inference import RACE_POOLING_CHOICES
 from engine.stats.registry import KeyRow, PlotSpec, Statistic
 from engine.stats.settings import ALPHA, CORRECTION, INFERENCE, N_PERMUTATIONS, N_RESAMPLES, SEED, Setting
+from engine.stats.entries._layouts import paper_layouts
 from engine.stats.entries._shared import inference_suffix, p_column
 
 
@@ -79,6 +80,6 @@ ENTRY = Statistic(
     extra_table_labels={"paired_pairs": N_("Paired differences, one row per pair")},
     plot=plot,
     key_rows=key_rows,
-    layouts=(("km_models",), ("km",)),
+    tables=paper_layouts(("km_models",), ("km",)),
     settings=(INFERENCE, RACE_POOLING, ALPHA, CORRECTION, N_RESAMPLES, N_PERMUTATIONS, SEED),
 )
