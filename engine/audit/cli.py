@@ -95,7 +95,7 @@ def plan_from_args(args: argparse.Namespace) -> AuditPlan:
                       seed=args.seed) if args.assoc else None
     return AuditPlan(corpora=args.corpus, scorers=args.model, stats=stats, out_dir=Path(args.out),
                      cache_dir=Path(args.cache_dir) if args.cache_dir else None, allow_pickle=args.allow_pickle,
-                     settings={**setting_values(args), "jobs": args.jobs},
+                     settings=setting_values(args), jobs=args.jobs,
                      assoc=assoc, report=args.report, overwrite=args.overwrite)
 
 

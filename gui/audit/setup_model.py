@@ -346,7 +346,7 @@ class AuditSetup:
         return AuditPlan(corpora=corpora if scoring else [], scorers=scorers if scoring else [],
                          stats=(stats or ["paired"]) if scoring else [], out_dir=out_dir, cache_dir=self.cache_dir,
                          allow_pickle=self.allow_pickle,
-                         settings={**settings, **({"jobs": self.jobs} if self.jobs else {})},
+                         settings=settings, jobs=self.jobs or None,
                          assoc=assoc)
 
 
