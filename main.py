@@ -33,7 +33,10 @@ CLI_MODULES = list(dict.fromkeys(name for names in COMMANDS.values() for name in
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command-line parser: every command's, or only `command`'s when it is a known one."""
-    parser = argparse.ArgumentParser(prog="main.py", description="EEC Studio: equity evaluation corpora and bias audits.")
+    from engine.common.command import prog
+
+    # the name it was started under: `eec-studio` installed (or the bundle), `main.py` from a checkout
+    parser = argparse.ArgumentParser(prog=prog(), description="EEC Studio: equity evaluation corpora and bias audits.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     gui = sub.add_parser("gui", help="open the desktop app (the default with no arguments)")
     gui.set_defaults(func=lambda args: run_gui())
@@ -57,8 +60,10 @@ def has_display() -> bool:
 
 def run_gui() -> int:
     if not has_display():
+        from engine.common.command import command
+
         print("EEC Studio: no display found (DISPLAY/WAYLAND_DISPLAY unset); use the command line instead, "
-              "e.g. `python main.py corpus list` (see `python main.py --help`).", file=sys.stderr)
+              f"e.g. `{command('corpus list')}` (see `{command('--help')}`).", file=sys.stderr)
         return 2
     from gui.app import run
 

@@ -1,6 +1,8 @@
 """`python main.py audit …` and `python main.py demo` (thin shells over engine.audit.run_audit)."""
 from __future__ import annotations
 
+from engine.common.command import command
+
 import argparse
 import sys
 from pathlib import Path
@@ -25,10 +27,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="processes scoring CPU-bound models (VADER, TextBlob, SVM, fastText) at once; default: one "
                         "per core; 1: a single process; the scores are the same for any N")
     p.add_argument("--assoc", nargs="+", default=[], metavar="TEST",
-                   help="association tests into DIR/assoc (library names as in `main.py assoc list`, e.g. weat/T1, "
+                   help=f"association tests into DIR/assoc (library names as in `{command('assoc list')}`, e.g. weat/T1, "
                         "or test files; prefix seat: or lpbs: to run a word test as SEAT or LPBS)")
     p.add_argument("--vectors", default="glove-6b-50d", metavar="SPEC",
-                   help="representation for --assoc (as `main.py assoc run --vectors`; default glove-6b-50d)")
+                   help=f"representation for --assoc (as `{command('assoc run --vectors')}`; default glove-6b-50d)")
     p.add_argument("--permutations", type=int, default=10_000, metavar="N",
                    help="permutations for the association tests' p-values (exact when fewer partitions exist)")
     p.add_argument("--report", action="store_true", help="also write an HTML report into DIR/report")

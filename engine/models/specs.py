@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 from urllib.parse import parse_qsl
 
+from engine.common.command import command
 from engine.common.extras import require_extra
 from engine.models.errors import ModelError
 
@@ -275,13 +276,13 @@ def suggest_spec(path: str | Path) -> tuple[str, str]:
     raise ModelError(str(p), "not a model folder: it has neither config.json (a Hugging Face model saved with "
                      "save_pretrained) nor manifest.json (a model trained with EEC Studio)",
                      fix="choose the folder that contains config.json and the weights, a folder written by "
-                         "`main.py train`, or a .gguf file")
+                         f"`{command('train')}`, or a .gguf file")
 
 
 for _entry in (
     ScorerKind("vader", _load_lexicon, "VADER lexicon (valence)", needs_target=False, label="VADER"),
     ScorerKind("textblob", _load_lexicon, "TextBlob lexicon (polarity)", needs_target=False, label="TextBlob"),
-    ScorerKind("model", _load_model_folder, "a folder written by `main.py train` (or a bare path)", extra="",
+    ScorerKind("model", _load_model_folder, f"a folder written by `{command('train')}` (or a bare path)", extra="",
                target="DIR"),
     ScorerKind("hf-classifier", _load_hf_classifier, "a local Hugging Face sequence classifier", extra="models",
                target="DIR"),
