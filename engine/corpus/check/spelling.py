@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from engine.corpus.check.findings import Finding
+from engine.corpus.check.messages import said
 from engine.corpus.check.grammar.language_data import language_data
 from engine.corpus.definition.model import CorpusDefinition
 
@@ -213,13 +214,12 @@ class SpellingCheck:
             return []
         d, where = self.speller.dictionary()
         if d is None:
-            return [Finding("W114", where)]
+            return [Finding("W114", said("W114.no_dictionary", reason=where, language=self.corpus.language))]
         unknown = list(self.first) if self.japanese else self.speller.unknown(list(self.first))
         out = []
         for w in sorted(unknown):
             template, example = self.first[w]
-            out.append(Finding("W113", f"{w!r} is not in {where} ({self.count[w]} sentence(s), e.g. {example!r}): "
-                               f"correct it, or add it to [spelling] accept if it is right",
+            out.append(Finding("W113", said("W113.unknown", word=w, where=where, sentences=self.count[w], example=example),
                                item=f"templates[{template}]", template=template))
         return out
 
