@@ -282,7 +282,7 @@ def suggest_spec(path: str | Path) -> tuple[str, str]:
 for _entry in (
     ScorerKind("vader", _load_lexicon, "VADER lexicon (valence)", needs_target=False, label="VADER"),
     ScorerKind("textblob", _load_lexicon, "TextBlob lexicon (polarity)", needs_target=False, label="TextBlob"),
-    ScorerKind("model", _load_model_folder, f"a folder written by `{command('train')}` (or a bare path)", extra="",
+    ScorerKind("model", _load_model_folder, "a folder written by the `train` command (or a bare path)", extra="",
                target="DIR"),
     ScorerKind("hf-classifier", _load_hf_classifier, "a local Hugging Face sequence classifier", extra="models",
                target="DIR"),
