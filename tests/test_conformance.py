@@ -18,8 +18,8 @@ from testkit.conformance import ConformanceError, check_scorer, check_statistic
 
 
 @pytest.mark.parametrize("stat_id", registry.ids())
-def test_every_registered_statistic_conforms(stat_id, tmp_path):
-    check_statistic(stat_id, tmp_path)
+def test_every_registered_statistic_conforms(stat_id, tmp_path, qtbot):
+    check_statistic(stat_id, tmp_path, gui=True)
 
 
 @pytest.mark.parametrize("kind", specs.kinds())
