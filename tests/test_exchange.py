@@ -16,6 +16,7 @@ from engine.corpus import load_corpus, parse_definition
 from engine.corpus.definition.writer import to_toml
 from engine.exchange import ExchangeError, export_exchange, import_exchange, merge_exchange
 from engine.package import PackageError
+from engine.common.overwrite import OverwriteError
 
 MINI_ES_TOML = '''format = 1
 id = "mini-es"
@@ -424,9 +425,9 @@ def test_mutated_files_only_raise_exchange_errors(tmp_path, mini):
 def test_import_never_replaces_out_unasked(tmp_path, mini):
     po = tmp_path / "m.po"
     export_exchange(mini, po)
-    with pytest.raises(PackageError, match="already exists; nothing was changed — pass --overwrite"):
+    with pytest.raises(OverwriteError, match="already exists; nothing was changed — pass --overwrite"):
         import_exchange(po, mini, mini)
-    with pytest.raises(PackageError, match="already exists"):
+    with pytest.raises(OverwriteError, match="already exists"):
         export_exchange(mini, po)
 
 

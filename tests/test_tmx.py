@@ -8,7 +8,7 @@ import pytest
 from engine.corpus import load_corpus
 from engine.corpus.translate.memory import IMPORTED, TranslationMemory, units_of
 from engine.exchange.errors import ExchangeError
-from engine.exchange.tmx_format import export_tmx, import_tmx, read_tmx_units, store_path, write_tmx_bytes
+from engine.exchange.tmx_format import export_tmx, import_tmx, read_tmx_units, store_path, translation_memory, write_tmx_bytes
 
 OTHER_TOOL = """<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE tmx SYSTEM "tmx14.dtd">

@@ -257,7 +257,7 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
 
     from .schedule import score_jobs
 
-    processes = resolve_jobs(plan.setting("jobs", None))
+    processes = resolve_jobs(plan.jobs)
     corpora, scorers = _corpora_and_scorers(plan, result, say, processes=processes)
     run = _Scoring(plan, result, corpora, scorers, processes, progress, cancel, say, phase)
     phase("scoring", run.total)

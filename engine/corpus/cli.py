@@ -16,6 +16,18 @@ from engine.corpus.translate.review_record import (ERROR_CLASSES, RUBRIC, draw_s
                                                    save_record, write_sheet)
 
 
+def corpus_commands(subparsers: argparse._SubParsersAction) -> argparse._SubParsersAction | None:
+    """The sub-commands of ``corpus`` in a parser where ``add_parser`` ran (None: it did not).
+
+    Why: a package above corpus adds its own ``corpus`` command (``pairs``, ``hf-export``,
+    ``tm-export``) from its own cli module, listed after this one in main.COMMANDS, so the corpus
+    package never imports the packages above it (the import table, docs/ARCHITECTURE.md)."""
+    corpus = subparsers.choices.get("corpus")
+    if corpus is None:
+        return None
+    return next(a for a in corpus._actions if isinstance(a, argparse._SubParsersAction))
+
+
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("corpus", help="list, check and export corpora")
     sub = p.add_subparsers(dest="corpus_cmd", required=True, metavar="COMMAND")
@@ -25,7 +37,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     _add_export_parsers(sub)
     _add_review_sheet_parsers(sub)
     _add_preview_parser(sub)
-    _add_memory_parsers(sub)
     _add_edit_parsers(sub)
 
 
@@ -74,15 +85,7 @@ def _add_create_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_export_parsers(sub: argparse._SubParsersAction) -> None:
-    """`corpus hf-export` (a dataset folder) and `corpus export` (one table of sentences)."""
-    hf = sub.add_parser("hf-export", help="write a Hugging Face dataset folder (data files + dataset card)")
-    hf.add_argument("corpus", metavar="NAME_OR_PATH")
-    hf.add_argument("--out", required=True, metavar="FOLDER")
-    hf.add_argument("--format", choices=("parquet", "jsonl"), default=None,
-                    help="the data files' format (default: parquet with the 'parquet' extra installed, else jsonl)")
-    hf.add_argument("--overwrite", "--force", dest="overwrite", action="store_true", help="replace FOLDER if it exists")
-    hf.set_defaults(func=cmd_hf_export)
-
+    """`corpus export` (one table of sentences; `corpus hf-export` is engine.package.corpus_cli's)."""
     ex = sub.add_parser("export", help="generate sentences and write them to a file")
     ex.add_argument("corpus", metavar="NAME_OR_PATH", nargs="?")
     ex.add_argument("--all", action="store_true", help="export every built-in and user corpus into the --out folder")
@@ -122,21 +125,6 @@ def _add_preview_parser(sub: argparse._SubParsersAction) -> None:
     pv.add_argument("--emotion", default=None)
     pv.add_argument("-n", type=int, default=20, help="how many sentences (default 20)")
     pv.set_defaults(func=cmd_preview)
-
-
-def _add_memory_parsers(sub: argparse._SubParsersAction) -> None:
-    """`corpus tm-export` and `corpus tm-import`: the translation memory as TMX."""
-    te = sub.add_parser("tm-export", help="write the translation memory of a language as TMX 1.4b (for other CAT tools)")
-    te.add_argument("out", help="the .tmx file to write")
-    te.add_argument("--language", help="target language (every corpus in it, glossaries, imported pairs)")
-    te.add_argument("--corpus", help="only this corpus's pairs (its language is the target)")
-    te.add_argument("--source-lang", default=None, help="language of the source texts (default: with --corpus, the "
-                                                        "language of the corpus it was translated from, else en)")
-    te.set_defaults(func=cmd_tm_export)
-
-    ti = sub.add_parser("tm-import", help="add a TMX file's pairs to the translation memory (suggestions)")
-    ti.add_argument("tmx", help="a TMX 1.1-1.4b file")
-    ti.set_defaults(func=cmd_tm_import)
 
 
 def _add_edit_parsers(sub: argparse._SubParsersAction) -> None:
@@ -220,7 +208,7 @@ def _ids(text: str) -> list[str]:
 
 
 def _write_new(corpus, out: str, overwrite: bool) -> Path:
-    from engine.package.overwrite import may_replace
+    from engine.common.overwrite import may_replace
 
     from engine.corpus.definition.shared_file import corpus_file_lock
     from engine.corpus.definition.writer import save_definition
@@ -271,19 +259,6 @@ def cmd_translate(args: argparse.Namespace) -> int:
     return exits.OK
 
 
-def cmd_hf_export(args: argparse.Namespace) -> int:
-    from engine.package.hf_dataset import DATA_FORMATS, export_hf_dataset
-
-    res = export_hf_dataset(args.corpus, args.out, overwrite=args.overwrite, data_format=args.format)
-    kind = DATA_FORMATS[res.data_format]
-    if res.data_format == "jsonl" and args.format is None:  # chosen for the user: say why, and how to get parquet
-        from engine.common.extras import install_command
-
-        kind += f"; parquet needs the 'parquet' extra: {install_command('parquet')}"
-    print(f"{res.rows:,} sentences" + (f", {res.pairs:,} pairs" if res.pairs else "") + f" -> {res.path} ({kind})")
-    return exits.OK
-
-
 def _export_one(name_or_path, out: Path, fmt: str | None) -> None:
     c = load_corpus(name_or_path)
     cc = CompiledCorpus(c)
@@ -311,7 +286,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_review_sample(args: argparse.Namespace) -> int:
-    from engine.package.overwrite import may_replace
+    from engine.common.overwrite import may_replace
 
     validate.at_least("--n", args.n, 1)
     if args.sentences is not None:
@@ -360,35 +335,6 @@ def cmd_preview(args: argparse.Namespace) -> int:
     for s in df.Sentence.head(args.n):
         print(f"  {s}")
     return 0
-
-
-def cmd_tm_export(args: argparse.Namespace) -> int:
-    from engine.exchange.tmx_format import export_tmx
-
-    if bool(args.language) == bool(args.corpus):
-        raise UsageError("give --language LANG (the whole memory) or --corpus NAME (one corpus)",
-                         field="tm-export", fix="e.g. corpus tm-export memory.tmx --language pt")
-    from engine.corpus.translate.source_link import load_source
-
-    corpus = load_corpus(args.corpus) if args.corpus else None
-    source = load_source(corpus) if corpus is not None else None
-    args.source_lang = args.source_lang or (source.language if source is not None else "en")
-    left_out: list[str] = []
-    n = export_tmx(args.out, args.language or "", source_lang=args.source_lang, corpus=corpus, without_source=left_out)
-    if left_out:
-        print(f"note: {len(left_out)} translated item(s) have no recorded source text and are left out "
-              f"(an id is no source text): {', '.join(left_out[:6])}{', …' if len(left_out) > 6 else ''}")
-    print(f"{n:,} translation unit(s) ({args.source_lang} -> {corpus.language if corpus else args.language}) -> {args.out}")
-    return exits.OK
-
-
-def cmd_tm_import(args: argparse.Namespace) -> int:
-    from engine.exchange.tmx_format import import_tmx, store_path
-
-    res = import_tmx(args.tmx)
-    print(f"{res.added:,} pair(s) added to the translation memory ({', '.join(res.languages) or '-'}), "
-          f"{res.skipped:,} already there -> {store_path()}")
-    return exits.OK
 
 
 def cmd_spelling_add(args: argparse.Namespace) -> int:

@@ -18,7 +18,7 @@ from engine.corpus import CheckReport, CorpusDefinition, check_corpus
 from engine.common.io import atomic_write_bytes
 from engine.corpus.definition.registry import load_corpus
 from engine.corpus.definition.writer import to_toml_keeping_comments
-from engine.package.overwrite import Confirm, may_replace
+from engine.common.overwrite import Confirm, may_replace
 
 from .apply import Change, apply_returned
 from .errors import ExchangeError

@@ -348,6 +348,15 @@ def imported_units(language: str) -> list[MemoryUnit]:
 
     return [u for _src, _tgt, u in iter_units(language)]
 
+def translation_memory(language: str, *, exclude: set[str] | None = None,
+                       extra: list[CorpusDefinition] | None = None) -> TranslationMemory:
+    """The memory of ``language`` the workbench suggests from and ``tm-export`` writes: every corpus
+    in it (``TranslationMemory.for_language``: ``exclude``, ``extra``) and the imported pairs, indexed."""
+    from engine.exchange.tmx_store import ImportedIndex
+
+    return TranslationMemory.for_language(language, exclude=exclude, extra=extra, imported=ImportedIndex(language))
+
+
 
 @dataclass
 class TmxImport:
@@ -380,7 +389,7 @@ def export_tmx(out: str | os.PathLike, language: str, *, source_lang: str = "en"
         units = units_of(corpus, without_source)
         language = corpus.language
     else:
-        units = TranslationMemory.for_language(language, extra=extra, exclude=exclude).all_units()
+        units = translation_memory(language, extra=extra, exclude=exclude).all_units()
     path = Path(out)
     if not path.parent.is_dir():
         raise TmxError(str(path), f"folder {path.parent} does not exist", fix="choose an existing folder")

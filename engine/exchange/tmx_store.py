@@ -201,6 +201,10 @@ class ImportedIndex:
     def __len__(self) -> int:
         return len(self.ids)
 
+    def units(self) -> list[MemoryUnit]:
+        """Every imported unit of the language, read from the store (tm-export writes them all)."""
+        return [u for _src, _tgt, u in iter_units(self.language)]
+
     def suggest(self, list_name: str, query: str, *, limit: int, cutoff: float) -> list[Suggestion]:
         """The best matches of ``query`` (already normalised) among units for ``list_name``, imported
         pairs and glossary terms, best first (at most a few times ``limit``: the caller dedupes)."""

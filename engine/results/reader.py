@@ -14,6 +14,8 @@ looks like.
 """
 from __future__ import annotations
 
+from engine.common.command import command
+
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,7 +140,7 @@ def read_folder(folder: str | Path, *, load_scores: bool = True, need_manifest: 
     root = Path(folder).expanduser()
     if need_manifest and root.is_dir() and not (root / MANIFEST).is_file():
         raise AuditError(str(root), "no manifest.json: this is not an audit output folder",
-                         "give the --out folder of `main.py audit` (or `main.py demo`'s audit/ folder)")
+                         f"give the --out folder of `{command('audit')}` (or `{command('demo')}`'s audit/ folder)")
     root = audit_folder_path(root)
     out = ResultsFolder(root)
     if (root / MANIFEST).is_file():

@@ -34,7 +34,8 @@ def write_results(result: AuditResult, out: Path) -> None:
     write_assoc_tables(out, result.tables)
     overview = result.assoc_overview
     if overview is not None and len(overview):
-        atomic_write_bytes(out / TABLES / "assoc.md", assoc_markdown(overview).encode("utf-8"))
+        for rel, data in assoc_files(overview).items():
+            atomic_write_bytes(out / rel, data)
     write_manifest(result, out)
 
 
@@ -83,19 +84,24 @@ def write_assoc_tables(out: str | Path, tables: dict[str, pd.DataFrame]) -> None
             atomic_write_bytes(Path(out) / t.folder / f"{t.file}.csv", csv_text(frame).encode("utf-8"))
 
 
-def assoc_markdown(df: pd.DataFrame) -> str:
-    """The association tests' overview (one row per requested test) as a Markdown table (tables/assoc.md)."""
-    from engine.common.fmt import number, p_value
+def assoc_files(df: pd.DataFrame) -> dict[str, bytes]:
+    """tables/assoc.md, assoc.tex (one column of a two-column paper) and assoc-wide.tex (table* across
+    the page) of the association tests' overview, as every statistic's paper tables are written."""
+    from engine.stats.present import latex, markdown
+    from engine.stats.present.tables import association_tables
 
-    lines = ["| test | title | d | p | method | n X/Y/A/B | status |", "|---|---|---:|---:|---|---|---|"]
-    for r in df.to_dict("records"):
-        if r.get("status") == "ok":
-            sizes = "/".join(str(int(r[k])) if k in r and r[k] == r[k] else "–" for k in ("n_x", "n_y", "n_a", "n_b"))
-            lines.append(f"| {r['test']} | {r['title']} | {number(r['effect_size'])} | {p_value(r['p_value'])} | "
-                         f"{r.get('p_method', '')} | {sizes} | ok |")
-        else:
-            lines.append(f"| {r['test']} | {r.get('title', '')} | – | – | – | – | {r['status']}: {str(r['note'])[:100]}… |")
-    return "\n".join(lines) + "\n"
+    page, column = association_tables(df, width="page"), association_tables(df, width="column")
+    return {f"{TABLES}/assoc.md": markdown.render_all(page).encode("utf-8"),
+            f"{TABLES}/assoc.tex": latex.render_all(column, label="tab:assoc").encode("utf-8"),
+            f"{TABLES}/assoc-wide.tex": latex.render_all(page, label="tab:assoc-wide", wide=True).encode("utf-8")}
+
+
+def assoc_markdown(df: pd.DataFrame) -> str:
+    """The association tests' overview as a Markdown table (tables/assoc.md; the CLI prints it)."""
+    from engine.stats.present import markdown
+    from engine.stats.present.tables import association_tables
+
+    return markdown.render_all(association_tables(df, width="page"))
 
 
 def _write_layouts(name: str, result: AuditResult, out: Path) -> None:
@@ -105,7 +111,7 @@ def _write_layouts(name: str, result: AuditResult, out: Path) -> None:
     from engine.stats.present.render import statistic_files
 
     frame = result.tables.get(name)
-    if frame is None or not len(frame) or not registry.get(name).layouts[0]:
+    if frame is None or not len(frame) or registry.get(name).tables is None:
         return  # no rows, or a statistic without a paper layout (its CSV is the table)
     try:
         files = statistic_files(name, frame)

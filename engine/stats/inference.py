@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from engine.stats.errors import StatisticError
+from engine.stats.settings import (INFERENCE, INFERENCE_CHOICES, INFERENCE_NAMES, N_PERMUTATIONS,  # noqa: F401
+                                   RACE_POOLING, RACE_POOLING_CHOICES)
 
-INFERENCE_CHOICES = ("person", "crossed", "paper")
 #: To which population each inference's p-values generalise (a column of every results table).
 GENERALISES_TO = {"person": "persons like these; these templates and words",
                   "crossed": "persons, templates and words like these",
@@ -51,7 +52,6 @@ NO_FACTORS_NOTE = ("no template or emotion-word columns (template_id; emotion_wo
                    "words cannot be random factors; the p-values are person-robust only (they generalise to these "
                    "templates and words)")
 SMALL_SAMPLE_CHOICES = ("CR2", "CR1")
-RACE_POOLING_CHOICES = ("paper", "within_gender")
 
 
 @dataclass(frozen=True)
@@ -63,12 +63,10 @@ class InferenceOptions:
     person_col: str = "person_id"
 
     def __post_init__(self):
-        if self.inference not in INFERENCE_CHOICES:
-            raise StatisticError(f"inference must be one of {', '.join(INFERENCE_CHOICES)}, got {self.inference!r}")
+        INFERENCE.check(self.inference, "inference")  # the setting's one check and wording
         if self.small_sample not in SMALL_SAMPLE_CHOICES:
             raise StatisticError(f"small_sample must be 'CR2' or 'CR1', got {self.small_sample!r}")
-        if int(self.n_permutations) < 0:
-            raise StatisticError("n_permutations must be 0 (no permutation test) or more")
+        N_PERMUTATIONS.check(self.n_permutations, "n_permutations")
 
     @property
     def person(self) -> bool:
@@ -97,8 +95,7 @@ def race_by_gender_from(race_pooling: str | None, race_by_gender: bool | None) -
     """Resolve the race pairing of K&M: ``race_pooling`` ("paper": both genders pooled, 144 pairs;
     "within_gender": per gender, 288 pairs) or the older boolean ``race_by_gender``."""
     if race_pooling is not None:
-        if race_pooling not in RACE_POOLING_CHOICES:
-            raise StatisticError(f"race_pooling must be 'paper' or 'within_gender', got {race_pooling!r}")
+        RACE_POOLING.check(race_pooling, "race_pooling")
         by_gender = race_pooling == "within_gender"
         if race_by_gender is not None and bool(race_by_gender) != by_gender:
             raise StatisticError(f"race_pooling={race_pooling!r} contradicts race_by_gender={race_by_gender!r}")

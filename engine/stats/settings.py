@@ -25,7 +25,6 @@ from typing import Any
 from engine.common.errors import UsageError
 from engine.common.i18n import N_
 
-from engine.stats.inference import INFERENCE_CHOICES
 
 KINDS = ("int", "float", "choice", "range")
 
@@ -210,11 +209,16 @@ def merged(groups: list[tuple[Setting, ...]]) -> list[Setting]:
 
 
 # -- the settings several statistics share ------------------------------------------------------------
+#: the inferences a statistic can report (engine.stats.inference) and their one name each: the GUI's
+#: choices (translated), plot titles and table headings (English) all say these words
+INFERENCE_NAMES = {"person": N_("person-robust"),
+                   # TRANSLATORS: inference that treats persons, templates and emotion words as random factors
+                   "crossed": N_("persons, templates and words"),
+                   "paper": N_("the papers' tests")}
+INFERENCE_CHOICES = tuple(INFERENCE_NAMES)
 INFERENCE = Setting(
     "inference", "choice", "person", choices=INFERENCE_CHOICES,
-    choice_labels=(N_("person-robust"),
-                   # TRANSLATORS: inference that treats persons, templates and emotion words as random factors
-                   N_("persons, templates and words"), N_("the papers' tests")),
+    choice_labels=tuple(INFERENCE_NAMES.values()),
     label=N_("Inference:"),
     help=("p-values and intervals: person-robust (default; each name/noun phrase is one unit, see docs/stats.md), "
           "crossed (persons, templates and emotion words as random factors: the verdict generalises to templates "
@@ -241,6 +245,14 @@ N_PERMUTATIONS = Setting("n_permutations", "int", 2000, flag="--person-permutati
                          label=N_("Person permutations:"),
                          help="relabellings of the person-level permutation tests (exact when fewer exist; 0: none)",
                          step=500, gui_high=1_000_000)
+
+#: K&M's race pairs (the paired analysis); here because engine.stats.inference checks it as well
+RACE_POOLING_CHOICES = ("paper", "within_gender")
+RACE_POOLING = Setting("race_pooling", "choice", "paper", choices=RACE_POOLING_CHOICES,
+                       choice_labels=(N_("pooled, as in the paper"), N_("within gender")),
+                       label=N_("Race pairs (K&M):"),
+                       help="K&M race pairs: both genders pooled as in the paper (default, 144 pairs on the EEC) "
+                            "or one pair per gender (288)")
 
 #: the shared settings in the order the GUI form and --help list them, before each statistic's own
 SHARED = (INFERENCE, ALPHA, CORRECTION, N_RESAMPLES, N_PERMUTATIONS, SEED)

@@ -2,6 +2,8 @@
 (a thin shell over engine.sweep.run_sweep)."""
 from __future__ import annotations
 
+from engine.common.command import command
+
 import argparse
 import sys
 from pathlib import Path
@@ -10,7 +12,7 @@ from pathlib import Path
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("sweep", help="an audit plan (TOML) scored on a Dask cluster: local processes or a scheduler",
                               description="Score corpora × models as Dask tasks, then compute the statistics as "
-                                          "`main.py audit` does. Plan format: docs/sweep.md.")
+                                          f"`{command('audit')}` does. Plan format: docs/sweep.md.")
     p.add_argument("plan", metavar="PLAN.toml", help="the sweep plan ([sweep] corpora, models, stats, …)")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for tables, scores and the manifest")
     p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
@@ -24,7 +26,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--cache-dir", default=None, metavar="DIR",
                    help="score cache (default: the plan's cache_dir, else ~/.cache/eec-studio)")
     p.add_argument("--overwrite", "--force", dest="overwrite", action="store_true",
-                   help="replace an earlier audit folder at --out (as `main.py audit --overwrite`)")
+                   help=f"replace an earlier audit folder at --out (as `{command('audit --overwrite')}`)")
     p.set_defaults(func=cmd_sweep)
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.audit.assoc_step import AssocStep
 from engine.audit.plan import AuditPlan, statistic_ids
+from engine.common import validate
 from engine.common.errors import UsageError, UserError
 from engine.common.toml_file import locate, parse_toml
 
@@ -135,8 +136,11 @@ class _Reader:
                              field=extra[0], fix="put everything under [sweep]")
         known_keys = keys()
         unknown = [k for k in d if k not in known_keys]
-        if unknown:
-            raise self.fail(unknown[0], f"unknown key '{unknown[0]}'", fix=f"known keys: {', '.join(known_keys)}")
+        if unknown:  # the same line as AuditPlan's unknown setting (engine.common.validate.known_key)
+            try:
+                validate.known_key(unknown[0], unknown[0], known_keys)
+            except UsageError as exc:
+                raise self.fail(unknown[0], exc.message, fix=exc.fix) from None
         names = self.strings(d, "corpora", required=True)
         corpora = [self.corpus(c) for c in names]
         self.no_duplicates("corpora", names, [self.corpus_identity(c) for c in corpora])

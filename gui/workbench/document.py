@@ -15,6 +15,7 @@ from typing import Any, Sequence
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
+from engine.common.errors import UserError
 from engine.corpus import CorpusDefinition, load_corpus
 from engine.corpus.definition.paths import resolve
 from engine.common.user_dirs import user_corpus_dir
@@ -169,7 +170,7 @@ class CorpusDocument(QObject):
         """Atomic save (temp file + fsync + rename), then mark the undo stack clean."""
         target = Path(path) if path else self.path
         if target is None:
-            raise ValueError("no file name: use Save As")
+            raise UserError("this corpus has no file yet", fix="use Save As to choose one")
         # the file it was opened from lends its # comments (also to a Save As under a new name)
         target.parent.mkdir(parents=True, exist_ok=True)  # the corpora folder, on first use
         # under the file's lock; changes another program made since this document read the file are

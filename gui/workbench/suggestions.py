@@ -29,6 +29,7 @@ from engine.corpus.translate.glossary import forms_label
 from engine.corpus.translate.memory import GLOSSARY, Suggestion, TranslationMemory, units_of
 from engine.corpus.check.agreement import missing_forms
 from engine.corpus.translate.progress import auto_status
+from engine.exchange.tmx_format import translation_memory
 
 from gui.common.background import Latest
 from gui import settings
@@ -92,7 +93,7 @@ class SuggestionsPanel(QWidget):
     def reload(self) -> None:
         """Read the memory again (in the background): after a TMX import it holds new pairs."""
         language, exclude = self.doc.corpus.language, {self.doc.corpus.id}
-        self._loader.submit(lambda: TranslationMemory.for_language(language, exclude=exclude))
+        self._loader.submit(lambda: translation_memory(language, exclude=exclude))
 
     @property
     def idle(self) -> bool:

@@ -21,6 +21,7 @@ from engine.common.patterns import UserPattern, toml_line_of, user_pattern
 
 from engine.corpus.generate.compiled import CEntry, CompiledCorpus, Realisation
 from engine.corpus.check.findings import Finding
+from engine.corpus.check.messages import said
 from engine.corpus.generate.realised import slot_spans, slot_wants
 
 
@@ -47,8 +48,8 @@ def expect_findings(cc: CompiledCorpus, template_id: str, r: Realisation, person
                 raw, spans = slot_spans(r)
             start = spans[slot_name][0]
             if not _rx(pattern, cc.corpus.path, f"expect.{feat}.{value}").match(raw[start:]):
-                out.append(Finding("W112", f"slot {slot_name!r} asks for {feat}={value} but realises "
-                                   f"{raw[start:]!r}, which does not match {pattern!r}",
+                out.append(Finding("W112", said("W112.shape", slot=slot_name, feature=feat, value=value,
+                                                text=raw[start:], pattern=pattern),
                                    template=template_id, slot=slot_name,
                                    person=person.id, emotion_word=emotion.id if emotion else ""))
     return out

@@ -7,6 +7,7 @@ they name; warnings do not.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 ERROR = "error"
 WARNING = "warning"
@@ -72,8 +73,13 @@ GRAMMAR_CODES = ("E016", "E017", "E018", "E019", "E020", "E021", "E022", "E023",
 
 @dataclass
 class Finding:
+    """One finding: its code, where, and what it says as data — ``key`` (a message of
+    engine.corpus.check.messages) and ``params`` (its typed fields), from which ``message`` (the
+    engine's English) and every interface language are rendered (``messages.finding_text``).
+    ``Finding(code, said(key, **fields), …)`` or a plain English ``message`` (no key: shown as is)."""
+
     code: str
-    message: str
+    message: Any
     item: str = ""  # e.g. "templates[T05]", "persons[she]"
     template: str = ""
     slot: str = ""
@@ -84,6 +90,22 @@ class Finding:
     # Non-empty: the definition declares this fault a known defect of the published text it
     # reproduces ([known_defects]); the finding is then a warning, and this is the reason given.
     known: str = ""
+    key: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        from engine.corpus.check.messages import Said
+
+        if isinstance(self.message, Said):
+            self.key, self.params = self.message.key, dict(self.message.params)
+        if self.key:
+            self.render()
+
+    def render(self) -> None:
+        """``message`` again from the key and fields (after a count or a known defect was added)."""
+        from engine.corpus.check.messages import finding_text
+
+        self.message = finding_text(self)
 
     @property
     def severity(self) -> str:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from engine.corpus.check.grammar.inflection import inflection
 from engine.corpus.check.findings import Finding
+from engine.corpus.check.messages import said
 from engine.corpus.check.grammar.language_data import language_data
 from engine.corpus.definition.model import CorpusDefinition
 
@@ -340,13 +341,12 @@ class SpellingCheck:
             return []
         d, where = self.speller.dictionary()
         if d is None:
-            return [Finding("W114", where)]
+            return [Finding("W114", said("W114.no_dictionary", reason=where, language=self.corpus.language))]
         unknown = list(self.first) if self.japanese else self.speller.unknown(list(self.first))
         out = []
         for w in sorted(unknown):
             template, example = self.first[w]
-            out.append(Finding("W113", f"{w!r} is not in {where} ({self.count[w]} sentence(s), e.g. {example!r}): "
-                               f"correct it, or add it to [spelling] accept if it is right",
+            out.append(Finding("W113", said("W113.unknown", word=w, where=where, sentences=self.count[w], example=example),
                                item=f"{self.origin[w][0]}[{self.origin[w][1]}]" if w in self.origin
                                else f"templates[{template}]", template=template))
         return out

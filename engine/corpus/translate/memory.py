@@ -82,14 +82,18 @@ class TranslationMemory:
         """``units`` and every imported unit of the memory's language (read from the store)."""
         if self.imported is None or not len(self.imported):
             return list(self.units)
-        from engine.exchange.tmx_format import imported_units
-
-        return self.units + imported_units(self.imported.language)
+        return self.units + self.imported.units()
 
     @classmethod
     def for_language(cls, language: str, *, exclude: set[str] | None = None,
-                     extra: list[CorpusDefinition] | None = None) -> "TranslationMemory":
+                     extra: list[CorpusDefinition] | None = None,
+                     imported: Any = None) -> "TranslationMemory":
         """Every built-in and user corpus in ``language`` (its base language: es-MX uses es too).
+
+        ``imported``: the indexed pairs from the TMX of other tools (``ImportedIndex``: ``suggest``,
+        ``units``, ``len``); the memory the workbench suggests from,
+        with the store of imported pairs, is ``engine.exchange.tmx_format.translation_memory``
+        (the exchange package reads TMX; this package imports nothing above it).
 
         ``exclude`` names corpus ids to leave out (the one being edited: it would suggest itself);
         a user file that cannot be read is skipped — the corpora page reports it.
@@ -109,9 +113,7 @@ class TranslationMemory:
                 tm.units += units_of(c)
         for c in extra or []:
             tm.units += units_of(c)
-        from engine.exchange.tmx_store import ImportedIndex
-
-        tm.imported = ImportedIndex(language)  # TMX imported from other tools (docs/gui.md), indexed
+        tm.imported = imported  # TMX imported from other tools (docs/gui.md): an index (engine.exchange.tmx_store)
         return tm
 
     def suggest(self, list_name: str, source: str, *, limit: int = 6, cutoff: float = 60.0) -> list[Suggestion]:

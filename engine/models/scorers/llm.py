@@ -24,6 +24,8 @@ to the last positions only.
 """
 from __future__ import annotations
 
+from engine.common.command import command
+
 import inspect
 from dataclasses import dataclass
 from pathlib import Path
@@ -565,7 +567,7 @@ class LLMScorer:
                 out.append(f"{self.name}: on average only {m['mean']:.0%} of the next-token probability went to the "
                            f"answer labels of '{task}' (lowest {m['min']:.0%}, {m['n']:,} texts), so the model is "
                            f"mostly not answering in the prompt's format and its '{task}' scores say little — "
-                           f"check the prompt (main.py prompts show), use an instruction-tuned model or its chat "
+                           f"check the prompt ({command('prompts show')}), use an instruction-tuned model or its chat "
                            f"template (chat=1)")
         return out
 

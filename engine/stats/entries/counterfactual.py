@@ -13,6 +13,7 @@ from engine.stats.context import StatContext
 from engine.stats.registry import KeyRow, PlotSpec, Statistic
 from engine.stats.settings import CORRECTION, INFERENCE, N_PERMUTATIONS, N_RESAMPLES, SEED, Setting
 from engine.stats.present.verdicts import band_verdict
+from engine.stats.entries._layouts import paper_layouts
 from engine.stats.entries._shared import inference_suffix, p_column
 
 
@@ -119,6 +120,6 @@ ENTRY = Statistic(
     x_label="mean R(privileged) − R(minoritised)",
     plot=plot,
     key_rows=key_rows,
-    layouts=(("",), ()),
+    tables=paper_layouts(("",)),  # "": inferred from the table (counterfactual)
     settings=(INFERENCE, BAND_SHARE, SCORE_RANGE, CORRECTION, N_RESAMPLES, N_PERMUTATIONS, SEED),
 )

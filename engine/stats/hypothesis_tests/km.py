@@ -131,8 +131,9 @@ def _check_subsets_and_alpha(subsets: Sequence[str], alpha: float) -> None:
     bad = [s for s in subsets if s not in SUBSETS]
     if bad or not subsets:
         raise StatisticError(f"subsets must be among {SUBSETS}, got {list(subsets)}")
-    if not 0 < alpha < 1:
-        raise StatisticError("alpha must lie in (0, 1)")
+    from engine.stats.settings import ALPHA
+
+    ALPHA.check(alpha, "alpha")  # the setting's one check and wording (engine.stats.settings)
 
 
 def km_paired_analysis(df: pd.DataFrame, score_col: str | Sequence[str] | Mapping[str, Any],
