@@ -13,7 +13,7 @@ import pytest
 
 from engine.corpus.translate.memory import IMPORTED, TranslationMemory
 from engine.exchange.errors import ExchangeError
-from engine.exchange.tmx_format import import_tmx, store_path
+from engine.exchange.tmx_format import import_tmx, store_path, translation_memory
 
 HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
 TMX = ('<tmx version="1.4"><header srclang="en" creationtool="x" creationtoolversion="1" segtype="phrase" '
@@ -73,7 +73,7 @@ def test_an_import_is_all_or_nothing(tmp_path):
 def test_suggestions_come_from_the_index_not_from_every_unit(tmp_path):
     body = "".join(_tu(f"the source sentence {i}", f"la frase {i}") for i in range(3000)) + _tu("zorblax", "zorblaxa")
     assert import_tmx(_file(tmp_path, "big.tmx", HEAD + TMX.format(body=body))).added == 3001
-    tm = TranslationMemory.for_language("es-MX")
+    tm = translation_memory("es-MX")
     assert not [u for u in tm.units if u.list_name == IMPORTED]  # not loaded as 3,001 objects
     assert len(tm.imported) == 3001
     top = tm.suggest("emotion_words", "Zorblax")[0]
@@ -86,7 +86,7 @@ def test_a_store_of_an_earlier_version_is_read_once(tmp_path):
     legacy.parent.mkdir(parents=True, exist_ok=True)
     legacy.write_text(HEAD + TMX.format(body=_tu("furious", "furiosa")).replace('srclang="en"', 'srclang="*all*"', 1),
                       encoding="utf-8")
-    assert [u.text() for u in TranslationMemory.for_language("es").all_units() if u.list_name == IMPORTED] == ["furiosa"]
+    assert [u.text() for u in translation_memory("es").all_units() if u.list_name == IMPORTED] == ["furiosa"]
     assert store_path().exists() and legacy.exists()  # kept where it was
     assert import_tmx(_file(tmp_path, "again.tmx", HEAD + TMX.format(body=_tu("furious", "furiosa")))).added == 0
     assert os.path.getsize(store_path()) > 0

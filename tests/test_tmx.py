@@ -64,13 +64,13 @@ def test_a_tmx_written_by_another_tool_imports_and_is_suggested(tmp_path):
     f.write_text(OTHER_TOOL, encoding="utf-8")
     res = import_tmx(f)
     assert res.added == 3 and res.languages == ["pt-BR", "fr"]
-    tm = TranslationMemory.for_language("pt")
+    tm = translation_memory("pt")
     got = {(u.list_name, u.source, u.text(), u.corpus_id) for u in tm.all_units() if u.list_name == IMPORTED}
     assert got == {(IMPORTED, "furious", "furiosa", "omegat"), (IMPORTED, "my <b>sister</b>", "minha irmã", "omegat")}
     # suggested as an exact match (beside a built-in corpus's own entry for the word, pt-BR-kiritchenko2018)
     assert any(s.exact and s.unit.text() == "furiosa" and s.unit.corpus_id == "omegat"
                for s in tm.suggest("emotion_words", "furious"))
-    assert [u.text() for u in TranslationMemory.for_language("fr").all_units() if u.list_name == IMPORTED] == ["ma sœur"]
+    assert [u.text() for u in translation_memory("fr").all_units() if u.list_name == IMPORTED] == ["ma sœur"]
 
 
 def test_written_tmx_is_tmx_14b(tmp_path):

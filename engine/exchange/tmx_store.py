@@ -81,7 +81,7 @@ class Imported:
 def import_file(tmx: Path) -> Imported:
     """Stream ``tmx`` into the store in one transaction: every unit or none (a bad line anywhere
     leaves the store as it was, and no store file when there was none)."""
-    from engine.exchange.tmx_format import iter_tmx_units
+    from engine.exchange.tmx_reader import iter_tmx_units
 
     path = store_path()
     existed = path.exists()
@@ -128,7 +128,7 @@ def _migrate(con: sqlite3.Connection) -> None:
     if not legacy.is_file():
         return
     from engine.exchange.errors import ExchangeError
-    from engine.exchange.tmx_format import iter_tmx_units
+    from engine.exchange.tmx_reader import iter_tmx_units
 
     rows = []
     try:

@@ -36,34 +36,26 @@ SEPARATOR = re.compile(r"\s*[/|]\s*")
 LISTS = ("persons", "emotion_words", "words")
 _LIST_LABEL = {"persons": "person", "emotion_words": "emotion word", "words": "word"}
 
-MESSAGES = {
-    "E026": "no form with {missing} for slot {{{slot}}} of {template}{because}{expected}",
-    "E027": "form {text!r} holds two forms joined by {sep!r}: enter each form in its own row with its "
-            "features{example}",
-    "E028.swapped": "forms tagged {feature}={base} ({base_text!r}) and {feature}={other} ({other_text!r}) are "
-                    "swapped: the data reads {base_text!r} as {feature}={other}",
-    "E028.same": "the same form {text!r} for {feature}={base} and {feature}={other}: the {feature}={tagged} "
-                 "form is {expected!r}",
-    "E028.reads": "form {text!r} is tagged {feature}={tagged} but reads as {feature}={reads}: "
-                  "expected {expected!r}",
-    "E029.none": "name in slot {{{slot}}} of {template}, which asks for {case}={value}, has no declension: "
-                 "declare one of {classes} (features = {{ {feature} = \"...\" }})",
-    "E029.unknown": "declension {value!r} is not one the {language} data knows: use one of {classes}",
-    "E030": "the person in slot {{{slot}}} takes {case}={value} here ({about}): write {{{slot} {case}={value}}}",
-}
+def message(key: str, **params: Any):
+    """The finding's message as data (engine.corpus.check.messages: English and interface sentence)."""
+    from engine.corpus.check.messages import said
+
+    return said(key, **params)
 
 
-def message(key: str, **params: Any) -> str:
-    return MESSAGES[key].format(**params)
+def english(key: str, **params: Any) -> str:
+    from engine.corpus.check.messages import MESSAGES
+
+    return MESSAGES[key].en.format(**params)
 
 
-def separator_problem(text: str, language: str = "") -> str:
-    """Why ``text`` cannot be one form ('' when it can): "arrabbiata / arrabbiato" is two forms.
-    With the language's data the message tags each part as the data reads it."""
+def _two_in_one(text: str, language: str = "") -> tuple[str, str] | None:
+    """(separator, example) when ``text`` holds two forms ("arrabbiata / arrabbiato"), else None; with
+    the language's data the example tags each part as the data reads it."""
     m = SEPARATOR.search(text.strip())
     parts = [p for p in SEPARATOR.split(text.strip()) if p]
     if m is None or len(parts) < 2:
-        return ""
+        return None
     example = ""
     for a in inflection(language).agreement if language and len(parts) == 2 else ():
         sides = [a.read(p) for p in parts]
@@ -71,7 +63,13 @@ def separator_problem(text: str, language: str = "") -> str:
             example = " (" + ", ".join(f"{a.feature}={a.base if s == BASE else a.other}: {p!r}"
                                        for p, s in sorted(zip(parts, sides), key=lambda x: x[1] != BASE)) + ")"
             break
-    return message("E027", text=text, sep=m.group(0).strip(), example=example)
+    return m.group(0).strip(), example
+
+
+def separator_problem(text: str, language: str = "") -> str:
+    """Why ``text`` cannot be one form ('' when it can): "arrabbiata / arrabbiato" is two forms."""
+    two = _two_in_one(text, language)
+    return "" if two is None else english("E027", text=text, sep=two[0], example=two[1])
 
 
 # -- which forms the templates ask for ----------------------------------------------------------------
@@ -272,10 +270,12 @@ def gap_findings(corpus: CorpusDefinition) -> list[Finding]:
         for e in getattr(corpus, name):
             for gap in required_gaps(corpus, name, e, slots):
                 because = f" (it agrees on {gap.agrees})" if gap.agrees else ""
-                expected = f": enter {gap.expected!r} in its own row" if gap.expected else ": enter it in its own row"
+                fields = dict(features=_fmt(gap.combo), slot="{" + gap.slot + "}", template=gap.template,
+                              because=because)
+                said_ = message("E026.expected", expected=gap.expected, **fields) if gap.expected else \
+                    message("E026.row", **fields)
                 where = {_id_field(name): e.id} if _id_field(name) else {}
-                out.append(Finding("E026", message("E026", missing=_fmt(gap.combo), slot=gap.slot,
-                                                   template=gap.template, because=because, expected=expected),
+                out.append(Finding("E026", said_,
                                    item=f"{name}[{e.id}]", template=gap.template, slot=gap.slot, wanted=dict(gap.combo),
                                    available=[_describe(f) for f in e.forms], **where))
     return out
@@ -286,10 +286,11 @@ def separator_findings(corpus: CorpusDefinition) -> list[Finding]:
     for name in LISTS:
         for e in getattr(corpus, name):
             for f in e.forms:
-                why = separator_problem(f.text, corpus.language) if not f.absent else ""
-                if why:
+                two = _two_in_one(f.text, corpus.language) if not f.absent else None
+                if two:
                     where = {_id_field(name): e.id} if _id_field(name) else {}
-                    out.append(Finding("E027", why, item=f"{name}[{e.id}]", available=[_describe(f)], **where))
+                    out.append(Finding("E027", message("E027", text=f.text, sep=two[0], example=two[1]),
+                                       item=f"{name}[{e.id}]", available=[_describe(f)], **where))
     return out
 
 
@@ -348,16 +349,16 @@ def _section(language: str, feature: str):
     return next(a for a in inflection(language).agreement if a.feature == feature)
 
 
-def mismatch_message(m: Mismatch, forms: list[Form], language: str) -> str:
+def mismatch_message(m: Mismatch, forms: list[Form], language: str):
     a = _section(language, m.feature)
     tb, to = forms[m.base].text, forms[m.other].text
+    fa, fb = f"{m.feature}={a.base}", f"{m.feature}={a.other}"
     if m.kind == "swapped":
-        return message("E028.swapped", feature=m.feature, base=a.base, other=a.other, base_text=tb, other_text=to)
+        return message("E028.swapped", a=fa, at=tb, b=fb, bt=to)
     if m.kind == "same":
-        return message("E028.same", text=tb, feature=m.feature, base=a.base, other=a.other, tagged=m.tagged,
-                       expected=m.expected)
-    return message("E028.reads", text=forms[m.wrong].text, feature=m.feature, tagged=m.tagged, reads=m.reads,
-                   expected=m.expected)
+        return message("E028.same", text=tb, a=fa, b=fb, c=f"{m.feature}={m.tagged}", expected=m.expected)
+    return message("E028.reads", text=forms[m.wrong].text, tagged=f"{m.feature}={m.tagged}",
+                   reads=f"{m.feature}={m.reads}", expected=m.expected)
 
 
 def mismatch_findings(corpus: CorpusDefinition) -> list[Finding]:
@@ -420,7 +421,8 @@ def declension_findings(cc) -> list[Finding]:
                 continue
             case, about = frame_case(corpus.language, cv, slot)
             if case and decl.case not in slot.fixed:
-                out.append(Finding("E030", message("E030", slot=slot.name, about=about, case=decl.case, value=case),
+                out.append(Finding("E030", message("E030", slot="{" + slot.name + "}", about=about,
+                                                   case=f"{decl.case}={case}", fix="{" + f"{slot.name} {decl.case}={case}" + "}"),
                                    item=f"templates[{ct.id}]", template=ct.id, slot=slot.name,
                                    wanted={decl.case: case}))
             if decl.case in slot.fixed:
@@ -433,7 +435,7 @@ def declared(corpus: CorpusDefinition, findings: list[Finding]) -> list[Finding]
     for f in findings:
         if f.code in corpus.known_defects and not f.known:
             f.known = corpus.known_defects[f.code]
-            f.message += f" — known defect of the published text: {f.known}"
+            f.render()  # the tail " — known defect of the published text: …" (engine.corpus.check.messages)
     return findings
 
 
@@ -447,8 +449,8 @@ def _undeclined(cc, ct, slot, decl, named: set[str], classes: str) -> list[Findi
         if any(f.features.get(decl.case) == case for f in p.forms):
             continue
         named.add(p.id)
-        out.append(Finding("E029", message("E029.none", slot=slot.name, template=ct.id, case=decl.case, value=case,
-                                           classes=classes, feature=decl.feature),
+        out.append(Finding("E029", message("E029.none", slot="{" + slot.name + "}", template=ct.id,
+                                           case=f"{decl.case}={case}", classes=classes, feature=decl.feature),
                            item=f"persons[{p.id}]", template=ct.id, slot=slot.name, person=p.id,
                            wanted={decl.case: case}))
     return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 
 from engine.corpus.check.agreement import SEPARATOR, asks, mismatches, missing_forms, required_gaps, template_slots
-from engine.corpus.check.fixes import Fix
+from engine.corpus.check.fix_type import Fix
 from engine.corpus.check.findings import Finding
 from engine.corpus.check.grammar.inflection import BASE, OTHER, inflection
 from engine.corpus.definition.model import CorpusDefinition, Form

@@ -96,7 +96,7 @@ def _speaker_agreement(corpus: CorpusDefinition, findings: list[Finding]) -> lis
     """E002 "add gender=person.gender to the slot" is wrong where the speaker feels ("{person} mi ha
     fatto sentire {emotion}"): agreeing with the person is E016. There the advice is the speaker's
     gender (``wanted`` gender=<speaker_gender>, '' while it is not declared) — issue 39."""
-    from engine.corpus.check.fixes import template_experiencer
+    from engine.corpus.check.grammar.referent import template_experiencer
 
     who: dict[str, str] = {}
     for f in findings:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from engine.corpus.check.findings import Finding
@@ -20,12 +19,8 @@ from engine.corpus.definition.model import CorpusDefinition
 _ITEM_RX = re.compile(r"^(templates|persons|emotion_words|words)\[(.+)\]$")
 
 
-@dataclass
-class Fix:
-    label: str  # what the fix does, in English (the GUI words it again)
-    edits: list[tuple[tuple, Any]] = field(default_factory=list)  # (path, new value)
-    kind: str = ""  # "agree" | "speaker" | "mirror" | "pair" | "forms" (E026-E028: the entry's forms) | "case" (E030)
-    args: dict[str, str] = field(default_factory=dict)  # what the GUI needs to word it
+from engine.corpus.check.fix_type import Fix  # noqa: F401 - the type of every fix, re-exported
+from engine.corpus.check.grammar.referent import template_experiencer
 
 
 def add_agreement(text: str, slot: str, feature: str, ref: str) -> str:
@@ -56,27 +51,6 @@ def pair_edits(corpus: CorpusDefinition, person_id: str, other_id: str) -> list[
         if b.pair and b.pair in idx and b.pair != a.id and persons[idx[b.pair]].pair == b.id:
             want[b.pair] = ""
     return [(("persons", idx[pid], "pair"), value) for pid, value in want.items() if persons[idx[pid]].pair != value]
-
-
-def template_experiencer(corpus: CorpusDefinition, template: Any) -> str:
-    """Who feels the template's emotion word: its declaration, else what the checker infers (E016)."""
-    if template.experiencer:
-        return template.experiencer
-    from engine.corpus.check.grammar.referent import experiencer
-    from engine.corpus.generate.compiled import CVariant, _dependency_order
-    from engine.corpus.definition.template_syntax import TemplateSyntaxError, parse_template
-
-    for v in template.variants[:1]:
-        try:
-            parsed = parse_template(v.text)
-        except TemplateSyntaxError:
-            return ""
-        order, _err = _dependency_order(parsed)
-        slots = parsed.slots
-        cv = CVariant(v, parsed, order, next((s for s in slots if s.source == "person"), None),
-                      next((s for s in slots if s.source == "emotion"), None))
-        return experiencer(template, cv, corpus.language)[0]
-    return ""
 
 
 def replace_feature(text: str, slot: str, feature: str, value: str) -> str:

@@ -49,6 +49,31 @@ MESSAGES: dict[str, Message] = {
     "E002.ambiguous": _m("E002", "slot {slot!r}: several forms of {entry!r} fit {features}; add a feature to tell them "
                                  "apart",
                          N_("several forms of “{entry}” fit {features}: add a feature to tell them apart")),
+    # -- required forms, forms against the language's data, names that decline (issue 38; engine.corpus.check.agreement)
+    "E026.expected": _m("E026", "no form with {features} for slot {slot} of {template}{because}: enter {expected!r} in "
+                                "its own row",
+                        N_("no form with {features} for the slot {slot} of {template}: enter “{expected}” in a row of "
+                           "its own")),
+    "E026.row": _m("E026", "no form with {features} for slot {slot} of {template}{because}: enter it in its own row",
+                   N_("no form with {features} for the slot {slot} of {template}: enter it in a row of its own")),
+    "E027": _m("E027", "form {text!r} holds two forms joined by {sep!r}: enter each form in its own row with its "
+                       "features{example}",
+               N_("“{text}” holds two forms joined by “{sep}”: enter each form in a row of its own with its "
+                  "features{example}")),
+    "E028.swapped": _m("E028", "forms tagged {a} ({at!r}) and {b} ({bt!r}) are swapped: the data reads {at!r} as {b}",
+                       N_("the forms tagged {a} (“{at}”) and {b} (“{bt}”) are swapped: exchange their texts")),
+    "E028.same": _m("E028", "the same form {text!r} for {a} and {b}: the {c} form is {expected!r}",
+                    N_("the same form “{text}” for {a} and {b}: the {c} form is “{expected}”")),
+    "E028.reads": _m("E028", "form {text!r} is tagged {tagged} but reads as {reads}: expected {expected!r}",
+                     N_("“{text}” is tagged {tagged} but reads as {reads}: expected “{expected}”")),
+    "E029.none": _m("E029", "name in slot {slot} of {template}, which asks for {case}, has no declension: declare one "
+                            "of {classes} (features = {{ {feature} = \"...\" }})",
+                    N_("the name in the slot {slot} of {template} asks for {case} but has no declension: declare one "
+                       "of {classes}")),
+    "E029.unknown": _m("E029", "declension {value!r} is not one the {language} data knows: use one of {classes}",
+                       N_("the declension “{value}” is not one the {language} data knows: use one of {classes}")),
+    "E030": _m("E030", "the person in slot {slot} takes {case} here ({about}): write {fix}",
+               N_("the person in the slot {slot} takes {case} here ({about}): write {fix}"), False),
     "W109.absent": _m("W109", "slot {slot!r}: {entry!r} has no form with {features} ({why}); combination skipped",
                       N_("“{entry}” has no form with {features}, declared absent ({why}): those combinations are "
                          "skipped")),

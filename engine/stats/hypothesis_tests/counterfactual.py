@@ -189,6 +189,15 @@ def _clusters(data: pd.DataFrame, cluster_col) -> tuple[pd.Series | None, str]:
     return key, " + ".join(cols)
 
 
+def _no_pairs(band: float, opts: InferenceOptions | None) -> dict[str, Any]:
+    """The row of a group without pairs: nothing measured, nothing tested."""
+    out = dict.fromkeys(STAT_COLUMNS, float("nan"))
+    out.update(n=0, exceeds_band=False, band=band, status="no_pairs",
+               inference=(opts.inference if opts else "paper"), perm_method="none", n_person_pairs=0, perm_n=0,
+               generalises_to=(opts or InferenceOptions(inference="paper")).generalises_to)
+    return out
+
+
 def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float = 0.0,
                     n_resamples: int = 1000, seed: int | None = 0,
                     conf_level: float = 0.95, clusters=None,
@@ -204,11 +213,7 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
     notes: list[str] = []
     if n == 0:
         notes.append("no pairs")
-        out = dict.fromkeys(STAT_COLUMNS, nan)
-        out.update(n=0, exceeds_band=False, band=band, status="no_pairs",
-                   inference=(opts.inference if opts else "paper"), perm_method="none", n_person_pairs=0, perm_n=0,
-                   generalises_to=(opts or InferenceOptions(inference="paper")).generalises_to)
-        return out, notes
+        return _no_pairs(band, opts), notes
     opts = opts or InferenceOptions(inference="paper")
     if opts.person and clusters is None:
         import dataclasses

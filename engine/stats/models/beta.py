@@ -364,15 +364,7 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
         perm = inference.person["perm"].get(term) if inference.person is not None else None
         if perm is not None:
             t.loc[sel, "perm_method"] = perm.method
-        no_person_test = [] if rounded else inference.without_person_test(j, tiny)
-        if no_person_test:
-            _drop_person_tests(t, sel, term, vals, no_person_test, inference)
-        elif not rounded and term != "intercept" and inference.limited[j] is not None:
-            _drop_person_tests(t, sel, term, vals, ["", "ols_"], inference, DESIGN_LIMITED,
-                               design_limited_note(inference.limited[j], int(inference.person["n_persons"])))
-        elif not rounded and term != "intercept" and inference.crossed_missing:
-            t.loc[sel, "_status"] = CROSSED_NOT_ESTIMABLE
-            _add_note(t, sel, inference.crossed["note"])
+        _untested_status(t, sel, term, j, vals, inference, rounded, tiny)
         untested = t.loc[sel, "_status"].iloc[0] if "_status" in t else None
         if rounded:
             _rounded_to_zero(t, sel, vals, inference)
@@ -551,6 +543,21 @@ def _inference(res, ols_res, y: np.ndarray, X: np.ndarray, n_terms: int, persons
         flat = terms_without_person_variation(pm, pg, tolerance(width))
         limited = terms_design_limited(pm, pg, tolerance(width))
     return _Inference(paper, person, crossed, use, flat, limited)
+
+
+def _untested_status(t: pd.DataFrame, sel, term: str, j: int, vals: dict, inference: "_Inference", rounded: bool,
+                     tiny: float) -> None:
+    """The status of a term without a test (no person variation, design-limited, crossed not
+    estimable), its blanked columns and note (engine.stats.hypothesis_tests.no_test)."""
+    no_person_test = [] if rounded else inference.without_person_test(j, tiny)
+    if no_person_test:
+        _drop_person_tests(t, sel, term, vals, no_person_test, inference)
+    elif not rounded and term != "intercept" and inference.limited[j] is not None:
+        _drop_person_tests(t, sel, term, vals, ["", "ols_"], inference, DESIGN_LIMITED,
+                           design_limited_note(inference.limited[j], int(inference.person["n_persons"])))
+    elif not rounded and term != "intercept" and inference.crossed_missing:
+        t.loc[sel, "_status"] = CROSSED_NOT_ESTIMABLE
+        _add_note(t, sel, inference.crossed["note"])
 
 
 def _add_note(t: pd.DataFrame, sel, note: str) -> None:

@@ -12,6 +12,8 @@ else the person. The speaker's grammatical gender is one corpus setting
 """
 from __future__ import annotations
 
+from typing import Any
+
 from engine.corpus.generate.compiled import CVariant
 from engine.corpus.definition.model import CorpusDefinition, Template
 from engine.corpus.check.grammar.language_data import language_data
@@ -71,3 +73,23 @@ def wrong_referent(corpus: CorpusDefinition, template: Template, cv: CVariant) -
     if exp == "person" and declared and fixed_gender and not agrees:
         out.append(("E016", slot.name, said("E016.fixed_gender", gender=fixed_gender)))
     return out
+
+
+def template_experiencer(corpus: CorpusDefinition, template: Any) -> str:
+    """Who feels the template's emotion word: its declaration, else what the checker infers (E016)."""
+    if template.experiencer:
+        return template.experiencer
+    from engine.corpus.generate.compiled import CVariant, _dependency_order
+    from engine.corpus.definition.template_syntax import TemplateSyntaxError, parse_template
+
+    for v in template.variants[:1]:
+        try:
+            parsed = parse_template(v.text)
+        except TemplateSyntaxError:
+            return ""
+        order, _err = _dependency_order(parsed)
+        slots = parsed.slots
+        cv = CVariant(v, parsed, order, next((s for s in slots if s.source == "person"), None),
+                      next((s for s in slots if s.source == "emotion"), None))
+        return experiencer(template, cv, corpus.language)[0]
+    return ""
