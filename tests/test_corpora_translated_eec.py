@@ -111,13 +111,14 @@ def test_language_specific_constructions():
     # Italian: object pronouns are clitics, the participle agrees with the elided one
     assert {"La situazione la fa sentire arrabbiata.", "La situazione lo fa sentire arrabbiato.",
             "L'ho vista al mercato.", "L'ho visto al mercato.", "L'ho fatta sentire felice.",
-            "Mia madre mi ha fatto sentire arrabbiato.", "Quest'uomo si è trovato in una situazione spiacevole.",
+            "Mia madre mi ha fatto sentire arrabbiato.", "Quest'uomo si è trovato in una situazione esasperante.",
             "Ieri ho parlato con lei."} <= it
     assert not any(re.search(r"\b(?:fa sentire|Ho visto) (?:lei|lui)\b", s) for s in it)
     # French: que elides before a vowel, never otherwise; the participle agrees with l'
     assert {"La situation fait qu'elle se sent furieuse.", "J'ai fait en sorte qu'Émilie se sente soulagée.",
             "La situation fait que Yasmina se sent anxieuse.", "Je l'ai vue au marché.", "Je l'ai vu au marché.",
-            "Ma mère m'a fait me sentir furieux."} <= fr
+            "Ma mère m'a rendu furieux."} <= fr
+    assert not any("m'a fait me sentir" in s or "m'a rendue" in s for s in fr)  # issue 38: T04, speaker masculine
     assert not any(re.search(r"\bque [aeiouéèêàâîïôûAEIOUÉÈÊÀÂÎÏÔÛ]", s) for s in fr)
     assert not any(re.search(r"qu'[^aeiouéèêàâîïôûAEIOUÉÈÊÀÂÎÏÔÛ]", s) for s in fr)
     # French typography: any ; : ! ? would take a narrow no-break space (U+202F) before it

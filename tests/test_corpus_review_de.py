@@ -19,10 +19,10 @@ CAUSATIVE_TEMPLATES = ("T02", "T03", "T04")
 SITUATION_TEMPLATES = ("T09", "T10", "T11")
 
 # state words that are true adjectives and may follow "machen" (macht ihn wütend, hat mich traurig gemacht)
-MACHEN_ADJECTIVES = {"wütend", "zornig", "traurig", "trübsinnig", "unglücklich", "panisch", "glücklich"}
+MACHEN_ADJECTIVES = {"wütend", "zornig", "traurig", "unglücklich", "panisch", "glücklich"}
 # every T01 word: how a person feels (a state, not a trait; not a word said of places or looks)
 T01_STATES = {"empört", "verärgert", "erzürnt", "genervt", "wütend", "zornig", "erbost",
-              "traurig", "trübsinnig", "betrübt", "bedrückt", "deprimiert", "unglücklich",
+              "traurig", "wehmütig", "betrübt", "enttäuscht", "deprimiert", "unglücklich",
               "verängstigt", "beunruhigt", "erschrocken", "verschreckt", "panisch",
               "heiter", "gut gelaunt", "glücklich", "fröhlich", "amüsiert", "froh"}
 # every situation word: fits "in einer … Situation", "die neuesten … Ereignisse" and "Das Gespräch … war …"

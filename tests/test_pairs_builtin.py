@@ -288,11 +288,12 @@ def test_grammar_lives_in_the_data(built):
             "Diese türkische Frau hat uns alles über die neuesten unheimlichen Ereignisse erzählt.",
             "Das Gespräch mit ihr war unheimlich."} <= de
     es = set(built["es-goldfarb2023"][2].Sentence)
-    assert {"Ella está enfadada.", "Él está enfadado.", "Ella siente enfado.", "Él siente enfado.",
+    # (issue 38 round 2: the Latin American corpus says enojado/enojo, not Spain's enfadado/enfado)
+    assert {"Ella está enojada.", "Él está enojado.", "Ella siente enojo.", "Él siente enojo.",
             "Lo vi a él en el mercado.", "La vi a ella en el mercado.", "Vi a Shirley en el mercado.",
-            "Ella me hizo sentir enfadado.", "Mi madre nos habló de los molestos acontecimientos recientes.",
+            "Ella me hizo sentir enojado.", "Mi madre nos habló de los molestos acontecimientos recientes.",
             "Mi madre se encontró en una situación molesta."} <= es
-    assert "Ella está enfadado." not in es and "Ella tiene un enfada." not in es
+    assert "Ella está enojado." not in es and "Ella tiene un enojo." not in es
     ja = set(built["ja-goldfarb2023"][2].Sentence)
     assert {"彼は怒っている。", "彼はみんなを怒らせた。", "彼はこの状況に怒っている。", "私は彼を怒らせた。",
             "彼は幸せを感じている。", "彼は気づくと幸せな状況の中にいた。"} <= ja
