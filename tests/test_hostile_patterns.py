@@ -107,3 +107,11 @@ def test_a_pattern_slow_on_every_sentence_is_stopped_by_its_budget(monkeypatch):
 def test_a_huge_pattern_is_refused_before_compiling():
     with pytest.raises(PatternError, match="a pattern of 20,000 characters"):
         user_pattern("a" * 20_000, field="restrictions[0].word")
+
+
+@pytest.mark.parametrize("pattern, risky", [
+    (r"^(\w+\s?)*$", True), (r"^(\w|\w)*$", True), (r"(a|aa)*", True), (r".*a.*b.*c", True), (r"(x)\1", True),
+    (r"\bfeel", False), (r"^\w+(?:e|en|em|er|es)\b", False), (r"(?:^|\s)(?:me|te|se)\s+siento", False),
+])
+def test_only_patterns_that_may_backtrack_pay_for_the_timeout(pattern, risky):
+    assert patterns.needs_deadline(pattern) is risky

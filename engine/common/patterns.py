@@ -41,13 +41,17 @@ class UserPattern:
     """A compiled user pattern that knows where it was written (file, field, line) and never runs
     longer than :data:`MATCH_DEADLINE_S` on one text. ``search``/``match``/``fullmatch`` as ``re``'s."""
 
-    __slots__ = ("pattern", "file", "field", "line", "_rx", "_line_of", "spent", "runs")
+    __slots__ = ("pattern", "file", "field", "line", "_rx", "_line_of", "spent", "runs", "_timeout")
 
     def __init__(self, pattern: str, rx, file: str, field: str, line: int | None,
                  line_of: Callable[[], int | None] | None) -> None:
         self.pattern, self._rx, self.file, self.field, self.line = pattern, rx, file, field, line
         self._line_of = line_of
         self.spent, self.runs = 0.0, 0
+        # the matcher's timeout costs ~4 µs a call (a check of 8,460 sentences makes 42,000): a pattern
+        # that cannot backtrack much (no repeat inside a repeat, no alternative inside a repeat, no
+        # back-reference, at most two unbounded repeats in a row) runs without it, still on the budget
+        self._timeout = needs_deadline(pattern)
 
     def __repr__(self) -> str:
         return f"UserPattern({self.pattern!r})"
@@ -64,7 +68,10 @@ class UserPattern:
     def _run(self, fn, text: str):
         start = time.perf_counter()
         try:
-            result = fn(text, timeout=min(MATCH_DEADLINE_S, max(0.01, TOTAL_BUDGET_S - self.spent)))
+            if not self._timeout and len(text) <= _SAFE_TEXT_CHARS:
+                result = fn(text)
+            else:
+                result = fn(text, timeout=min(MATCH_DEADLINE_S, max(0.01, TOTAL_BUDGET_S - self.spent)))
         except TimeoutError:
             if self.spent + MATCH_DEADLINE_S > TOTAL_BUDGET_S:
                 raise self._over_budget() from None
@@ -125,6 +132,52 @@ def user_pattern(pattern: object, *, file: str = "", field: str = "", line: int 
             except TimeoutError:
                 raise up.too_slow(text, PROBE_DEADLINE_S) from None
     return up
+
+
+_SAFE_TEXT_CHARS = 2000  # longer texts always run with the timeout
+
+
+def needs_deadline(pattern: str) -> bool:
+    """Whether ``pattern`` may backtrack beyond a polynomial of low degree: a repeat inside a repeat,
+    alternatives or a class-overlapping branch inside a repeat, a back-reference, or three or more
+    unbounded repeats in one sequence. Read with Python's own parser; a pattern it cannot read
+    (regex-only syntax) needs the deadline."""
+    try:
+        from re import _constants as C, _parser as P
+    except ImportError:  # pragma: no cover - Python before 3.11
+        return True
+    try:
+        tree = P.parse(pattern)
+    except Exception:  # noqa: BLE001 - anything re cannot read: keep the deadline
+        return True
+    repeats = {C.MAX_REPEAT, C.MIN_REPEAT} | ({C.POSSESSIVE_REPEAT} if hasattr(C, "POSSESSIVE_REPEAT") else set())
+
+    def risky(items, inside: bool) -> bool:
+        unbounded = 0
+        for op, av in items:
+            if op in repeats:
+                lo, hi, sub = av
+                many = hi == C.MAXREPEAT or hi > 1
+                if inside and many:
+                    return True
+                unbounded += hi == C.MAXREPEAT
+                if risky(sub, inside or many):
+                    return True
+            elif op is C.BRANCH:
+                if inside or any(risky(b, inside) for b in av[1]):
+                    return True
+            elif op is C.SUBPATTERN:
+                if risky(av[-1], inside):
+                    return True
+            elif op in (C.ASSERT, C.ASSERT_NOT):
+                if risky(av[1], inside):
+                    return True
+            elif op in (C.GROUPREF, C.GROUPREF_EXISTS) or (hasattr(C, "ATOMIC_GROUP") and op is C.ATOMIC_GROUP
+                                                             and risky(av, inside)):
+                return True
+        return unbounded >= 3
+
+    return risky(tree, False)
 
 
 def toml_line_of(file: str, field: str) -> Callable[[], int | None] | None:
