@@ -37,6 +37,7 @@ class Case:
     argv: Callable[[Path], list[str]]
     exit: int
     pick: str = "error"  # 'error': the error: line; else a regex picking the line to show
+    env: Callable[[dict], dict] | None = None  # environment variables set for this case only
 
 
 def _rand(n: int, seed: int = 0) -> bytes:
@@ -500,6 +501,8 @@ CASES += [
     Case("models", "a sentence holding `<|im_end|>`, a control token of the LLM's tokenizer",
          lambda f: ["audit", "--corpus", str(f["control_token"]), "--model", f"llm:{f['root'] / 'models' / 'lm'}",
                     "--stats", "paired", "--bootstrap", "0", "--out", str(f["root"] / "audit_ct"), "--overwrite"], 2),
+    Case("environment", "`EEC_STUDIO_HOME` naming a file (`corpus list`)", lambda f: ["corpus", "list"], 2,
+         env=lambda f: {"EEC_STUDIO_HOME": str(f["a_file"])}),
     Case("lying headers", "safetensors JSON header nested 200,000 deep", lambda f: _audit(f, f"hf-classifier:{f['st_deep']}"), 2),
     Case("lying headers", "safetensors `data_offsets` ending at 2⁶⁰", lambda f: _audit(f, f"hf-classifier:{f['st_huge']}"), 2),
     Case("lying headers", "safetensors weight retyped F32 → I32 (same bytes)", lambda f: _audit(f, f"hf-classifier:{f['st_i32']}"), 2),
@@ -569,7 +572,10 @@ def matrix(tmp_path_factory):
     f.update(exchange_inputs(root, f["corpus"], run))
     rows = []
     for i, case in enumerate(CASES, 1):
-        res = run(*case.argv(f))
+        with pytest.MonkeyPatch.context() as mp:
+            for k, v in (case.env(f) if case.env else {}).items():
+                mp.setenv(k, v)
+            res = run(*case.argv(f))
         rows.append((i, case, res, _shown(case, res, f)))
     return root, rows
 

@@ -154,3 +154,13 @@ def test_allow_pickle_help_says_what_it_does():
                          capture_output=True, text=True, timeout=120).stdout
     text = " ".join(out.split())
     assert "torch weights (.bin/.pt: read by torch's restricted loader, which runs no code)" in text
+
+
+def test_an_impossible_gguf_alignment_is_named(tmp_path):
+    import struct
+
+    key = b"general.alignment"
+    body = struct.pack("<Q", len(key)) + key + struct.pack("<II", 4, 3)  # uint32 3: not a power of two
+    f = tmp_path / "align.gguf"
+    f.write_bytes(b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + body)
+    assert "impossible header: general.alignment = 3" in _refused(f)

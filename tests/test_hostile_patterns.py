@@ -88,3 +88,30 @@ def test_the_issues_restriction_no_longer_hangs(tmp_path):
     res = _cli("corpus", "check", str(path))
     assert res.returncode == 0, res.stderr
     assert "462 sentence(s)" in res.stdout
+
+
+def test_a_pattern_slow_on_every_sentence_is_stopped_by_its_budget(monkeypatch):
+    """Each match under the per-match deadline, but thousands of them: the pattern's budget ends it
+    (the clock is simulated: every match "takes" 0.25 s)."""
+    import itertools
+
+    ticks = itertools.count()
+    monkeypatch.setattr(patterns.time, "perf_counter", lambda: next(ticks) * 0.25)
+    monkeypatch.setattr(patterns, "TOTAL_BUDGET_S", 10.0)
+    rx = user_pattern(r"feels", file="c.toml", field="restrictions[0].sentence", probe=False)
+    with pytest.raises(PatternError, match=r"its matches took over 10 s in all \(41 texts"):
+        for _ in range(1000):
+            rx.search("Ebony feels angry.")
+
+
+def test_a_huge_pattern_is_refused_before_compiling():
+    with pytest.raises(PatternError, match="a pattern of 20,000 characters"):
+        user_pattern("a" * 20_000, field="restrictions[0].word")
+
+
+@pytest.mark.parametrize("pattern, risky", [
+    (r"^(\w+\s?)*$", True), (r"^(\w|\w)*$", True), (r"(a|aa)*", True), (r".*a.*b.*c", True), (r"(x)\1", True),
+    (r"\bfeel", False), (r"^\w+(?:e|en|em|er|es)\b", False), (r"(?:^|\s)(?:me|te|se)\s+siento", False),
+])
+def test_only_patterns_that_may_backtrack_pay_for_the_timeout(pattern, risky):
+    assert patterns.needs_deadline(pattern) is risky

@@ -178,3 +178,23 @@ def write_mini_corpus_text() -> str:
     from testkit.audit_fixtures import mini_corpus_text
 
     return mini_corpus_text("gui-mini")
+
+
+def test_the_workbench_save_merges_another_programs_change(tmp_path, qtbot):
+    pytest.importorskip("PySide6")
+    from gui.workbench.document import CorpusDocument
+
+    path = write_mini_corpus(tmp_path / "mine")
+    doc = CorpusDocument.open(path)
+    doc.set(("templates", 0, "review", "note"), "mine", "note")
+    update_definition(path, lambda c: (c.spelling_accept.append("Kasachin"), True))  # `corpus spelling-add` meanwhile
+    doc.save()
+    saved = load_definition(path)
+    assert "Kasachin" in saved.spelling_accept and saved.templates[0].review.note == "mine"
+    assert "Kasachin" in doc.corpus.spelling_accept and not doc.modified
+    # both change the same template: the save is refused, the file keeps the other version
+    doc.set(("templates", 1, "review", "note"), "mine too", "note")
+    update_definition(path, lambda c: (setattr(c.templates[1].review, "note", "theirs"), True))
+    with pytest.raises(CorpusFileChanged, match=r"templates\[T2\]"):
+        doc.save()
+    assert load_definition(path).templates[1].review.note == "theirs" and doc.modified

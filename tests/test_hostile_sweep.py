@@ -118,7 +118,7 @@ def test_ctrl_c_stops_a_sweep_waiting_for_its_scheduler_at_once(tmp_path):
 
 
 @pytest.mark.parametrize("address, says", [
-    ("http://127.0.0.1:8786", "reached over tcp://, not http://"),
+    ("http://127.0.0.1:8786", r"reached over tcp:// \(or tls://\), not http://"),
     ("tcp://127.0.0.1", "has no port between 1 and 65535"),
     ("tcp://127.0.0.1:70000", "has no port between 1 and 65535"),
     ("tcp://127.0.0.1:port", "has no port between 1 and 65535"),

@@ -108,3 +108,15 @@ def test_spelling_add_says_a_long_list_in_one_short_line(tmp_path, capsys):
     from engine.corpus.definition.loader import load_definition
 
     assert len(load_definition(path).spelling_accept) == 2000
+
+
+def test_the_writing_direction_is_ltr_or_rtl(tmp_path):
+    import main
+
+    path = write_mini_corpus(tmp_path / "c")
+    path.write_text(path.read_text(encoding="utf-8").replace('language = "en"', 'language = "en"\ndirection = "sideways"', 1),
+                    encoding="utf-8")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        assert main.main(["corpus", "check", str(path)]) == 2
+    assert f"{path}:5 [direction]: 'sideways' is not a writing direction" in err.getvalue()

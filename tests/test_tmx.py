@@ -132,7 +132,7 @@ def test_gui_actions(qtbot, tmp_path):
     wait_idle(qtbot, page)
     assert win.tm_import_from(f) == 3
     qtbot.waitUntil(lambda: page.suggestions.idle and page.suggestions.memory is not None
-                    and any(u.list_name == IMPORTED for u in page.suggestions.memory.units), timeout=10000)
+                    and any(u.list_name == IMPORTED for u in page.suggestions.memory.all_units()), timeout=10000)
     out = tmp_path / "pt.tmx"
     assert win.tm_export_to(out) >= 2  # the two pt-BR pairs (not the fr one)
     assert "furiosa" in out.read_text(encoding="utf-8")

@@ -225,7 +225,9 @@ def _gguf_size(fh: BinaryIO, have: int) -> tuple[int, dict[str, str]]:
         key = _gguf_string(fh, have)
         (vtype,) = struct.unpack("<I", _read(fh, 4))
         value = _gguf_value(fh, vtype, have)
-        if key == "general.alignment" and isinstance(value, int) and value > 0:
+        if key == "general.alignment" and isinstance(value, int):
+            if not 0 < value <= 1 << 20 or value & (value - 1):
+                raise _impossible(fh, f"general.alignment = {value:,} (a power of two up to 1 MiB)")
             alignment = value
     tensors = [_gguf_tensor(fh, have) for _ in range(n_tensors)]
     start = -(-fh.tell() // alignment) * alignment

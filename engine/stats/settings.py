@@ -19,6 +19,7 @@ correction; the scorer's declared scale).
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,7 +101,7 @@ class Setting:
                                  fix=self.fix or f"e.g. {self.choices[0]}")
             return value
         if self.kind == "range":
-            pair = list(value) if isinstance(value, (list, tuple)) else []
+            pair = list(value) if hasattr(value, "__len__") and not isinstance(value, (str, bytes, dict)) else []
             if len(pair) != 2 or any(isinstance(v, bool) for v in pair):
                 raise UsageError(f"must be LOW,HIGH, got {value!r}", field=name, fix=self.fix)
             low, high = (self._number(v, name) for v in pair)
@@ -123,12 +124,12 @@ class Setting:
                 return int(value.strip().replace("_", ""))
             except ValueError:
                 pass
-        elif isinstance(value, int):
+        elif isinstance(value, numbers.Integral):  # also numpy's integers
             return int(value)
         raise UsageError(f"must be a whole number, got {value!r}", field=name, fix=self.fix)
 
     def _number(self, value: Any, name: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        if isinstance(value, bool) or not isinstance(value, (numbers.Real, str)):
             raise UsageError(f"must be a number, got {value!r}", field=name, fix=self.fix)
         try:
             number = float(value)

@@ -48,8 +48,8 @@ def check_address(address: str) -> tuple[str, str, int]:
     if not text or any(c.isspace() or not c.isprintable() for c in text):
         raise SweepError(f"{address!r} is not a scheduler address", field="--scheduler", fix=fix)
     parts = urlsplit(text if "://" in text else f"tcp://{text}")
-    if parts.scheme != "tcp":
-        raise SweepError(f"{address!r}: the scheduler is reached over tcp://, not {parts.scheme}://",
+    if parts.scheme not in ("tcp", "tls"):
+        raise SweepError(f"{address!r}: the scheduler is reached over tcp:// (or tls://), not {parts.scheme}://",
                          field="--scheduler", fix=fix)
     try:
         port = parts.port
@@ -61,7 +61,7 @@ def check_address(address: str) -> tuple[str, str, int]:
     if not host or parts.path not in ("", "/") or parts.query or parts.username:
         raise SweepError(f"{address!r} is not tcp://HOST:PORT", field="--scheduler", fix=fix)
     shown = f"[{host}]" if ":" in host else host
-    return f"tcp://{shown}:{port}", host, port
+    return f"{parts.scheme}://{shown}:{port}", host, port
 
 
 def handshake(address: str, host: str, port: int, deadline: float) -> None:
@@ -107,7 +107,8 @@ def connect(address: str, deadline: float):
 
     address, host, port = check_address(address)
     start = time.monotonic()
-    handshake(address, host, port, deadline)
+    if address.startswith("tcp://"):  # over tls:// the first bytes are the TLS handshake: the client's deadline only
+        handshake(address, host, port, deadline)
     left = max(1.0, deadline - (time.monotonic() - start))
     box: dict[str, Any] = {}
 

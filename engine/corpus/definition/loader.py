@@ -225,7 +225,7 @@ class _Builder:
             licence=self.string(data.get("licence"), "licence", required=False),
             cite=self.string(data.get("cite"), "cite", required=False),
             id_prefix=self.string(data.get("id_prefix"), "id_prefix", required=False),
-            direction=self.string(data.get("direction", "ltr"), "direction"),
+            direction=self.direction(data.get("direction", "ltr")),
             pairs=pairs, expect=expect, known_defects=known_defects, extra=extra, path=self.name,
             speaker_gender=speaker_gender, spelling_accept=accept, restrictions=restrictions,
         )
@@ -279,6 +279,12 @@ class _Builder:
             for v, rx in out[feat].items():
                 self.pattern(rx, f"expect.{feat}.{v}")
         return out
+
+    def direction(self, value: Any) -> str:
+        d = self.string(value, "direction")
+        if d not in ("ltr", "rtl"):
+            raise self.fail("direction", f"{d!r} is not a writing direction", fix='write "ltr" or "rtl"')
+        return d
 
     def accepted_word(self, value: Any, field: str) -> str:
         """One entry of [spelling] accept: one word, as `corpus spelling-add` takes it (the check

@@ -6,7 +6,7 @@ editor. Without a lock, six concurrent `spelling-add` runs all printed "added" a
 one or two of the six words; a run beside a program that wrote the file non-atomically saved
 the half-written file (every emotion word gone). Here:
 
-* every writer holds the file's lock (``.NAME.lock`` beside it, the ``filelock`` package) from the
+* every writer holds the file's lock (the ``filelock`` package; :func:`lock_path`) from the
   moment it reads the file until its new version is in place (:func:`update_definition`), so
   cooperating writers take turns;
 * just before writing, the file is read again: if it changed since it was read (a writer that does
@@ -44,8 +44,20 @@ class CorpusFileChanged(UserError):
 
 
 def lock_path(path: str | os.PathLike) -> Path:
-    p = Path(path)
-    return p.with_name(f".{p.name}.lock")
+    """The lock file of the definition at ``path``: in this user's lock folder under the system's temp
+    folder, named by the file's resolved path (so the corpora folder holds corpora only, and every
+    EEC Studio process of the user, whatever its settings, finds the same lock)."""
+    import getpass
+    import tempfile
+
+    try:
+        owner = str(os.getuid())
+    except AttributeError:  # Windows
+        owner = getpass.getuser()
+    folder = Path(tempfile.gettempdir()) / f"eec-studio-locks-{owner}"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    key = hashlib.sha256(str(Path(path).resolve()).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return folder / f"{Path(path).name}.{key}.lock"
 
 
 @contextmanager
@@ -59,8 +71,8 @@ def corpus_file_lock(path: str | os.PathLike, timeout: float | None = None) -> I
         lock.acquire()
     except Timeout:
         raise CorpusFileChanged(f"another program has been writing this file for over {wait:g} s",
-                                file=str(path), fix=f"wait for it to finish, or delete {lock_path(path).name} "
-                                "if no EEC Studio program is running") from None
+                                file=str(path), fix="wait for it to finish (or close the program that has it open)"
+                                ) from None
     try:
         yield
     finally:
