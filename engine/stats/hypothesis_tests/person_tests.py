@@ -394,4 +394,8 @@ def crossed_t(pt: PersonTest, d: np.ndarray, factors: dict[str, np.ndarray] | No
         return PersonTest(pt.estimate, nan, nan, nan, nan, pt.n_units, cv.status, cv.note)
     se, df = float(cv.se[0]), float(cv.df[0])
     stat = pt.estimate / se
-    return PersonTest(pt.estimate, se, stat, df, float(2 * tdist.sf(abs(stat), df)), pt.n_units, "ok")
+    note = ""
+    if df < 2 <= pt.df:  # an excess estimated from few levels (K&M neutral: 4 templates) costs nearly all df
+        note = (f"the template/word part rests on few levels here (crossed df {df:.2f}, person df {pt.df:.1f}): "
+                "the crossed test has little power; the person-level test is in person_p_value")
+    return PersonTest(pt.estimate, se, stat, df, float(2 * tdist.sf(abs(stat), df)), pt.n_units, "ok", note)
