@@ -118,3 +118,16 @@ def test_every_bundled_dictionary_is_attributed():
     text = (ROOT / "ATTRIBUTION.md").read_text(encoding="utf-8")
     for tag in bundled_tags():
         assert f"`{tag}.aff`, `{tag}.dic`" in text, f"{tag} is not listed in ATTRIBUTION.md"
+
+
+def test_a_regional_corpus_is_spelled_with_its_own_region_first():
+    """pt-BR-kiritchenko2018 was checked against pt_PT first: Brazilian 'decepcionada' and 'hilária' came out
+    as misspelt (W113). The corpus's region now goes first; other languages keep the file's order."""
+    from engine.corpus import check_corpus
+    from engine.corpus.check.spelling import regional_first
+    from engine.corpus.definition.registry import load_corpus
+
+    assert regional_first(["pt_PT", "pt_BR"], "pt-BR") == ["pt_BR", "pt_PT"]
+    assert regional_first(["pt_PT", "pt_BR"], "pt") == ["pt_PT", "pt_BR"]
+    report = check_corpus(load_corpus("pt-BR-kiritchenko2018"))
+    assert not [f for f in report.findings if f.code == "W113"]

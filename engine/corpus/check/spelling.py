@@ -49,6 +49,16 @@ def system_dictionaries_allowed() -> bool:
     return os.environ.get(SYSTEM_ENV, "1").strip() != "0"
 
 
+def regional_first(tags, language: str) -> list[str]:
+    """The language file's dictionary tags with the corpus's own region first: a pt-BR corpus is
+    checked against pt_BR before pt_PT (Brazilian 'decepcionada' is not in the European list)."""
+    region = str(language or "").replace("-", "_").split("_")
+    if len(region) < 2:
+        return list(tags)
+    want = f"{region[0].lower()}_{region[1].upper()}"
+    return sorted(tags, key=lambda t: t != want)
+
+
 def bundled_tags() -> list[str]:
     """The tags of the dictionaries that come with the package (``de_DE``, ``en_US``, ...)."""
     return sorted(p.stem for p in BUNDLED_DIR.glob("*.dic") if p.with_suffix(".aff").is_file())
@@ -213,7 +223,7 @@ class Speller:
         if not tags:
             return None, (f"spelling not checked: EEC Studio knows no spelling dictionary for "
                           f"{self.corpus.language!r}")
-        return _dictionary(tuple(tags))
+        return _dictionary(tuple(regional_first(tags, self.corpus.language)))
 
     def unknown(self, words: list[str]) -> list[str]:
         """The words (not Japanese: those come from the tagger) that are neither exempt nor in the
