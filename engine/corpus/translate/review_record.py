@@ -19,11 +19,15 @@ import json
 import random
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.common.errors import UsageError
 from engine.common.io import atomic_write_text
 
 from engine.corpus.definition.model import CorpusDefinition
+
+if TYPE_CHECKING:
+    from engine.corpus.generate.compiled import CompiledCorpus
 
 VERDICTS = ("ok", "awkward", "error")
 # the rubric's classes (../shared/review-rubric.md), as short names a sheet can carry
@@ -132,22 +136,28 @@ def clopper_pearson(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
 
 # ---------------------------------------------------------------- sampling
 
-def population(corpus: CorpusDefinition) -> tuple[str, list[SampleItem]]:
+def population(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -> tuple[str, list[SampleItem]]:
     """Every reviewable unit of the corpus: its counterfactual pairs, and every sentence no pair
     covers (a corpus whose pairs are its noun phrases has most of its name sentences outside them:
-    2/3 of the Câmara and Kiritchenko corpora). The unit is "pairs", "sentences" or "items" (both)."""
-    from engine.corpus.generate.compiled import CompiledCorpus
-    from engine.corpus.generate.generator import generate
-    from engine.corpus.pairs.tables import generate_pairs
+    2/3 of the Câmara and Kiritchenko corpora). The unit is "pairs", "sentences" or "items" (both).
 
-    cc = CompiledCorpus(corpus)
-    pairs = generate_pairs(corpus, cc)
-    df = generate(corpus, cc)
-    units = [SampleItem(0, r.pair_id, r.template_id, r.variable, r.privileged, r.minoritised)
-             for r in pairs.itertuples(index=False)]
-    covered = set(pairs["privileged_id"]) | set(pairs["minoritised_id"]) if len(pairs) else set()
-    single = [SampleItem(0, r.ID, r.template_id, "", r.Sentence)
-              for r in df[["ID", "template_id", "Sentence"]].itertuples(index=False) if r.ID not in covered]
+    Ids and texts are those of ``generate_pairs`` and ``generate``, read from the realised sentences
+    (no tables built); with the ``compiled`` corpus a ``check_corpus(..., keep_sentences=True)`` left
+    them on, nothing is realised again."""
+    from engine.corpus.generate.compiled import CompiledCorpus
+    from engine.corpus.pairs.pairing import realise_all
+    from engine.corpus.pairs.tables import usable_pair_rows
+
+    cc = compiled or CompiledCorpus(corpus)
+    sentences = realise_all(cc)
+    prefix = corpus.id_prefix or corpus.id
+    units, covered = [], set()
+    for i, (ct, pp, a, b) in enumerate(usable_pair_rows(corpus, cc)):
+        units.append(SampleItem(0, f"{prefix}-P{i:05d}", ct.id, pp.variable, a.realisation.sentence,
+                                b.realisation.sentence))
+        covered.update((a.id, b.id))
+    single = [SampleItem(0, r.id, r.template.id, "", r.realisation.sentence)
+              for r in sentences.values() if r.id not in covered]
     unit = "items" if units and single else "pairs" if units else "sentences"
     return unit, units + single
 
@@ -313,15 +323,17 @@ class ReviewStatus:
         return out
 
 
-def review_status(corpus: CorpusDefinition, check_stale: bool = True) -> ReviewStatus:
-    """The latest review, and how many of its items the corpus still generates as reviewed."""
+def review_status(corpus: CorpusDefinition, check_stale: bool = True,
+                  compiled: CompiledCorpus | None = None) -> ReviewStatus:
+    """The latest review, and how many of its items the corpus still generates as reviewed
+    (``compiled``: see ``population``)."""
     records = load_records(corpus)
     if not records:
         return ReviewStatus(None)
     last = records[-1]
     if not check_stale:
         return ReviewStatus(last)
-    _, units = population(corpus)
+    _, units = population(corpus, compiled)
     now = {u.item_id: (u.side_a, u.side_b) for u in units}
     stale = sum(1 for i in last.items if now.get(i.item_id) != (i.side_a, i.side_b))
     return ReviewStatus(last, stale)
