@@ -24,7 +24,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from engine.common.errors import UsageError
-from engine.common.progress import Cancelled, LogFn, PhaseFn, ProgressFn, is_cancelled
+from engine.common.progress import Cancelled, LogFn, PhaseFn, ProgressFn, StepFn, StepTracker, is_cancelled
 
 from .manifest import device_info, now_iso, package_versions, scorer_record, sha256_file, sha256_text, spec_label
 from .plan import AuditPlan
@@ -33,13 +33,17 @@ from engine.results.result import AuditResult
 
 
 def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: Any = None, log: LogFn | None = None,
-              on_phase: PhaseFn | None = None, manifest_extra: dict[str, Any] | None = None) -> AuditResult:
+              on_phase: PhaseFn | None = None, on_step: StepFn | None = None,
+              manifest_extra: dict[str, Any] | None = None) -> AuditResult:
     """Run ``plan``; raises ``engine.common.progress.Cancelled`` when ``cancel`` is set.
 
     ``progress(done, total, eta_seconds)`` counts the items of the current phase: texts while
-    scoring (cache hits included, over the whole plan), tests while running association tests.
+    scoring (cache hits included, over the whole plan), statistics done (one per statistic and
+    corpus) while computing statistics, tests while running association tests.
     ``on_phase(name, total)`` announces each phase: "scoring", "statistics", "assoc", "writing",
-    "report". ``cancel`` is a callable or a ``threading.Event``, checked between batches, before
+    "report". ``on_step(what, on)`` says which statistic starts on which corpus ("Beta regression",
+    "en-kiritchenko2018"; with several processes, as each starts in this process or is handed to a
+    worker). ``cancel`` is a callable or a ``threading.Event``, checked between batches, before
     each statistic and each association test, and before anything is written; ``Cancelled.stage``
     says where it stopped ("scoring", "statistics" or "assoc"), and the scores so far stay cached.
     ``manifest_extra``: further top-level manifest sections from a caller that drove part of the
@@ -62,7 +66,7 @@ def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: An
 
         cache = ScoreCache(plan.cache_dir)
         try:
-            total_scored = _score_and_analyse(plan, cache, result, progress, cancel, say, phase)
+            total_scored = _score_and_analyse(plan, cache, result, progress, cancel, say, phase, on_step)
             result.manifest["cache"] = {"path": str(cache.path), "hits": cache.hits, "misses": cache.misses,
                                         "writes": cache.writes}
         finally:
@@ -249,7 +253,7 @@ def _load_scorers(plan: AuditPlan, ids_of: Callable[[], dict[str, str]], result:
 
 
 def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progress: ProgressFn | None, cancel: Any,
-                       say: LogFn, phase: PhaseFn) -> int:
+                       say: LogFn, phase: PhaseFn, on_step: StepFn | None = None) -> int:
     """Score every corpus with every scorer (one scheduler, engine.audit.schedule) and compute the
     corpora's statistics (`_Scoring`): side by side at the end where processes can be forked, else
     each as soon as its scores are in, while worker processes score the next ones."""
@@ -259,7 +263,7 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
 
     processes = resolve_jobs(plan.setting("jobs", None))
     corpora, scorers = _corpora_and_scorers(plan, result, say, processes=processes)
-    run = _Scoring(plan, result, corpora, scorers, processes, progress, cancel, say, phase)
+    run = _Scoring(plan, result, corpora, scorers, processes, progress, cancel, say, phase, on_step)
     phase("scoring", run.total)
     result.manifest["scoring"] = []
     rates = _probe_speeds(corpora, scorers, cache, result, cancel, say)
@@ -271,9 +275,8 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
             closing()
             for warning in _new_warnings(scorer, result):
                 say(f"  warning: {warning}")
+    run.begin_statistics()
     run.deferred_statistics()
-    if progress is not None:
-        progress(run.total, run.total, 0.0)
     for scorer in scorers:  # what a scorer learnt while scoring (e.g. an LLM's label mass) goes on record
         describe = getattr(scorer, "describe", None)
         if callable(describe) and scorer.name in result.manifest["scorers"]:
@@ -297,8 +300,11 @@ class _Scoring:
     workers sat idle (one corpus's statistics cannot be split more finely)."""
 
     def __init__(self, plan: AuditPlan, result: AuditResult, corpora: list, scorers: list, processes: int,
-                 progress: ProgressFn | None, cancel: Any, say: LogFn, phase: PhaseFn) -> None:
+                 progress: ProgressFn | None, cancel: Any, say: LogFn, phase: PhaseFn,
+                 on_step: StepFn | None = None) -> None:
         from engine.common.executor import can_fork
+
+        from .statistics_step import planned
 
         from .schedule import ScoringJob
 
@@ -313,6 +319,8 @@ class _Scoring:
         self.done, self.announced = 0, False
         self.side_by_side = processes > 1 and can_fork()
         self.deferred: list[Any] = []  # CorpusStatistics run side by side at the end
+        # the statistics phase: a step per statistic and corpus, reported once the scoring is done
+        self.steps = StepTracker(len(corpora) * len(planned(list(plan.stats or []))), progress, on_step)
 
     def relay(self, done: int, _total: int, eta: float | None) -> None:
         self.done = done
@@ -355,9 +363,8 @@ class _Scoring:
         from .score_range import check_declared_ranges
 
         plan, result = self.plan, self.result
-        if self.done >= self.total and not self.announced:
-            self.announced = True
-            self.phase("statistics", len(self.corpora))
+        if self.done >= self.total:
+            self.begin_statistics()
         corpus, df, pairs = self.corpora[k]
         scored = {scorer.name: {dim: pd.Series(frame[dim].to_numpy(), index=self.texts_of[k])
                                 for dim in scorer.dimensions}
@@ -382,7 +389,17 @@ class _Scoring:
             from engine.results.writer import corpus_files
 
             result.rendered[corpus.id] = corpus_files(result, corpus.id)
-        task.run(result, self.say, self.stop_here)
+        task.run(result, self.say, self.stop_here, self.steps)
+
+    def begin_statistics(self) -> None:
+        """Every text is scored: the progress is the statistics' from now on (once)."""
+        if self.announced:
+            return
+        self.announced = True
+        if self.progress is not None and self.done < self.total:  # the scoring's last count, if not yet told
+            self.progress(self.total, self.total, 0.0)
+        self.phase("statistics", self.steps.total)
+        self.steps.begin()
 
     def deferred_statistics(self) -> None:
         """The statistics held to the end, side by side (the scoring workers are gone: a fresh pool
@@ -390,7 +407,8 @@ class _Scoring:
         if self.deferred:
             from .analysis import analyse_together
 
-            analyse_together(self.deferred, self.result, self.say, self.stop_here, processes=self.processes)
+            analyse_together(self.deferred, self.result, self.say, self.stop_here, processes=self.processes,
+                             steps=self.steps)
 
 
 def _count(n: int, one: str, many: str) -> str:
