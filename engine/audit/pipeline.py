@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Callable
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Callable
 
 from engine.common.errors import UsageError
 from engine.common.progress import Cancelled, LogFn, PhaseFn, ProgressFn, StepFn, StepTracker, is_cancelled
@@ -29,6 +27,9 @@ from engine.common.progress import Cancelled, LogFn, PhaseFn, ProgressFn, StepFn
 from .manifest import device_info, now_iso, package_versions, scorer_record, sha256_file, sha256_text, spec_label
 from .plan import AuditPlan
 from engine.results.result import AuditResult
+
+if TYPE_CHECKING:  # pandas loads in about half a second: `import engine.audit` does not wait for it
+    import pandas as pd
 
 
 
@@ -361,6 +362,8 @@ class _Scoring:
         """A corpus is scored: its frames, and its statistics now or (side by side) at the end."""
         from .analysis import CorpusStatistics
         from .score_range import check_declared_ranges
+
+        import pandas as pd
 
         plan, result = self.plan, self.result
         if self.done >= self.total:

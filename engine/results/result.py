@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported by whoever fills a result (an audit, the reader)
+    import pandas as pd
 
 
 @dataclass
@@ -40,4 +41,9 @@ class AuditResult:
     def add_table(self, name: str, frame: pd.DataFrame) -> None:
         """Append rows to a tidy table (one table per statistic across corpora)."""
         old = self.tables.get(name)
-        self.tables[name] = frame if old is None or not len(old) else pd.concat([old, frame], ignore_index=True)
+        if old is None or not len(old):
+            self.tables[name] = frame
+        else:
+            import pandas as pd
+
+            self.tables[name] = pd.concat([old, frame], ignore_index=True)
