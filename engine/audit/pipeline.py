@@ -57,17 +57,28 @@ def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: An
         may_write_audit(plan.out_dir, overwrite=plan.overwrite)
     say = log or (lambda _msg: None)
     phase = on_phase or (lambda _name, _total: None)
-    started = time.perf_counter()
     result = AuditResult(plan.out_dir)
     result.manifest = {"created": now_iso(), "plan": _plan_record(plan), "corpora": {}, "scorers": {},
                        "versions": package_versions(), **(manifest_extra or {})}
+    spill = _SpillFolder(plan.out_dir)
+    try:
+        _run_steps(plan, result, progress, cancel, say, phase, on_step, spill)
+    finally:
+        spill.remove()
+    return result
+
+
+def _run_steps(plan: AuditPlan, result: AuditResult, progress: ProgressFn | None, cancel: Any, say: LogFn,
+               phase: PhaseFn, on_step: StepFn | None, spill: _SpillFolder) -> None:
+    """Scoring and statistics, association tests, the folder and the report (``run_audit``)."""
+    started = time.perf_counter()
     total_scored = 0
     if plan.corpora:
         from .cache import ScoreCache
 
         cache = ScoreCache(plan.cache_dir)
         try:
-            total_scored = _score_and_analyse(plan, cache, result, progress, cancel, say, phase, on_step)
+            total_scored = _score_and_analyse(plan, cache, result, progress, cancel, say, phase, on_step, spill)
             result.manifest["cache"] = {"path": str(cache.path), "hits": cache.hits, "misses": cache.misses,
                                         "writes": cache.writes}
         finally:
@@ -95,7 +106,37 @@ def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: An
 
             result.report = Path(build_report(plan.out_dir, plan.out_dir / "report"))
             say(f"report: {result.report}")
-    return result
+
+
+#: a corpus of this many sentences or more is streamed: its statistics as soon as it is scored, then
+#: its score and pair files written beside the results folder and its frames let go (result.scores
+#: reads them back on access), so a run's memory is that of its largest corpus, not of all of them
+STREAM_ROWS = 200_000
+
+
+class _SpillFolder:
+    """Where streamed corpora's files wait for the results folder: a hidden folder beside it (the same
+    file system, so they are moved in, not copied), made on first use and removed when the run ends."""
+
+    def __init__(self, out_dir: Path | None) -> None:
+        self.out_dir = out_dir
+        self.path: Path | None = None
+
+    def folder(self) -> Path:
+        if self.path is None:
+            import tempfile
+
+            parent = Path(self.out_dir).resolve().parent
+            parent.mkdir(parents=True, exist_ok=True)
+            self.path = Path(tempfile.mkdtemp(prefix=f".{Path(self.out_dir).name}.streamed-", dir=parent))
+        return self.path
+
+    def remove(self) -> None:
+        if self.path is not None:
+            import shutil
+
+            shutil.rmtree(self.path, ignore_errors=True)
+            self.path = None
 
 
 def _plan_record(plan: AuditPlan) -> dict[str, Any]:
@@ -254,7 +295,7 @@ def _load_scorers(plan: AuditPlan, ids_of: Callable[[], dict[str, str]], result:
 
 
 def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progress: ProgressFn | None, cancel: Any,
-                       say: LogFn, phase: PhaseFn, on_step: StepFn | None = None) -> int:
+                       say: LogFn, phase: PhaseFn, on_step: StepFn | None, spill: _SpillFolder) -> int:
     """Score every corpus with every scorer (one scheduler, engine.audit.schedule) and compute the
     corpora's statistics (`_Scoring`): side by side at the end where processes can be forked, else
     each as soon as its scores are in, while worker processes score the next ones."""
@@ -264,7 +305,7 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
 
     processes = resolve_jobs(plan.setting("jobs", None))
     corpora, scorers = _corpora_and_scorers(plan, result, say, processes=processes)
-    run = _Scoring(plan, result, corpora, scorers, processes, progress, cancel, say, phase, on_step)
+    run = _Scoring(plan, result, corpora, scorers, processes, progress, cancel, say, phase, on_step, spill)
     phase("scoring", run.total)
     result.manifest["scoring"] = []
     rates = _probe_speeds(corpora, scorers, cache, result, cancel, say)
@@ -302,7 +343,7 @@ class _Scoring:
 
     def __init__(self, plan: AuditPlan, result: AuditResult, corpora: list, scorers: list, processes: int,
                  progress: ProgressFn | None, cancel: Any, say: LogFn, phase: PhaseFn,
-                 on_step: StepFn | None = None) -> None:
+                 on_step: StepFn | None = None, spill: _SpillFolder | None = None) -> None:
         from engine.common.executor import can_fork
 
         from .statistics_step import planned
@@ -311,6 +352,7 @@ class _Scoring:
 
         self.plan, self.result, self.corpora, self.scorers = plan, result, corpora, scorers
         self.processes, self.progress, self.cancel, self.say, self.phase = processes, progress, cancel, say, phase
+        self.spill = spill or _SpillFolder(plan.out_dir)
         self.language_warnings = _language_warnings(corpora, scorers, result, say)
         self.texts_of = [_texts_to_score(df, pairs) for _corpus, df, pairs in corpora]
         # a lookup (prediction file) bypasses the cache: it must see every text at once to count what is missing
@@ -369,6 +411,7 @@ class _Scoring:
         if self.done >= self.total:
             self.begin_statistics()
         corpus, df, pairs = self.corpora[k]
+        self.corpora[k] = (corpus, None, None)  # the scored frames below take the columns over (memory)
         scored = {scorer.name: {dim: pd.Series(frame[dim].to_numpy(), index=self.texts_of[k])
                                 for dim in scorer.dimensions}
                   for scorer, frame in zip(self.scorers, frames)}
@@ -379,20 +422,28 @@ class _Scoring:
         if pairs is not None:
             result.pairs[corpus.id] = pairs
         # its files: rendered beside its statistics at the end (side by side), or now while workers score
+        # a large corpus streams: its statistics now, then its files written and its frames let go
+        streamed = plan.out_dir is not None and len(df) >= STREAM_ROWS
         task = CorpusStatistics(corpus, df, pairs, score_cols, list(plan.stats or []),
                                 _corpus_settings(plan, self.scorers, score_cols,
                                                  self.language_warnings.get(corpus.id, {})),
                                 render=self.side_by_side and plan.out_dir is not None)
-        if self.side_by_side:
+        del df, pairs, scored, frames
+        if self.side_by_side and not streamed:
             if not self.deferred:
                 _import_statistics(plan)  # once, here: the workers forked to compute them inherit the modules
             self.deferred.append(task)
             return
-        if plan.out_dir is not None and self.processes > 1 and self.done < self.total:
+        if not streamed and plan.out_dir is not None and self.processes > 1 and self.done < self.total:
             from engine.results.writer import corpus_files
 
             result.rendered[corpus.id] = corpus_files(result, corpus.id)
         task.run(result, self.say, self.stop_here, self.steps)
+        if streamed:
+            from engine.results.writer import spill_corpus
+
+            del task
+            spill_corpus(result, corpus.id, self.spill.folder())
 
     def begin_statistics(self) -> None:
         """Every text is scored: the progress is the statistics' from now on (once)."""
@@ -421,8 +472,8 @@ def _count(n: int, one: str, many: str) -> str:
 def _scored_frames(corpus: Any, df: pd.DataFrame, pairs: pd.DataFrame | None, scorers: list,
                    scored: dict[str, dict[str, pd.Series]]
                    ) -> tuple[pd.DataFrame, pd.DataFrame | None, dict[str, tuple[str, str]]]:
-    """One corpus's sentences and pairs with a column per scorer dimension, and those columns."""
-    df = df.copy()
+    """One corpus's sentences and pairs with a column per scorer dimension, and those columns (added to
+    ``df`` and ``pairs`` themselves: the caller hands them over, a copy of a million rows costs memory)."""
     score_cols: dict[str, tuple[str, str]] = {}
     for scorer in scorers:
         for dim, series in scored[scorer.name].items():
@@ -430,7 +481,6 @@ def _scored_frames(corpus: Any, df: pd.DataFrame, pairs: pd.DataFrame | None, sc
             df[col] = df.Sentence.map(series).to_numpy()
             score_cols[col] = (scorer.name, dim)
     if pairs is not None:
-        pairs = pairs.copy()
         if "corpus" not in pairs.columns:
             pairs["corpus"] = corpus.id
         for col, (sname, dim) in score_cols.items():
