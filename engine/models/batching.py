@@ -65,7 +65,7 @@ def run_in_batches(
             if len(idx) == 1:
                 raise ModelError("", "out of memory even with batch size 1", field="batch_size",
                                  fix="use a shorter max_length, a smaller model or --device cpu") from None
-            size = max(1, len(idx) // 2)
+            size = max(1, (min(size, len(idx)) if max_tokens else size) // 2)  # a budget's batch: halve what ran
             if on_resize is not None:
                 on_resize(size)
             continue
