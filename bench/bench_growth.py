@@ -82,7 +82,13 @@ def child(corpus: str, stats: list[str], jobs: int, out: str, cache: str) -> Non
         peaks.append((len(marks), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
 
     mark("generate")
-    run_audit(plan, on_phase=lambda n, t: (peak_now(), on_phase(n, t)), on_step=lambda w, o: (peak_now(), on_step(w, o)))
+    def on_log(line: str) -> None:
+        if "written as the audit goes" in line:  # a streamed corpus's files (engine.audit.pipeline.STREAM_ROWS)
+            peak_now()
+            mark("write (streamed)")
+
+    run_audit(plan, on_phase=lambda n, t: (peak_now(), on_phase(n, t)), on_step=lambda w, o: (peak_now(), on_step(w, o)),
+              log=on_log)
     end, end_cpu = time.perf_counter(), time.process_time()
     peak_now()
     peak_by_mark = {}

@@ -442,6 +442,8 @@ class _Scoring:
         if streamed:
             from engine.results.writer import spill_corpus
 
+            self.say(f"{corpus.id}: its {len(task.scores):,} scored sentences written as the audit goes, "
+                     f"not held in memory")
             del task
             spill_corpus(result, corpus.id, self.spill.folder())
 
