@@ -37,6 +37,11 @@ def test_streamed_corpora_write_the_same_folder_and_read_back(tmp_path, monkeypa
         pd.testing.assert_frame_equal(streamed.scores[cid], back.scores[cid])
         assert len(streamed.scores[cid]) == len(held.scores[cid])
     assert held.summary() == streamed.summary()
+    import pickle
+
+    sent = pickle.loads(pickle.dumps(streamed))  # as the GUI's audit process sends it: places, not frames
+    assert isinstance(sent.scores.raw(CORPORA[0]), Spilled)
+    pd.testing.assert_frame_equal(sent.scores[CORPORA[0]], back.scores[CORPORA[0]])
     assert [p.name for p in tmp_path.iterdir() if ".streamed-" in p.name] == []  # nothing left beside it
 
 

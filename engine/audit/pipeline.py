@@ -111,7 +111,7 @@ def _run_steps(plan: AuditPlan, result: AuditResult, progress: ProgressFn | None
 #: a corpus of this many sentences or more is streamed: its statistics as soon as it is scored, then
 #: its score and pair files written beside the results folder and its frames let go (result.scores
 #: reads them back on access), so a run's memory is that of its largest corpus, not of all of them
-STREAM_ROWS = 200_000
+STREAM_ROWS = 100_000
 
 
 class _SpillFolder:

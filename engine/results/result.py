@@ -37,6 +37,9 @@ class Frames(dict):
     def items(self) -> Any:
         return [(k, self[k]) for k in self]
 
+    def __reduce__(self) -> Any:  # pickled as held (a spilled frame stays a place; the audit process's pipe)
+        return (self.__class__, (dict(super().items()),), dict(self.__dict__))
+
     def raw(self, key: str) -> Any:
         """The frame, or its ``Spilled`` place, without reading it."""
         return super().__getitem__(key)
