@@ -1,7 +1,8 @@
-"""engine.audit.analysis: with two processes the corpora's statistics run side by side in a forked
-worker and the audit process at the end of scoring and are merged in corpus order — the audit
-(tables, result objects, problems, log lines, files) is the one a single process computes; a block
-that fails in the worker is redone here; cancel stops the worker."""
+"""engine.audit.analysis: with two processes the corpora's statistics run side by side, a step per
+statistic and corpus, in a forked worker and the audit process at the end of scoring and are merged
+in the serial order — the audit (tables, result objects, problems, log lines, files) is the one a
+single process computes; a step that fails in the worker is redone here; cancel stops the worker;
+the statistics phase reports progress per statistic and corpus."""
 import os
 import sys
 import threading
@@ -11,7 +12,7 @@ import pandas as pd
 import pytest
 
 from engine.audit import AuditPlan, run_audit
-from engine.audit.analysis import CorpusStatistics, blocks_of
+from engine.audit.analysis import CorpusStatistics, Step, steps_of
 from engine.common.executor import can_fork
 from engine.common.progress import Cancelled
 
@@ -30,17 +31,16 @@ def _pools_wound_down():
     yield
 
 
-def test_blocks_are_contiguous_and_the_first_is_never_larger_than_needed():
-    items = list(range(7))
-    assert blocks_of(items, 2) == [[0, 1, 2, 3], [4, 5, 6]]
-    assert blocks_of(items, 3) == [[0, 1, 2], [3, 4], [5, 6]]
-    assert blocks_of(items[:3], 8) == [[0], [1], [2]]  # no empty block
-    assert blocks_of(items[:2], 1) == [[0, 1]]
-    for n in range(1, 9):
-        for p in range(1, 5):
-            blocks = blocks_of(list(range(n)), p)
-            assert [x for b in blocks for x in b] == list(range(n)) and all(blocks)
-            assert max(map(len, blocks)) - min(map(len, blocks)) <= 1
+def test_steps_are_the_serial_order_then_the_files():
+    from engine.stats import registry
+
+    def task(cid, stats, render):
+        return CorpusStatistics(type("C", (), {"id": cid})(), pd.DataFrame(), None, {}, stats, {}, render=render)
+
+    order = [s.id for s in registry.statistics() if s.id in ("beta", "paired")]
+    tasks = [task("a", ["paired", "beta"], True), task("b", ["beta", "paired"], False), task("c", ["paired"], True)]
+    assert steps_of(tasks) == ([Step(0, sid) for sid in order] + [Step(1, sid) for sid in order]
+                               + [Step(2, "paired"), Step(0), Step(2)])
 
 
 def _plan(tmp_path, corpus, jobs, stats=("paired", "counterfactual", "beta")):
@@ -51,13 +51,13 @@ def _plan(tmp_path, corpus, jobs, stats=("paired", "counterfactual", "beta")):
 
 def _marked(monkeypatch):
     """Every corpus says which process computed it (a worker's lines come back with its block)."""
-    real = CorpusStatistics.run
+    real = CorpusStatistics.run_step
 
-    def marked(self, into, say, stop_here):
-        real(self, into, say, stop_here)
+    def marked(self, stat, into, say, stop_here, steps=None):
+        real(self, stat, into, say, stop_here, steps)
         say(f"pid {os.getpid()}")
 
-    monkeypatch.setattr(CorpusStatistics, "run", marked)  # the forked worker inherits the patched class
+    monkeypatch.setattr(CorpusStatistics, "run_step", marked)  # the forked worker inherits the patched class
 
 
 def _statistic_lines(lines):
@@ -75,7 +75,7 @@ def test_side_by_side_statistics_give_the_audit_of_one_process(tmp_path, monkeyp
         logs[jobs] = []
         runs[jobs] = run_audit(_plan(tmp_path, corpus, jobs), log=logs[jobs].append)
     pids = {line.split()[1] for line in logs[2] if line.startswith("pid ")}
-    assert str(os.getpid()) in pids and len(pids) == 2  # a forked worker computed a block, this process the other
+    assert str(os.getpid()) in pids and len(pids) == 2  # a forked worker computed some steps, this process others
     assert {line.split()[1] for line in logs[1] if line.startswith("pid ")} == {str(os.getpid())}  # one process
     assert "statistics of 3 corpora side by side in 2 processes" in logs[2]
     one, two = runs[1], runs[2]
@@ -92,23 +92,23 @@ def test_side_by_side_statistics_give_the_audit_of_one_process(tmp_path, monkeyp
 
 
 @forking
-def test_a_block_that_fails_in_the_worker_is_redone_here(tmp_path, monkeypatch):
+def test_a_step_that_fails_in_the_worker_is_redone_here(tmp_path, monkeypatch):
     from testkit.audit_fixtures import write_mini_corpus
 
     corpus = write_mini_corpus(tmp_path)
     parent = os.getpid()
-    real = CorpusStatistics.run
+    real = CorpusStatistics.run_step
     ran_in_worker = tmp_path / "worker-ran"
 
-    def failing_in_workers(self, into, say, stop_here):
+    def failing_in_workers(self, *args):
         if os.getpid() != parent:
             ran_in_worker.touch()
             raise RuntimeError("a worker's failure")
-        return real(self, into, say, stop_here)
+        return real(self, *args)
 
     runs = {}
     for jobs in (1, 2):
-        monkeypatch.setattr(CorpusStatistics, "run", failing_in_workers if jobs == 2 else real)
+        monkeypatch.setattr(CorpusStatistics, "run_step", failing_in_workers if jobs == 2 else real)
         runs[jobs] = run_audit(_plan(tmp_path, corpus, jobs, stats=("paired",)))
     assert ran_in_worker.exists()
     pd.testing.assert_frame_equal(runs[1].tables["paired"], runs[2].tables["paired"], check_exact=True)
@@ -121,7 +121,7 @@ def test_cancel_while_a_worker_computes_stops_it_and_writes_nothing(tmp_path, mo
 
     corpus = write_mini_corpus(tmp_path)
     parent, flag = os.getpid(), tmp_path / "worker-started"
-    real = CorpusStatistics.run
+    real = CorpusStatistics.run_step
 
     def slow_in_workers(self, *args):
         if os.getpid() != parent:
@@ -129,7 +129,7 @@ def test_cancel_while_a_worker_computes_stops_it_and_writes_nothing(tmp_path, mo
             time.sleep(60)  # a long bootstrap, say
         return real(self, *args)
 
-    monkeypatch.setattr(CorpusStatistics, "run", slow_in_workers)
+    monkeypatch.setattr(CorpusStatistics, "run_step", slow_in_workers)
     plan = _plan(tmp_path, corpus, 2, stats=("paired",))
     started = time.monotonic()
     with pytest.raises(Cancelled) as exc:
@@ -142,19 +142,19 @@ def test_cancel_while_a_worker_computes_stops_it_and_writes_nothing(tmp_path, mo
 @forking
 def test_an_error_in_several_corpora_is_the_first_corpus_s_as_with_one_process(tmp_path, monkeypatch):
     """A statistic that fails (not a refusal the registry turns into a problem line) in the first and
-    the last corpus: the audit process, which computes the last block, raises only after the earlier
-    blocks are redone here — the serial path's error, the first corpus's."""
+    the last corpus: the audit process, which computes the last steps, raises only after the earlier
+    steps are redone here — the serial path's error, the first corpus's."""
     from testkit.audit_fixtures import write_mini_corpus
 
     corpus = write_mini_corpus(tmp_path)
-    real = CorpusStatistics.run
+    real = CorpusStatistics.run_step
 
     def failing(self, *args):
         if self.corpus.id in (plan_ids[0], plan_ids[-1]):
             raise RuntimeError(f"a bug on {self.corpus.id}")
         return real(self, *args)
 
-    monkeypatch.setattr(CorpusStatistics, "run", failing)
+    monkeypatch.setattr(CorpusStatistics, "run_step", failing)
     messages = []
     for jobs in (1, 2):
         plan = _plan(tmp_path, corpus, jobs, stats=("paired",))
@@ -164,3 +164,25 @@ def test_an_error_in_several_corpora_is_the_first_corpus_s_as_with_one_process(t
         messages.append(str(exc.value))
         assert not plan.out_dir.exists()
     assert messages == ["a bug on gui-mini", "a bug on gui-mini"]
+
+
+@forking
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_statistics_phase_reports_each_statistic_on_each_corpus(tmp_path, jobs):
+    """Issue 42: the statistics phase is not a still "100 %": each statistic on each corpus is named as
+    it starts, and the phase's progress counts them (statistics × corpora) to the end."""
+    from testkit.audit_fixtures import write_mini_corpus
+
+    corpus = write_mini_corpus(tmp_path)
+    events = []
+    run_audit(_plan(tmp_path, corpus, jobs), progress=lambda d, t, e: events.append(("progress", d, t)),
+              on_phase=lambda name, total: events.append(("phase", name, total)),
+              on_step=lambda what, on: events.append(("step", what, on)))
+    start = events.index(("phase", "statistics", 9))  # 3 corpora × 3 statistics
+    assert events[start - 1][0] == "progress" and events[start - 1][1] == events[start - 1][2]  # scoring at 100 %
+    after = [e for e in events[start + 1:] if e[0] == "progress"]
+    assert after and all(t == 9 for _p, _d, t in after) and after[-1][1] == 9
+    assert [d for _p, d, _t in after] == sorted(d for _p, d, _t in after)
+    steps = {(what, on) for kind, what, on in events if kind == "step"}
+    for cid in ("gui-mini", "en-goldfarb2023", "en-kiritchenko2018"):
+        assert ("Beta regression", cid) in steps, steps

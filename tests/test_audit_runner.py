@@ -29,9 +29,11 @@ def test_audit_detects_planted_gender_bias(planted, tmp_path):
     out = tmp_path / "audit"
     plan = AuditPlan(["en-kiritchenko2018"], [f"predictions:{planted}?key=sentence&name=sys"], stats=["beta", "paired"],
                      out_dir=out, cache_dir=tmp_path / "cache", settings={"n_resamples": 200})
-    seen = []
-    result = run_audit(plan, progress=lambda d, t, e: seen.append((d, t)))
-    assert seen[-1][0] == seen[-1][1] == 8640
+    seen, phases = [], []
+    result = run_audit(plan, progress=lambda d, t, e: seen.append((d, t)),
+                       on_phase=lambda name, total: phases.append(len(seen)))
+    assert seen[phases[1] - 1] == (8640, 8640)  # the scoring's last count, before the statistics phase
+    assert seen[-1] == (2, 2)  # then its statistics: Beta and paired on the one corpus
     beta = result.tables["beta"]
     g = beta[(beta.term == "gender") & (beta.model == "sys")].iloc[0]
     assert g.p_value < 1e-6 and abs(g.ame - 0.05) < 0.01

@@ -52,6 +52,8 @@ def test_small_audit_with_tiny_model_and_prediction_file_runs_to_completion(qtbo
     page.add_prediction_file(assets["pred"])
     page.bootstrap.setValue(100)
     assert page.checked_scorers() == [f"hf-classifier:{assets['tiny']}", f"predictions:{assets['pred']}"]
+    shown, steps = page._on_step, []
+    page._on_step = lambda what, on: steps.append((what, on)) or shown(what, on)  # connected at start()
     with qtbot.waitSignal(page.finished_result, timeout=180_000) as sig:
         assert page.start()
         assert page.running and not page.run_button.isEnabled() and page.cancel_button.isEnabled()
@@ -60,6 +62,7 @@ def test_small_audit_with_tiny_model_and_prediction_file_runs_to_completion(qtbo
     assert page.outcome == "finished", page.last_error
     assert page.progress.value() == page.progress.maximum()
     assert page.run_button.isEnabled() and not page.cancel_button.isEnabled()
+    assert ("Beta regression", "gui-mini") in steps  # told across the audit process's pipe
     log = page.log.toPlainText()
     assert "gui-mini × tiny-bert: 430 scored, 32 from cache" in log and "Finished" in log  # 32: the speed probe
     # both systems were scored and analysed; the planted +0.05 for women is found in the prediction file
@@ -209,6 +212,26 @@ def test_eta_and_labels():
     assert format_eta(42) == "about 42 s left"
     assert format_eta(125) == "about 2 min 5 s left"
     assert format_eta(7300) == "about 2 h 1 min left"
+
+
+def test_the_statistics_phase_counts_and_names_each_statistic(page):
+    """Issue 42: the statistics phase shows its steps (statistic × corpus) done of all, and which
+    statistic runs on which corpus, in the interface language — not a still bar."""
+    from gui import i18n
+
+    page.outcome, page._step_named = "running", False
+    page._on_progress("statistics", 0, 9, None)
+    assert page.phase_label.text() == "Computing statistics…" and page.progress.maximum() == 9
+    page._on_step("Beta regression", "en-kiritchenko2018")
+    page._on_progress("statistics", 4, 9, 30.0)
+    assert page.phase_label.text() == "Computing statistics: Beta regression on en-kiritchenko2018"
+    assert page.progress.value() == 4 and "about 30 s left" in page.eta_label.text()
+    try:
+        i18n.set_language("de")
+        page._on_step("Beta regression", "en-kiritchenko2018")
+        assert page.phase_label.text() == "Statistiken werden berechnet: Beta-Regression für en-kiritchenko2018"
+    finally:
+        i18n.set_language("en")
 
 
 def test_progress_counts_read_done_then_total_in_arabic_too(page):

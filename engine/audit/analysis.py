@@ -1,19 +1,23 @@
-"""The statistics of several corpora side by side: blocks of corpora analysed in worker processes
-and in the audit process (the executor's `LocalPool.map`), merged back in corpus order.
+"""The statistics of several corpora side by side: one step per statistic and corpus (and one per
+corpus's files to render), computed in worker processes and in the audit process (the executor's
+`LocalPool.map`), merged back in the serial order.
 
 Why: in an audit in several processes (engine.audit.pipeline) the corpora's statistics, computed
 one by one as each corpus's scores came in, kept the audit process from scoring, so most corpora
 completed together at the end (later corpora share most of their texts with earlier ones and need
 little new scoring) and their statistics, and rendering their files, ran one after another beside
 idle workers: a third of an audit of VADER + TextBlob over the four English corpora on two cores.
-Here each block of corpora is analysed, with its files rendered, in one process and into a result
-of its own; the blocks are merged in corpus order, so tables, result objects, problems and log
-lines are those of the serial run. The pool is made once the scoring is done, so its forked workers
-start with the statistics' modules imported and are handed the blocks at the fork (pickling a block
-of scored corpora to a worker cost about 0.1 s). A block that fails in a worker in any way (a result
-that cannot be pickled, a crash) is redone here by the executor, so the user sees exactly what the
-serial path gives. Cancel is checked while waiting and before each statistic here, and stops the
-workers.
+Here each step is computed in one process into a result of its own, and the results are merged in
+the serial order (corpus, then statistic), so tables, result objects, problems and log lines are
+those of the serial run. Steps, not blocks of corpora: one long statistic (a Beta regression on a
+large corpus) no longer holds back a whole block, the processes stay busy to the end, and the
+statistics phase reports progress per statistic and corpus (`StepTracker`: a step handed to a worker
+or started here is named, each finished one counted). The pool is made once the scoring is done, so
+its forked workers start with the statistics' modules imported and are handed the scored corpora at
+the fork (pickling them to a worker cost about 0.1 s). A step that fails in a worker in any way (a
+result that cannot be pickled, a crash) is redone here by the executor, so the user sees exactly
+what the serial path gives. Cancel is checked while waiting and before each statistic here, and
+stops the workers.
 """
 from __future__ import annotations
 
@@ -24,10 +28,10 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from engine.common.progress import LogFn
+from engine.common.progress import LogFn, StepTracker
 from engine.results.result import AuditResult
 
-_BLOCKS = "engine.audit.analysis.blocks"  # the key the blocks are handed to forked workers under
+_BLOCKS = "engine.audit.analysis.steps"  # the key the corpora and steps are handed to forked workers under
 
 
 @dataclass
@@ -43,12 +47,25 @@ class CorpusStatistics:
     settings: dict[str, Any]
     render: bool = False
 
-    def run(self, into: AuditResult, say: LogFn, stop_here: Callable[[], None]) -> None:
-        """Add the plan's statistics on this corpus to `into`."""
-        from .statistics_step import run_statistics
+    def statistics(self) -> list[Any]:
+        """The registry entries this corpus runs, in order: one step each."""
+        from .statistics_step import planned
 
-        run_statistics(self.stat_ids, self.corpus, self.scores, self.pairs, self.score_cols, self.settings, into,
-                       say, stop_here)
+        return planned(self.stat_ids)
+
+    def run(self, into: AuditResult, say: LogFn, stop_here: Callable[[], None],
+            steps: StepTracker | None = None) -> None:
+        """Add the plan's statistics on this corpus to `into`."""
+        for stat in self.statistics():
+            self.run_step(stat, into, say, stop_here, steps)
+
+    def run_step(self, stat: Any, into: AuditResult, say: LogFn, stop_here: Callable[[], None],
+                 steps: StepTracker | None = None) -> None:
+        """One statistic on this corpus into `into`."""
+        from .statistics_step import run_statistic
+
+        run_statistic(stat, self.corpus, self.scores, self.pairs, self.score_cols, self.settings, into, say,
+                      stop_here, steps)
 
     def files(self, out_dir: Path | None) -> tuple[dict[str, bytes], list[str]]:
         """The corpus's files (engine.results.writer.corpus_files) and the problems rendering found."""
@@ -63,42 +80,58 @@ class CorpusStatistics:
 
 @dataclass
 class _Block:
-    """What one process computed for its corpora, in a result of its own (plain, picklable data)."""
+    """What one step computed, in a result of its own (plain, picklable data)."""
 
     result: AuditResult
     lines: list[str] = field(default_factory=list)
 
 
-def blocks_of(items: list[Any], processes: int) -> list[list[Any]]:
-    """Contiguous blocks, the larger ones first: the last, never larger than the others, is the
-    audit process's, which also merges the blocks and writes the folder afterwards."""
-    n = len(items)
-    count = max(1, min(processes, n))
-    size, extra = divmod(n, count)
-    out, start = [], 0
-    for b in range(count):
-        end = start + size + (1 if b < extra else 0)
-        out.append(items[start:end])
-        start = end
-    return out
+@dataclass(frozen=True)
+class Step:
+    """One task of the side-by-side statistics: statistic `stat` (a registry id) of corpus `k`, or,
+    with `stat` None, the rendering of corpus `k`'s files."""
+
+    k: int
+    stat: str | None = None
+
+
+def steps_of(tasks: list[CorpusStatistics]) -> list[Step]:
+    """Every corpus's statistics in corpus order (the serial path's), then the files to render: the
+    workers take steps from the front, the audit process from the back (the files, then the last
+    statistics), so the long statistics start first and the rendering fills the gaps."""
+    out = [Step(k, stat.id) for k, task in enumerate(tasks) for stat in task.statistics()]
+    return out + [Step(k) for k, task in enumerate(tasks) if task.render]
 
 
 def analyse_together(tasks: list[CorpusStatistics], result: AuditResult, say: LogFn,
-                     stop_here: Callable[[], None], *, processes: int) -> None:
+                     stop_here: Callable[[], None], *, processes: int, steps: StepTracker | None = None) -> None:
     """Run `tasks` in up to `processes` processes (this one included) and add what they compute to
-    `result`. `stop_here()` raises the audit's `Cancelled` when the run is to stop."""
+    `result`, in the serial path's order. `stop_here()` raises the audit's `Cancelled` when the run is
+    to stop; `steps` is told as each statistic starts here and as each one ends, here or in a worker."""
     from engine.common.executor import LocalPool
+    from engine.stats import registry
 
-    blocks = blocks_of(tasks, processes)
-    if len(blocks) == 1:
-        parts = [_analyse_block(blocks[0], result.out_dir, stop_here)]
+    plan = steps_of(tasks)
+    if processes < 2 or len(plan) < 2:
+        parts = [_run_step(tasks, step, result.out_dir, stop_here, steps) for step in plan]
     else:
-        say(f"statistics of {len(tasks)} corpora side by side in {len(blocks)} processes")
-        with LocalPool(len(blocks) - 1, inherit={_BLOCKS: blocks}) as pool:
+        say(f"statistics of {len(tasks)} corpora side by side in {processes} processes")
+        counted = [step.stat is not None for step in plan]
+
+        def done(i: int, _part: _Block) -> None:
+            if steps is not None and counted[i]:
+                steps.finish()
+
+        def started(i: int) -> None:
+            if steps is not None and counted[i]:
+                steps.start(registry.get(plan[i].stat).label, tasks[plan[i].k].corpus.id)
+
+        with LocalPool(processes - 1, inherit={_BLOCKS: (tasks, plan)}) as pool:
             # in a worker, cancel is not looked at: the audit process checks it and stops the workers
-            parts = pool.map(partial(_analyse_handed, out_dir=result.out_dir), range(len(blocks)), cancel=stop_here,
-                             here=lambda b: _analyse_block(blocks[b], result.out_dir, stop_here))
-    for part in parts:  # corpus order
+            parts = pool.map(partial(_step_handed, out_dir=result.out_dir), range(len(plan)), cancel=stop_here,
+                             here=lambda i: _run_step(tasks, plan[i], result.out_dir, stop_here),
+                             on_result=done, on_start=started)
+    for part in parts:  # the serial order
         _merge(result, part, say)
 
 
@@ -106,29 +139,32 @@ def _never() -> None:
     pass
 
 
-def _analyse_handed(b: int, out_dir: Path | None) -> _Block:
-    """In a worker: block `b` of those the pool was handed (a worker that was not handed them, not
-    being forked, fails, and the executor redoes the block in the audit process)."""
+def _step_handed(i: int, out_dir: Path | None) -> _Block:
+    """In a worker: step `i` of those the pool was handed (a worker that was not handed them, not
+    being forked, fails, and the executor redoes the step in the audit process)."""
     from engine.common.executor import inherited
 
-    return _analyse_block(inherited(_BLOCKS)[b], out_dir)
+    tasks, plan = inherited(_BLOCKS)
+    return _run_step(tasks, plan[i], out_dir)
 
 
-def _analyse_block(block: list[CorpusStatistics], out_dir: Path | None,
-                   stop_here: Callable[[], None] = _never) -> _Block:
-    """A block's statistics (and files) into a fresh result."""
+def _run_step(tasks: list[CorpusStatistics], step: Step, out_dir: Path | None,
+              stop_here: Callable[[], None] = _never, steps: StepTracker | None = None) -> _Block:
+    """A step's statistic (or files) into a fresh result."""
+    from engine.stats import registry
+
+    task = tasks[step.k]
     part = _Block(AuditResult(out_dir))
-    for task in block:
-        task.run(part.result, part.lines.append, stop_here)
-    for task in block:
-        if task.render:
-            part.result.rendered[task.corpus.id], problems = task.files(out_dir)
-            part.result.problems.extend(problems)
+    if step.stat is None:
+        part.result.rendered[task.corpus.id], problems = task.files(out_dir)
+        part.result.problems.extend(problems)
+    else:
+        task.run_step(registry.get(step.stat), part.result, part.lines.append, stop_here, steps)
     return part
 
 
 def _merge(result: AuditResult, part: _Block, say: LogFn) -> None:
-    """Add a block's result to the audit's, as if its corpora had been analysed here."""
+    """Add a step's result to the audit's, as if it had been computed here."""
     for line in part.lines:
         say(line)
     for name, frame in part.result.tables.items():

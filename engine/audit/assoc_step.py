@@ -20,10 +20,13 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from engine.common.command import command
 from engine.common.progress import Cancelled, LogFn, is_cancelled
+
+if TYPE_CHECKING:  # pandas loads in about half a second: a lexicon audit's import must not wait for it
+    import pandas as pd
 
 
 
@@ -108,6 +111,8 @@ def run_assoc_step(step: AssocStep, *, progress: Callable[[int, int, float | Non
             done = i + 1
             rate = (time.perf_counter() - started) / done
             progress(done, total, rate * (total - done))
+    import pandas as pd
+
     tables: dict[str, pd.DataFrame] = {}
     for key, parts in (("assoc", rows), ("assoc_words", words), ("fise_quadrants", quads), ("fise_words", fwords)):
         if parts:
@@ -143,6 +148,8 @@ def assoc_record(step: AssocStep, problems: list[str] | None = None) -> dict[str
 
 def assoc_overview(tables: dict[str, pd.DataFrame], step: AssocStep, problems: list[str]) -> pd.DataFrame:
     """One row per requested test — the results, and the refused or failed ones with the reason."""
+    import pandas as pd
+
     from engine.assoc.library import resolve
 
     done = tables.get("assoc", pd.DataFrame(columns=["test"]))

@@ -86,6 +86,10 @@ class ScoreCache:
             if str(path) != ":memory:":
                 self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
+            # a 64 MiB page cache (taken as used; SQLite's default is 2 MiB): the keys are hashes, so a
+            # million new scores land all over the B-tree, and with the default cache each commit read
+            # and wrote back pages from disk — 600,000 inserts: 10.5 -> 8.0 s CPU, 65 -> 35 s wall (issue 42)
+            self._db.execute("PRAGMA cache_size=-65536")
             self._db.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise ModelError(str(path), f"cannot open the score cache ({exc})",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from .assoc_step import AssocStep
 from .plan import AuditPlan, statistic_ids
-from .progress_bar import ProgressBar
+from .progress_bar import AuditProgress
 from engine.models.specs import model_option_help
 
 
@@ -114,7 +114,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
         plan.validate()
         may_write_audit(plan.out_dir, overwrite=False, confirm=tty_confirm())
         plan.overwrite = True  # nothing there to lose, or the user said yes
-    result = run_audit(plan, progress=ProgressBar("scoring"), log=lambda m: print(m, file=sys.stderr))
+    shown = AuditProgress()
+    result = run_audit(plan, progress=shown, on_phase=shown.phase, on_step=shown.step,
+                       log=lambda m: print(m, file=sys.stderr))
     print(result.summary())
     if result.assoc_overview is not None:
         from engine.results.writer import assoc_markdown
@@ -130,7 +132,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     out = Path(args.out).resolve()
     print(f"EEC Studio demo: {', '.join(DEMO_CORPORA)} scored by {' and '.join(DEMO_SCORERS)}"
           f"{', plus WEAT on GloVe 6B 50d' if has_glove() else ''} -> {out}", file=sys.stderr)
-    demo = run_demo(out, progress=ProgressBar("scoring"), log=lambda m: print(m, file=sys.stderr))
+    shown = AuditProgress()
+    demo = run_demo(out, progress=shown, on_phase=shown.phase, on_step=shown.step,
+                    log=lambda m: print(m, file=sys.stderr))
     print(demo.audit.summary())
     if demo.weat is not None:
         from engine.results.writer import assoc_markdown

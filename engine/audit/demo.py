@@ -63,7 +63,9 @@ def has_glove() -> bool:
 
 
 def run_demo(out_dir: str | Path, *, progress: Callable[[int, int, float | None], None] | None = None,
-             log: Callable[[str], None] | None = None, n_resamples: int = 1000, cancel: Any = None) -> DemoResult:
+             log: Callable[[str], None] | None = None, n_resamples: int = 1000, cancel: Any = None,
+             on_phase: Callable[[str, int], None] | None = None,
+             on_step: Callable[[str, str], None] | None = None) -> DemoResult:
     """Run the whole demo into `out_dir` (see the module docstring for what lands where)."""
     from engine.report import build_report
 
@@ -72,7 +74,8 @@ def run_demo(out_dir: str | Path, *, progress: Callable[[int, int, float | None]
     started = time.perf_counter()
     out = Path(out_dir)
     demo = DemoResult(out)
-    demo.audit = run_audit(demo_plan(out, n_resamples=n_resamples), progress=progress, cancel=cancel, log=log)
+    demo.audit = run_audit(demo_plan(out, n_resamples=n_resamples), progress=progress, cancel=cancel, log=log,
+                           on_phase=on_phase, on_step=on_step)
     demo.plots = sorted((out / "audit" / "plots").glob("*.svg"))
     demo.weat = demo.audit.assoc_overview
     if not has_glove():  # one line instead of ten refused tests

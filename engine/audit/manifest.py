@@ -5,7 +5,6 @@ import hashlib
 import platform
 import sys
 from datetime import datetime, timezone
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,8 @@ def sha256_text(text: str) -> str:
 
 
 def package_versions() -> dict[str, str]:
+    from importlib import metadata  # 0.1 s to import: asked for when a run starts, not at `import engine.audit`
+
     out = {}
     for name in PACKAGES:
         try:

@@ -19,27 +19,32 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Callable
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Callable
 
 from engine.common.errors import UsageError
-from engine.common.progress import Cancelled, LogFn, PhaseFn, ProgressFn, is_cancelled
+from engine.common.progress import Cancelled, LogFn, PhaseFn, ProgressFn, StepFn, StepTracker, is_cancelled
 
 from .manifest import device_info, now_iso, package_versions, scorer_record, sha256_file, sha256_text, spec_label
 from .plan import AuditPlan
 from engine.results.result import AuditResult
 
+if TYPE_CHECKING:  # pandas loads in about half a second: `import engine.audit` does not wait for it
+    import pandas as pd
+
 
 
 def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: Any = None, log: LogFn | None = None,
-              on_phase: PhaseFn | None = None, manifest_extra: dict[str, Any] | None = None) -> AuditResult:
+              on_phase: PhaseFn | None = None, on_step: StepFn | None = None,
+              manifest_extra: dict[str, Any] | None = None) -> AuditResult:
     """Run ``plan``; raises ``engine.common.progress.Cancelled`` when ``cancel`` is set.
 
     ``progress(done, total, eta_seconds)`` counts the items of the current phase: texts while
-    scoring (cache hits included, over the whole plan), tests while running association tests.
+    scoring (cache hits included, over the whole plan), statistics done (one per statistic and
+    corpus) while computing statistics, tests while running association tests.
     ``on_phase(name, total)`` announces each phase: "scoring", "statistics", "assoc", "writing",
-    "report". ``cancel`` is a callable or a ``threading.Event``, checked between batches, before
+    "report". ``on_step(what, on)`` says which statistic starts on which corpus ("Beta regression",
+    "en-kiritchenko2018"; with several processes, as each starts in this process or is handed to a
+    worker). ``cancel`` is a callable or a ``threading.Event``, checked between batches, before
     each statistic and each association test, and before anything is written; ``Cancelled.stage``
     says where it stopped ("scoring", "statistics" or "assoc"), and the scores so far stay cached.
     ``manifest_extra``: further top-level manifest sections from a caller that drove part of the
@@ -52,17 +57,28 @@ def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: An
         may_write_audit(plan.out_dir, overwrite=plan.overwrite)
     say = log or (lambda _msg: None)
     phase = on_phase or (lambda _name, _total: None)
-    started = time.perf_counter()
     result = AuditResult(plan.out_dir)
     result.manifest = {"created": now_iso(), "plan": _plan_record(plan), "corpora": {}, "scorers": {},
                        "versions": package_versions(), **(manifest_extra or {})}
+    spill = _SpillFolder(plan.out_dir)
+    try:
+        _run_steps(plan, result, progress, cancel, say, phase, on_step, spill)
+    finally:
+        spill.remove()
+    return result
+
+
+def _run_steps(plan: AuditPlan, result: AuditResult, progress: ProgressFn | None, cancel: Any, say: LogFn,
+               phase: PhaseFn, on_step: StepFn | None, spill: _SpillFolder) -> None:
+    """Scoring and statistics, association tests, the folder and the report (``run_audit``)."""
+    started = time.perf_counter()
     total_scored = 0
     if plan.corpora:
         from .cache import ScoreCache
 
         cache = ScoreCache(plan.cache_dir)
         try:
-            total_scored = _score_and_analyse(plan, cache, result, progress, cancel, say, phase)
+            total_scored = _score_and_analyse(plan, cache, result, progress, cancel, say, phase, on_step, spill)
             result.manifest["cache"] = {"path": str(cache.path), "hits": cache.hits, "misses": cache.misses,
                                         "writes": cache.writes}
         finally:
@@ -90,7 +106,37 @@ def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: An
 
             result.report = Path(build_report(plan.out_dir, plan.out_dir / "report"))
             say(f"report: {result.report}")
-    return result
+
+
+#: a corpus of this many sentences or more is streamed: its statistics as soon as it is scored, then
+#: its score and pair files written beside the results folder and its frames let go (result.scores
+#: reads them back on access), so a run's memory is that of its largest corpus, not of all of them
+STREAM_ROWS = 100_000
+
+
+class _SpillFolder:
+    """Where streamed corpora's files wait for the results folder: a hidden folder beside it (the same
+    file system, so they are moved in, not copied), made on first use and removed when the run ends."""
+
+    def __init__(self, out_dir: Path | None) -> None:
+        self.out_dir = out_dir
+        self.path: Path | None = None
+
+    def folder(self) -> Path:
+        if self.path is None:
+            import tempfile
+
+            parent = Path(self.out_dir).resolve().parent
+            parent.mkdir(parents=True, exist_ok=True)
+            self.path = Path(tempfile.mkdtemp(prefix=f".{Path(self.out_dir).name}.streamed-", dir=parent))
+        return self.path
+
+    def remove(self) -> None:
+        if self.path is not None:
+            import shutil
+
+            shutil.rmtree(self.path, ignore_errors=True)
+            self.path = None
 
 
 def _plan_record(plan: AuditPlan) -> dict[str, Any]:
@@ -249,7 +295,7 @@ def _load_scorers(plan: AuditPlan, ids_of: Callable[[], dict[str, str]], result:
 
 
 def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progress: ProgressFn | None, cancel: Any,
-                       say: LogFn, phase: PhaseFn) -> int:
+                       say: LogFn, phase: PhaseFn, on_step: StepFn | None, spill: _SpillFolder) -> int:
     """Score every corpus with every scorer (one scheduler, engine.audit.schedule) and compute the
     corpora's statistics (`_Scoring`): side by side at the end where processes can be forked, else
     each as soon as its scores are in, while worker processes score the next ones."""
@@ -259,7 +305,7 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
 
     processes = resolve_jobs(plan.jobs)
     corpora, scorers = _corpora_and_scorers(plan, result, say, processes=processes)
-    run = _Scoring(plan, result, corpora, scorers, processes, progress, cancel, say, phase)
+    run = _Scoring(plan, result, corpora, scorers, processes, progress, cancel, say, phase, on_step, spill)
     phase("scoring", run.total)
     result.manifest["scoring"] = []
     rates = _probe_speeds(corpora, scorers, cache, result, cancel, say)
@@ -271,9 +317,8 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
             closing()
             for warning in _new_warnings(scorer, result):
                 say(f"  warning: {warning}")
+    run.begin_statistics()
     run.deferred_statistics()
-    if progress is not None:
-        progress(run.total, run.total, 0.0)
     for scorer in scorers:  # what a scorer learnt while scoring (e.g. an LLM's label mass) goes on record
         describe = getattr(scorer, "describe", None)
         if callable(describe) and scorer.name in result.manifest["scorers"]:
@@ -297,13 +342,17 @@ class _Scoring:
     workers sat idle (one corpus's statistics cannot be split more finely)."""
 
     def __init__(self, plan: AuditPlan, result: AuditResult, corpora: list, scorers: list, processes: int,
-                 progress: ProgressFn | None, cancel: Any, say: LogFn, phase: PhaseFn) -> None:
+                 progress: ProgressFn | None, cancel: Any, say: LogFn, phase: PhaseFn,
+                 on_step: StepFn | None = None, spill: _SpillFolder | None = None) -> None:
         from engine.common.executor import can_fork
+
+        from .statistics_step import planned
 
         from .schedule import ScoringJob
 
         self.plan, self.result, self.corpora, self.scorers = plan, result, corpora, scorers
         self.processes, self.progress, self.cancel, self.say, self.phase = processes, progress, cancel, say, phase
+        self.spill = spill or _SpillFolder(plan.out_dir)
         self.language_warnings = _language_warnings(corpora, scorers, result, say)
         self.indistinct = _identity_checks(corpora, scorers, result, say)
         self.texts_of = [_texts_to_score(df, pairs) for _corpus, df, pairs in corpora]
@@ -314,6 +363,8 @@ class _Scoring:
         self.done, self.announced = 0, False
         self.side_by_side = processes > 1 and can_fork()
         self.deferred: list[Any] = []  # CorpusStatistics run side by side at the end
+        # the statistics phase: a step per statistic and corpus, reported once the scoring is done
+        self.steps = StepTracker(len(corpora) * len(planned(list(plan.stats or []))), progress, on_step)
 
     def relay(self, done: int, _total: int, eta: float | None) -> None:
         self.done = done
@@ -355,11 +406,13 @@ class _Scoring:
         from .analysis import CorpusStatistics
         from .score_range import check_declared_ranges
 
+        import pandas as pd
+
         plan, result = self.plan, self.result
-        if self.done >= self.total and not self.announced:
-            self.announced = True
-            self.phase("statistics", len(self.corpora))
+        if self.done >= self.total:
+            self.begin_statistics()
         corpus, df, pairs = self.corpora[k]
+        self.corpora[k] = (corpus, None, None)  # the scored frames below take the columns over (memory)
         scored = {scorer.name: {dim: pd.Series(frame[dim].to_numpy(), index=self.texts_of[k])
                                 for dim in scorer.dimensions}
                   for scorer, frame in zip(self.scorers, frames)}
@@ -370,21 +423,41 @@ class _Scoring:
         if pairs is not None:
             result.pairs[corpus.id] = pairs
         # its files: rendered beside its statistics at the end (side by side), or now while workers score
+        # a large corpus streams: its statistics now, then its files written and its frames let go
+        streamed = plan.out_dir is not None and len(df) >= STREAM_ROWS
         task = CorpusStatistics(corpus, df, pairs, score_cols, list(plan.stats or []),
                                 _corpus_settings(plan, self.scorers, score_cols,
                                                  self.language_warnings.get(corpus.id, {}),
                                                  self.indistinct.get(corpus.id, {})),
                                 render=self.side_by_side and plan.out_dir is not None)
-        if self.side_by_side:
+        del df, pairs, scored, frames
+        if self.side_by_side and not streamed:
             if not self.deferred:
                 _import_statistics(plan)  # once, here: the workers forked to compute them inherit the modules
             self.deferred.append(task)
             return
-        if plan.out_dir is not None and self.processes > 1 and self.done < self.total:
+        if not streamed and plan.out_dir is not None and self.processes > 1 and self.done < self.total:
             from engine.results.writer import corpus_files
 
             result.rendered[corpus.id] = corpus_files(result, corpus.id)
-        task.run(result, self.say, self.stop_here)
+        task.run(result, self.say, self.stop_here, self.steps)
+        if streamed:
+            from engine.results.writer import spill_corpus
+
+            self.say(f"{corpus.id}: its {len(task.scores):,} scored sentences written as the audit goes, "
+                     f"not held in memory")
+            del task
+            spill_corpus(result, corpus.id, self.spill.folder())
+
+    def begin_statistics(self) -> None:
+        """Every text is scored: the progress is the statistics' from now on (once)."""
+        if self.announced:
+            return
+        self.announced = True
+        if self.progress is not None and self.done < self.total:  # the scoring's last count, if not yet told
+            self.progress(self.total, self.total, 0.0)
+        self.phase("statistics", self.steps.total)
+        self.steps.begin()
 
     def deferred_statistics(self) -> None:
         """The statistics held to the end, side by side (the scoring workers are gone: a fresh pool
@@ -392,7 +465,8 @@ class _Scoring:
         if self.deferred:
             from .analysis import analyse_together
 
-            analyse_together(self.deferred, self.result, self.say, self.stop_here, processes=self.processes)
+            analyse_together(self.deferred, self.result, self.say, self.stop_here, processes=self.processes,
+                             steps=self.steps)
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -402,8 +476,8 @@ def _count(n: int, one: str, many: str) -> str:
 def _scored_frames(corpus: Any, df: pd.DataFrame, pairs: pd.DataFrame | None, scorers: list,
                    scored: dict[str, dict[str, pd.Series]]
                    ) -> tuple[pd.DataFrame, pd.DataFrame | None, dict[str, tuple[str, str]]]:
-    """One corpus's sentences and pairs with a column per scorer dimension, and those columns."""
-    df = df.copy()
+    """One corpus's sentences and pairs with a column per scorer dimension, and those columns (added to
+    ``df`` and ``pairs`` themselves: the caller hands them over, a copy of a million rows costs memory)."""
     score_cols: dict[str, tuple[str, str]] = {}
     for scorer in scorers:
         for dim, series in scored[scorer.name].items():
@@ -411,7 +485,6 @@ def _scored_frames(corpus: Any, df: pd.DataFrame, pairs: pd.DataFrame | None, sc
             df[col] = df.Sentence.map(series).to_numpy()
             score_cols[col] = (scorer.name, dim)
     if pairs is not None:
-        pairs = pairs.copy()
         if "corpus" not in pairs.columns:
             pairs["corpus"] = corpus.id
         for col, (sname, dim) in score_cols.items():

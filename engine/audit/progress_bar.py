@@ -1,4 +1,5 @@
-"""A terminal progress bar for headless runs (stderr, redrawn in place; plain lines when not a TTY)."""
+"""Terminal progress for headless runs (stderr, redrawn in place; plain lines when not a TTY): a bar,
+and ``AuditProgress``, an audit's bars phase by phase with the statistic being computed."""
 from __future__ import annotations
 
 import sys
@@ -26,8 +27,23 @@ class ProgressBar:
         self._last = 0.0
         self._tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self._last_pct = -10
+        self.detail = ""  # what runs now (the statistics: "Beta regression on en-kiritchenko2018")
+        self._state: tuple[int, int, float | None] | None = None
+
+    def step(self, detail: str) -> None:
+        """Show what runs now: redrawn beside the bar on a terminal, a line of its own in a log."""
+        self.detail = detail
+        if self._tty:
+            if self._state is not None:
+                self._last = 0.0
+                self(*self._state)
+        else:
+            done, total = self._state[:2] if self._state is not None else (0, 0)
+            self.stream.write(f"{self.label} {done:,}/{total:,}: {detail}\n")
+            self.stream.flush()
 
     def __call__(self, done: int, total: int, eta: float | None) -> None:
+        self._state = (done, total, eta)
         now = time.monotonic()
         final = done >= total
         if not final and now - self._last < self.min_interval:
@@ -38,7 +54,8 @@ class ProgressBar:
         if self._tty:
             filled = int(frac * self.width)
             bar = "█" * filled + "·" * (self.width - filled)
-            self.stream.write(f"\r{self.label} [{bar}] {done:,}/{total:,} {frac:6.1%}{eta_txt}   ")
+            detail = f"  {self.detail}" if self.detail and not final else ""
+            self.stream.write(f"\r{self.label} [{bar}] {done:,}/{total:,} {frac:6.1%}{eta_txt}{detail}\x1b[K")
             if final:
                 self.stream.write("\n")
         else:  # logs: one line per 10 %
@@ -47,3 +64,32 @@ class ProgressBar:
                 self._last_pct = pct
                 self.stream.write(f"{self.label} {done:,}/{total:,} ({frac:.0%}){eta_txt}\n")
         self.stream.flush()
+
+
+class AuditProgress:
+    """The progress of a whole audit on the terminal: a bar per phase — scoring, then the statistics
+    (a step per statistic and corpus, the one running named beside the bar), then association tests.
+
+    Pass it as ``progress``, its ``phase`` as ``on_phase`` and its ``step`` as ``on_step`` of
+    ``engine.audit.run_audit``. A step told while another phase owns the bar (with one process a
+    corpus's statistics run as soon as its scores are in) is left to the log."""
+
+    LABELS = {"scoring": "scoring", "statistics": "statistics", "assoc": "association tests"}
+
+    def __init__(self, stream=None) -> None:
+        self.stream = stream
+        self.name = "scoring"
+        self.bar: ProgressBar | None = ProgressBar(self.LABELS["scoring"], stream)
+
+    def phase(self, name: str, _total: int) -> None:
+        self.name = name
+        label = self.LABELS.get(name)
+        self.bar = ProgressBar(label, self.stream) if label else None
+
+    def step(self, what: str, on: str) -> None:
+        if self.bar is not None and self.name == "statistics":
+            self.bar.step(f"{what} on {on}")
+
+    def __call__(self, done: int, total: int, eta: float | None) -> None:
+        if self.bar is not None:
+            self.bar(done, total, eta)

@@ -18,6 +18,10 @@ CancelFn = Callable[[], bool]
 LogFn = Callable[[str], None]
 #: phase(name, total) — a long call entered a new phase ("scoring", "statistics") of ``total`` steps.
 PhaseFn = Callable[[str, int], None]
+#: step(what, on) — a phase made of named steps began one: the statistics phase has a step per
+#: statistic and corpus (``what`` the statistic's registry label, "Beta regression", ``on`` the corpus
+#: id); its progress counts the steps done.
+StepFn = Callable[[str, str], None]
 
 
 class Cancelled(Exception):
@@ -93,3 +97,35 @@ class ProgressTracker:
     def _emit(self) -> None:
         if self.callback is not None:
             self.callback(self.done, self.total, self.eta())
+
+
+class StepTracker(ProgressTracker):
+    """A phase of named steps (the statistics: one per statistic and corpus): ``start(what, on)`` tells
+    ``on_step`` what runs now, ``finish()`` counts a computed step, ``skip()`` one that did not apply;
+    progress is (steps done, steps, ETA from the mean time of the steps computed).
+
+    Why quiet until ``begin()``: with one process a corpus's statistics run as soon as its scores are
+    in, while the scoring phase still owns the progress bar; they are counted, and reported from the
+    moment the phase begins (the clock of the ETA starts then too)."""
+
+    def __init__(self, total: int, callback: ProgressFn | None = None, on_step: StepFn | None = None) -> None:
+        super().__init__(total, callback)
+        self.on_step = on_step
+        self.active = False
+
+    def start(self, what: str, on: str) -> None:
+        if self.on_step is not None:
+            self.on_step(what, on)
+
+    def finish(self, n: int = 1) -> None:
+        self.advance(n)
+
+    def begin(self) -> None:
+        """The phase has begun: report from now on."""
+        self.active = True
+        self._started, self._computed = time.perf_counter(), 0
+        self._emit()
+
+    def _emit(self) -> None:
+        if self.active:
+            super()._emit()

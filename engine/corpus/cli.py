@@ -12,7 +12,7 @@ from engine.corpus.generate.compiled import CompiledCorpus
 from engine.corpus.generate.export import FORMATS, export_table
 from engine.corpus.generate.generator import generate
 from engine.corpus.definition.registry import list_corpora, load_corpus
-from engine.corpus.translate.review_record import (ERROR_CLASSES, RUBRIC, draw_sample, read_review, review_status,
+from engine.corpus.translate.review_record import (ERROR_CLASSES, RUBRIC, draw_sample, read_review,
                                                    save_record, write_sheet)
 
 
@@ -43,6 +43,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def _add_inspect_parsers(sub: argparse._SubParsersAction) -> None:
     """`corpus list` and `corpus check`."""
     ls = sub.add_parser("list", help="built-in and user corpora with language, size and checker status")
+    ls.add_argument("--refresh", action="store_true",
+                    help="check every corpus again instead of using the answers kept in the cache folder "
+                         "(kept per file content; a changed file is always checked again)")
     ls.set_defaults(func=cmd_list)
 
     ck = sub.add_parser("check", help="run the agreement checker; exit 1 when there are errors")
@@ -167,17 +170,13 @@ def _add_edit_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from engine.corpus.check.status_cache import corpus_status
+
     rows = []
     for entry in list_corpora():
         try:
-            c = load_corpus(entry.path)
-            rep = check_corpus(c)
-            status = "ok" if rep.ok else f"{len(rep.errors)} error(s)"
-            if rep.warnings:
-                status += f", {len(rep.warnings)} warning(s)"
-            st = review_status(c)
-            labels = st.record.label_text() if st.record is not None else "-"
-            rows.append((c.id, c.language, f"{rep.sentences:,}", status, st.text(), labels,
+            st = corpus_status(entry.path, refresh=args.refresh)
+            rows.append((st.id, st.language, f"{st.sentences:,}", st.checker_text(), st.review, st.labels,
                          "built-in" if entry.builtin else str(entry.path)))
         except Exception as exc:  # one broken user file must not hide the others
             rows.append((entry.id, "?", "-", f"unreadable: {exc}", "-", "-", str(entry.path)))

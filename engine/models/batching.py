@@ -32,11 +32,16 @@ def run_in_batches(
     cancel: Any = None,
     device: DeviceInfo | None = None,
     on_resize: Callable[[int], None] | None = None,
+    max_tokens: int | None = None,
 ) -> "np.ndarray":
     """Run `step(indices)` over length-sorted batches; return outputs in input order.
 
     `step` gets original indices and returns an array with one row per index.
     `on_resize(new_size)` is told when an OOM halved the batch size.
+    `max_tokens`: a token budget per batch — each batch holds as many items as fit
+    ``items × its longest item ≤ max_tokens`` (at least one, at most `batch_size`), so batches of
+    short sentences are large and batches of long ones small: the padded work per batch stays
+    about the same, and an accelerator gets batches big enough to keep it busy.
     """
     import numpy as np
 
@@ -48,7 +53,8 @@ def run_in_batches(
     size = max(1, int(batch_size))
     while pos < n:
         check_cancel(cancel, tracker.done, n)
-        idx = order[pos:pos + size]
+        take = size if not max_tokens else min(size, max(1, int(max_tokens) // max(1, lengths[order[pos]])))
+        idx = order[pos:pos + take]
         try:
             values = np.asarray(step(idx))
         except Exception as exc:  # noqa: BLE001 - only OOM is handled, the rest re-raised
@@ -56,10 +62,10 @@ def run_in_batches(
                 raise
             if device is not None:
                 free_memory(device)
-            if size == 1:
+            if len(idx) == 1:
                 raise ModelError("", "out of memory even with batch size 1", field="batch_size",
                                  fix="use a shorter max_length, a smaller model or --device cpu") from None
-            size = max(1, size // 2)
+            size = max(1, (min(size, len(idx)) if max_tokens else size) // 2)  # a budget's batch: halve what ran
             if on_resize is not None:
                 on_resize(size)
             continue

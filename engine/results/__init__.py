@@ -9,8 +9,19 @@ nothing imports ``engine.audit``: reading results needs the registry of statisti
 """
 from .errors import AuditError
 from .layout import audit_folder_path, is_audit_folder, run_files
-from .reader import ResultsFolder, read_audit, read_folder
 from .result import AuditResult
+
+_READER = ("ResultsFolder", "read_audit", "read_folder")
+
+
+def __getattr__(name: str):
+    """The reader's names, imported on first use: it needs pandas (about half a second), and a run
+    that only writes a folder (a lexicon audit) imports engine.results at start."""
+    if name in _READER:
+        from . import reader
+
+        return getattr(reader, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["AuditError", "AuditResult", "ResultsFolder", "audit_folder_path", "is_audit_folder", "read_audit",
            "read_folder", "run_files"]

@@ -8,6 +8,7 @@ atomically, into a staging folder that replaces the destination as a whole when 
 from __future__ import annotations
 
 import io
+import os
 import json
 from pathlib import Path
 
@@ -45,7 +46,11 @@ def write_outputs(result: AuditResult, out: Path) -> None:
     for cid in result.scores:
         files = result.rendered.pop(cid, None) or corpus_files(result, cid)
         for rel, data in files.items():
-            atomic_write_bytes(out / rel, data)
+            if isinstance(data, Path):  # written as the audit went (spill_corpus): moved in, not read
+                (out / rel).parent.mkdir(parents=True, exist_ok=True)
+                os.replace(data, out / rel)
+            else:
+                atomic_write_bytes(out / rel, data)
     assoc_ids = {t.id for t in registry.ASSOC_TABLES}
     for name, df in result.tables.items():
         if name in assoc_ids:
@@ -74,6 +79,37 @@ def corpus_files(result: AuditResult, cid: str) -> dict[str, bytes]:
     if cid in result.pairs:
         files[f"{PAIRS}/{cid}.csv"] = csv_text(result.pairs[cid]).encode("utf-8")
     return files
+
+
+def spill_corpus(result: AuditResult, cid: str, folder: Path) -> None:
+    """Write one corpus's files (those of ``corpus_files``, byte for byte) into ``folder`` now, and let
+    the result hold their places instead of the frames (``Spilled``; read back on access).
+
+    Why: a corpus of a million sentences held until the whole run is written kept every earlier
+    corpus's frames in memory beside the next one's; written as the audit goes, the memory a run
+    needs stays that of its largest corpus. The files are moved into the results folder when it is
+    written (same file system: ``folder`` sits beside it)."""
+    from .result import Spilled
+
+    files: dict[str, Path] = {}
+    df = result.scores[cid]
+    rel = f"{SCORES}/{cid}.csv"
+    (folder / SCORES).mkdir(parents=True, exist_ok=True)
+    df.to_csv(folder / rel, index=False)
+    files[rel] = folder / rel
+    parquet = _parquet_bytes(df, f"{cid}.parquet", result)
+    if parquet is not None:
+        files[f"{SCORES}/{cid}.parquet"] = folder / SCORES / f"{cid}.parquet"
+        atomic_write_bytes(files[f"{SCORES}/{cid}.parquet"], parquet)
+    del df, parquet
+    result.scores[cid] = Spilled(folder, rel)
+    if cid in result.pairs:
+        prel = f"{PAIRS}/{cid}.csv"
+        (folder / PAIRS).mkdir(parents=True, exist_ok=True)
+        result.pairs[cid].to_csv(folder / prel, index=False)
+        files[prel] = folder / prel
+        result.pairs[cid] = Spilled(folder, prel)
+    result.rendered[cid] = files
 
 
 def write_assoc_tables(out: str | Path, tables: dict[str, pd.DataFrame]) -> None:

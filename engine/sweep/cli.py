@@ -59,18 +59,24 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         sweep.audit.validate()
         may_write_audit(sweep.audit.out_dir, overwrite=args.overwrite, confirm=tty_confirm())
         sweep.audit.overwrite = True
-    bars = {"sweep": ProgressBar("scoring tasks"), "scoring": ProgressBar("reading scores back")}
-    current = {"bar": bars["sweep"]}
+    bars = {"sweep": ProgressBar("scoring tasks"), "scoring": ProgressBar("reading scores back"),
+            "statistics": ProgressBar("statistics"), "assoc": ProgressBar("association tests")}
+    current = {"bar": bars["sweep"], "name": "sweep"}
 
     def on_phase(name: str, _total: int) -> None:
-        current["bar"] = bars.get(name)
+        current["bar"], current["name"] = bars.get(name), name
+
+    def on_step(what: str, on: str) -> None:
+        if current["name"] == "statistics":
+            bars["statistics"].step(f"{what} on {on}")
 
     def progress(done: int, total: int, eta: float | None) -> None:
         if current["bar"] is not None:
             current["bar"](done, total, eta)
 
     result = run_sweep(sweep.audit, scheduler=args.scheduler, jobs=args.jobs, chunk_size=sweep.chunk_size,
-                       retries=sweep.retries, progress=progress, on_phase=on_phase, scheduler_timeout=timeout,
+                       retries=sweep.retries, progress=progress, on_phase=on_phase, on_step=on_step,
+                       scheduler_timeout=timeout,
                        log=lambda m: print(m, file=sys.stderr))
     print(result.audit.summary())
     rec = result.record

@@ -23,8 +23,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from engine.audit.plan import AuditPlan
-from engine.common.progress import LogFn, PhaseFn, ProgressFn
-from engine.audit import AuditResult
+from engine.common.progress import LogFn, PhaseFn, ProgressFn, StepFn
+from engine.results.result import AuditResult
 
 from .errors import SweepError
 from .paths import spec_paths
@@ -51,12 +51,13 @@ class _Job:
 def run_sweep(plan: AuditPlan, *, scheduler: str | None = None, jobs: int | None = None,
               chunk_size: int = DEFAULT_CHUNK, retries: int = DEFAULT_RETRIES, progress: ProgressFn | None = None,
               cancel: Any = None, log: LogFn | None = None, on_phase: PhaseFn | None = None,
-              scheduler_timeout: float | None = None) -> SweepResult:
+              on_step: StepFn | None = None, scheduler_timeout: float | None = None) -> SweepResult:
     """Run ``plan`` with its scoring spread over a Dask cluster.
 
     ``scheduler``: ``tcp://HOST:PORT`` of a running ``dask scheduler``; None starts a local cluster
     of ``jobs`` worker processes (default: one per core). ``progress(done, total, eta)`` counts
-    tasks while the cluster scores (phase "sweep"), then follows ``run_audit``'s phases.
+    tasks while the cluster scores (phase "sweep"), then follows ``run_audit``'s phases (``on_step``:
+    the statistic starting, as ``run_audit`` tells it).
     ``cancel`` (callable or Event) cancels the tasks in flight and raises ``Cancelled``; chunks
     already back are in the score cache, so the next run resumes. Ready scorer objects in
     ``plan.scorers`` are pickled to the workers (their class must be importable there).
@@ -73,7 +74,8 @@ def run_sweep(plan: AuditPlan, *, scheduler: str | None = None, jobs: int | None
     say = log or (lambda _msg: None)
     phase = on_phase or (lambda _name, _total: None)
     if not plan.corpora:  # association tests only: nothing to score
-        return SweepResult(run_audit(plan, progress=progress, cancel=cancel, log=log, on_phase=on_phase), {})
+        return SweepResult(run_audit(plan, progress=progress, cancel=cancel, log=log, on_phase=on_phase,
+                                     on_step=on_step), {})
     if chunk_size < 1 or retries < 0:
         raise SweepError("chunk size must be at least 1 and retries at least 0", field="chunk_size/retries")
     from .cluster import HANDSHAKE_S, check_address, check_jobs, open_cluster
@@ -122,7 +124,7 @@ def run_sweep(plan: AuditPlan, *, scheduler: str | None = None, jobs: int | None
     }
     stand_ins = [ScoredOnWorkers(job.label, job.info) for job in jobs_]
     audit = run_audit(replace(plan, scorers=stand_ins), progress=progress, cancel=cancel, log=log,
-                      on_phase=on_phase, manifest_extra={"sweep": record})
+                      on_phase=on_phase, on_step=on_step, manifest_extra={"sweep": record})
     return SweepResult(audit, record)
 
 

@@ -51,24 +51,31 @@ def throttled(progress: PhasedProgressFn, phase: list[str], hz: float = PROGRESS
     return relay
 
 
-def execute(job: AuditJob, *, progress: PhasedProgressFn, log: LogFn, cancel: Any) -> Any:
-    """Run the job's plan through the one audit pipeline (engine.audit.run_audit)."""
+def execute(job: AuditJob, *, progress: PhasedProgressFn, log: LogFn, cancel: Any,
+            step: Callable[[str, str], None] | None = None) -> Any:
+    """Run the job's plan through the one audit pipeline (engine.audit.run_audit); ``step(what, on)``: the
+    statistic (its registry label, untranslated) that starts on corpus ``on``, in the statistics phase."""
     from engine.audit import run_audit
 
     phase = ["scoring"]
 
     def on_phase(name: str, total: int) -> None:
         phase[0] = name
-        if name == "assoc":
-            progress("assoc", 0, total, None)
+        if name in ("assoc", "statistics"):
+            progress(name, 0, total, None)
+
+    def on_step(what: str, on: str) -> None:
+        if step is not None and phase[0] == "statistics":
+            step(what, on)
 
     if job.scheduler:
         from engine.sweep import run_sweep
 
         result = run_sweep(job.plan, scheduler=job.scheduler, progress=throttled(progress, phase), cancel=cancel,
-                           log=log, on_phase=on_phase).audit
+                           log=log, on_phase=on_phase, on_step=on_step).audit
     else:
-        result = run_audit(job.plan, progress=throttled(progress, phase), cancel=cancel, log=log, on_phase=on_phase)
+        result = run_audit(job.plan, progress=throttled(progress, phase), cancel=cancel, log=log, on_phase=on_phase,
+                           on_step=on_step)
     if result.out_dir is None and job.out_dir is not None:
         result.out_dir = Path(job.out_dir)
     return result
@@ -141,7 +148,7 @@ def child_main(job: AuditJob, conn: Any, stop: Any) -> None:
     """Entry point of the audit process: run ``job`` and send messages through ``conn``;
     anything arriving on ``stop`` cancels the run at the next batch.
 
-    Messages: ("progress", phase, done, total, eta), ("log", line), then exactly one of
+    Messages: ("progress", phase, done, total, eta), ("log", line), ("step", statistic, corpus), then exactly one of
     ("done", AuditResult), ("cancelled", done, total, stage), ("failed", exception)."""
     from engine.common.progress import Cancelled
 
@@ -154,7 +161,8 @@ def child_main(job: AuditJob, conn: Any, stop: Any) -> None:
             raise SystemExit(0) from None
 
     try:
-        result = execute(job, progress=lambda *a: send("progress", *a), log=lambda m: send("log", m), cancel=cancel)
+        result = execute(job, progress=lambda *a: send("progress", *a), log=lambda m: send("log", m), cancel=cancel,
+                         step=lambda what, on: send("step", what, on))
         result.results = {}  # result objects may hold fitted models; the tables and files carry everything
         send("done", result)
     except Cancelled as exc:

@@ -56,6 +56,7 @@ class AuditPage(QWidget):
         self.isolate = True
         self._started = 0.0
         self._phase = ""
+        self._step_named = False
         self._eta: float | None = None
 
         self.intro = QLabel()
@@ -232,6 +233,7 @@ class AuditPage(QWidget):
         self._append(_("Results folder: {path}").format(path=job.out_dir))
         self.thread = AuditThread(job, self, isolate=self.isolate)
         self.thread.progress.connect(self._on_progress)
+        self.thread.step.connect(self._on_step)
         self.thread.log.connect(self._append)
         self.thread.succeeded.connect(self._on_succeeded)
         self.thread.failed.connect(self._on_failed)
@@ -239,6 +241,7 @@ class AuditPage(QWidget):
         self.thread.finished.connect(self._on_thread_finished)
         self._started = time.monotonic()
         self._phase, self._eta = _("Preparing…"), None
+        self._step_named = False  # the statistics phase shows the statistic running once told (_on_step)
         self.run_view.show_busy()
         self._set_running(True)
         self._tick()
@@ -282,11 +285,25 @@ class AuditPage(QWidget):
         if phase == "scoring" and done >= total:
             self._phase, self._eta = _("Computing statistics…"), None
             self.run_view.show_busy()
+        elif phase == "statistics":  # a step per statistic and corpus; _on_step names the one running
+            if not self._step_named:
+                self._phase = _("Computing statistics…")
+            self._eta = eta
+            self.run_view.show_counts(done, total)
         else:
             self._phase = {"scoring": _("Scoring sentences"), "sweep": _("Scoring on the Dask cluster")}.get(
                 phase, _("Association tests"))
             self._eta = eta
             self.run_view.show_counts(done, total)
+        self._tick()
+
+    def _on_step(self, statistic: str, corpus: str) -> None:
+        """The statistic that starts now (its registry label, translated here) and on which corpus."""
+        if self.outcome != "running":
+            return
+        self._step_named = True
+        self._phase = _("Computing statistics: {statistic} on {corpus}").format(statistic=_(statistic),
+                                                                                corpus=corpus)
         self._tick()
 
     def _tick(self) -> None:

@@ -12,7 +12,7 @@ are in the cache). ``isolate=False`` runs the same code in the QThread itself (n
 cost; for scripts and for comparison).
 
 Everything reaches the UI thread as queued signals: progress(phase, done, total, eta),
-log(line), then one of succeeded(result), failed(exception), cancelled(exception).
+log(line), step(statistic, corpus) (the statistic starting, in the statistics phase), then one of succeeded(result), failed(exception), cancelled(exception).
 """
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ class ProcessGone(Exception):
 class AuditThread(QThread):
     progress = Signal(str, int, int, object)
     log = Signal(str)
+    step = Signal(str, str)
     succeeded = Signal(object)
     failed = Signal(object)
     cancelled = Signal(object)
@@ -67,7 +68,8 @@ class AuditThread(QThread):
             if self.isolate:
                 self._run_process()
             else:
-                result = execute(self.job, progress=self.progress.emit, log=self.log.emit, cancel=self.cancel_event)
+                result = execute(self.job, progress=self.progress.emit, log=self.log.emit, cancel=self.cancel_event,
+                                 step=self.step.emit)
                 self.succeeded.emit(result)
         except Cancelled as exc:
             self.cancelled.emit(exc)
@@ -113,6 +115,8 @@ class AuditThread(QThread):
                         self.progress.emit(*msg[1:])
                     elif kind == "log":
                         self.log.emit(msg[1])
+                    elif kind == "step":
+                        self.step.emit(*msg[1:])
                     else:
                         final = msg
                 elif proc.poll() is not None:

@@ -212,25 +212,11 @@ class CorpusList(QWidget):
         return [e.path for e in self.entries]
 
 
-_SUMMARIES: dict[tuple[str, str], tuple[str, str, int, int, int, str]] = {}
-
-
 def _summarise(path: Path) -> tuple[str, str, int, int, int, str]:
-    """Worker thread: load and check one corpus (the engine's numbers).
+    """Worker thread: one corpus's numbers, as `corpus list` gives them (the engine's status cache,
+    engine/corpus/check/status_cache.py: kept per file content between runs, so a restart, a second
+    window or a Refresh does not re-check unchanged files, and a changed file is always checked again)."""
+    from engine.corpus.check.status_cache import corpus_status
 
-    Remembered per file *content* (a hash of its bytes), so a second window or a Refresh does
-    not re-check unchanged files, and a changed file is always checked again.
-    """
-    import hashlib
-
-    data = Path(path).read_bytes()
-    key = (str(path), hashlib.sha1(data).hexdigest())
-    if key in _SUMMARIES:
-        return _SUMMARIES[key]
-    from engine.corpus import check_corpus, load_corpus
-
-    c = load_corpus(path)
-    rep = check_corpus(c)
-    result = (c.id, c.language, rep.sentences, len(rep.errors), len(rep.warnings), c.name)
-    _SUMMARIES[key] = result
-    return result
+    st = corpus_status(path)
+    return (st.id, st.language, st.sentences, st.errors, st.warnings, st.name)

@@ -42,11 +42,13 @@ class Executor(Protocol):
 
     def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any], *, progress: ProgressFn | None = None,
             cancel: Any = None, on_result: Callable[[int, Any], None] | None = None,
-            here: Callable[[Any], Any] | None = None) -> list[Any]:
+            here: Callable[[Any], Any] | None = None, on_start: Callable[[int], None] | None = None) -> list[Any]:
         """`[fn(t) for t in tasks]`, in task order. `progress(done, total, eta)` and
         `on_result(index, value)` run in the calling process as results come in; `cancel` (a callable
         or an Event) raises `engine.common.progress.Cancelled`; a task's exception is raised as its own
-        class. `here`: how the calling process computes a task it takes itself (default `fn`)."""
+        class. `here`: how the calling process computes a task it takes itself (default `fn`).
+        `on_start(index)`: told in the calling process as a task starts (local backends; a cluster's
+        scheduler decides when its tasks start, and Dask is not asked)."""
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
         """A future of `fn(*args)` (``result()``, ``cancel()``, ``done()``)."""

@@ -161,13 +161,15 @@ class InProcess:
 
     def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any], *, progress: ProgressFn | None = None,
             cancel: Any = None, on_result: Callable[[int, Any], None] | None = None,
-            here: Callable[[Any], Any] | None = None) -> list[Any]:
+            here: Callable[[Any], Any] | None = None, on_start: Callable[[int], None] | None = None) -> list[Any]:
         tasks = list(tasks)
         run = here or fn
         out, tracker = [], ProgressTracker(len(tasks), progress)
         for i, task in enumerate(tasks):
             if is_cancelled(cancel):
                 raise Cancelled(i, len(tasks))
+            if on_start is not None:
+                on_start(i)
             value = run(task)
             out.append(value)
             if on_result is not None:
@@ -242,15 +244,16 @@ class LocalPool:
 
     def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any], *, progress: ProgressFn | None = None,
             cancel: Any = None, on_result: Callable[[int, Any], None] | None = None,
-            here: Callable[[Any], Any] | None = None) -> list[Any]:
+            here: Callable[[Any], Any] | None = None, on_start: Callable[[int], None] | None = None) -> list[Any]:
         """`[fn(t) for t in tasks]`, the workers taking tasks from the front and this process from
         the back (with `here`, when given: e.g. one that also checks for cancel, which only this
         process can). `on_result(i, value)` and `progress(done, total, eta)` run here as results
-        come in. A task that fails in a worker (its error, a crash, a value that cannot be pickled)
+        come in; `on_start(i)` runs here when task i starts (here) or is handed to a free worker
+        (told at this process's next look at the workers: it is busy with a task of its own). A task that fails in a worker (its error, a crash, a value that cannot be pickled)
         is run again here, so the error raised is the one the serial path raises, in task order;
         a worker's failure never reaches the caller. `cancel` is looked at between tasks and while
         waiting: then `Cancelled(done, total)`, and the workers are stopped."""
-        return _PoolMap(self, fn, list(tasks), here or fn, progress, cancel, on_result).run()
+        return _PoolMap(self, fn, list(tasks), here or fn, progress, cancel, on_result, on_start).run()
 
     def stop(self) -> None:
         """End a forked pool's worker processes now (the run was interrupted or failed), instead of
@@ -292,9 +295,11 @@ class _PoolMap:
     not handed out stay here for this process to take from the back."""
 
     def __init__(self, pool: LocalPool, fn: Callable, tasks: list, here: Callable, progress: ProgressFn | None,
-                 cancel: Any, on_result: Callable[[int, Any], None] | None) -> None:
+                 cancel: Any, on_result: Callable[[int, Any], None] | None,
+                 on_start: Callable[[int], None] | None = None) -> None:
         self.pool, self.fn, self.tasks, self.here = pool, fn, tasks, here
-        self.cancel, self.on_result = cancel, on_result
+        self.cancel, self.on_result, self.on_start = cancel, on_result, on_start
+        self.handed: deque[int] = deque()  # handed to a worker, not yet told to `on_start` (this thread tells)
         self.lock = threading.Lock()
         self.queue: deque[int] = deque(range(len(tasks)))
         self.in_flight: dict[Future, int] = {}
@@ -311,6 +316,7 @@ class _PoolMap:
             for _ in range(self.pool.workers):
                 self._feed()
             while True:
+                self._tell_started()
                 self._harvest()
                 if is_cancelled(self.cancel):
                     raise Cancelled(len(self.values), n)
@@ -346,7 +352,17 @@ class _PoolMap:
                 self.redo.add(i)
                 return
             self.in_flight[fut] = i
+            self.handed.append(i)
         fut.add_done_callback(self._feed)
+
+    def _tell_started(self) -> None:
+        """`on_start` for the tasks handed to workers since the last look (in the calling thread)."""
+        while self.on_start is not None:
+            with self.lock:
+                if not self.handed:
+                    return
+                i = self.handed.popleft()
+            self.on_start(i)
 
     def _harvest(self) -> None:
         with self.lock:
@@ -364,6 +380,9 @@ class _PoolMap:
     def _here(self, i: int) -> None:
         if i >= self.limit:
             return
+        self._tell_started()
+        if self.on_start is not None:
+            self.on_start(i)
         try:
             value = self.here(self.tasks[i])
         except Cancelled:

@@ -19,6 +19,7 @@ from engine.corpus.check.findings import Finding
 from engine.corpus.check.grammar import GrammarCheck
 from engine.corpus.definition.model import EMOTION_KINDS, EMOTIONS, PERSON_KINDS, REVIEW_STATUSES, CorpusDefinition
 from engine.corpus.pairs.pair_checks import check_pairs
+from engine.corpus.pairs.pairing import Numbering
 
 _OK_INNER_PUNCT = set("-'’·‐־")  # hyphens, apostrophes, middle dot, maqaf: part of words
 
@@ -69,7 +70,12 @@ def _generic(f: Finding) -> str:
     return f.message
 
 
-def check_corpus(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -> CheckReport:
+def check_corpus(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None, *,
+                 keep_sentences: bool = False) -> CheckReport:
+    """Every finding of ``corpus``. With ``keep_sentences``, the sentences the check realises stay on
+    ``compiled`` (numbered as ``generate`` numbers them, engine.corpus.pairs.pairing.realise_all),
+    and so do the usable pairs, for a caller that needs them next (the review column of
+    `corpus list`): the corpus is realised once, not once for the check and again for the table."""
     cc = compiled or CompiledCorpus(corpus)
     report = CheckReport(corpus.id)
     out = report.findings
@@ -83,7 +89,7 @@ def check_corpus(corpus: CorpusDefinition, compiled: CompiledCorpus | None = Non
     out += agreement_findings(corpus)
     out += declension_findings(cc)
     grammar = GrammarCheck(cc)
-    n, combo = _check_combinations(cc, grammar)
+    n, combo = _check_combinations(cc, grammar, keep_sentences)
     report.sentences = n
     out += _speaker_agreement(corpus, _collapse_absent(combo))
     out += grammar.findings()
@@ -368,9 +374,10 @@ def _check_templates(corpus: CorpusDefinition, cc: CompiledCorpus) -> list[Findi
     return unique
 
 
-def _check_combinations(cc: CompiledCorpus, grammar: GrammarCheck) -> tuple[int, list[Finding]]:
+def _check_combinations(cc: CompiledCorpus, grammar: GrammarCheck, keep: bool = False) -> tuple[int, list[Finding]]:
     out: list[Finding] = []
     n = 0
+    kept = Numbering(cc) if keep else None
     for ct in cc.templates:
         if not ct.generates:
             continue
@@ -382,6 +389,8 @@ def _check_combinations(cc: CompiledCorpus, grammar: GrammarCheck) -> tuple[int,
                 r = cc.realise(ct, p, e)
                 if isinstance(r, Realisation):
                     n += 1
+                    if kept is not None:
+                        kept.add(ct, p, e, r)
                     if cc.corpus.expect:
                         out += expect_findings(cc, ct.id, r, p, e)
                     grammar.sentence(ct, r, p, e)
@@ -392,4 +401,6 @@ def _check_combinations(cc: CompiledCorpus, grammar: GrammarCheck) -> tuple[int,
                                            person=p.id, emotion_word=e.id if e else ""))
                 else:
                     out.append(r)
+    if kept is not None:
+        kept.keep()
     return n, out

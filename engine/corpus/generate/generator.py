@@ -35,6 +35,7 @@ def generate(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -
     # once per block, each slot's part of the features JSON depends only on the form chosen
     # for it, and the template text only on the variant, so each is built once and reused.
     fragments: dict[tuple[str, int], str] = {}
+    joined: dict[tuple[str, ...], str] = {}
     variant_info: dict[int, tuple[str, list[str], str, str | None]] = {}
     sentence, template, person, emotion, word, eid, ekind, features = ([] for _ in range(8))
     tid, gender, race_col, pid, pkind = ([] for _ in range(5))
@@ -68,6 +69,10 @@ def generate(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -
                         frag = fragments[(k, id(f))] = (json.dumps(k, ensure_ascii=False) + ": "
                                                         + json.dumps(f.features, ensure_ascii=False, sort_keys=True))
                     parts.append(frag)
+                key = tuple(parts)
+                feats = joined.get(key)
+                if feats is None:  # few distinct values: one string each, shared by their rows (memory)
+                    feats = joined[key] = "{" + ", ".join(parts) + "}"
                 sentence.append(r.sentence)
                 template.append(text)
                 person.append(chosen[person_slot].text)
@@ -75,7 +80,7 @@ def generate(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -
                 word.append(chosen[emotion_slot].text if emotion_slot else "")
                 eid.append(e_id)
                 ekind.append(e_kind)
-                features.append("{" + ", ".join(parts) + "}")
+                features.append(feats)
                 block += 1
             if block:
                 tid += [ct.id] * block

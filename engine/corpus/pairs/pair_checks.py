@@ -193,7 +193,9 @@ def check_pairs(corpus: CorpusDefinition, cc: CompiledCorpus | None = None) -> t
     pairs, out = usable_pairs(corpus)
     if not pairs:
         return 0, out
-    index = realise_all(cc, {x for pp in pairs for x in (pp.privileged, pp.minoritised)})
+    kept = getattr(cc, "_realised_all", None)  # the checker kept its numbered sentences (keep_sentences)
+    index = kept if kept is not None else realise_all(cc, {x for pp in pairs for x in (pp.privileged, pp.minoritised)})
+    usable: list[PairRow] = []
     n = 0
     for ct, pp, a, b in pair_rows(cc, pairs, index):
         if a is None or b is None:
@@ -207,6 +209,9 @@ def check_pairs(corpus: CorpusDefinition, cc: CompiledCorpus | None = None) -> t
         out += found
         if not any(f.is_error for f in found):
             n += 1
+            usable.append((ct, pp, a, b))
+    if kept is not None:  # the pair table's rows, numbered: engine.corpus.pairs.tables.usable_pair_rows
+        cc._usable_pair_rows = usable  # type: ignore[attr-defined]
     return n, out
 
 

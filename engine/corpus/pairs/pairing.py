@@ -142,6 +142,25 @@ class Realised:
     rest: tuple[str, int] | None = field(default=None, repr=False, compare=False)
 
 
+class Numbering:
+    """Realised sentences numbered as ``generate`` numbers its rows, collected in its order and kept
+    on the compiled corpus (``cc._realised_all``), where ``realise_all`` and ``realise_numbered`` find
+    them. The one home of that numbering: ``realise_all`` fills one, and so can the checker, which
+    realises every combination anyway (``check_corpus(..., keep_sentences=True)``)."""
+
+    def __init__(self, cc: CompiledCorpus) -> None:
+        self.cc = cc
+        self.prefix = cc.corpus.id_prefix or cc.corpus.id
+        self.out: dict[Key, Realised] = {}
+
+    def add(self, ct: CTemplate, p: CEntry, e: CEntry | None, r: Realisation) -> None:
+        self.out[(ct.id, p.id, e.id if e else "")] = Realised(f"{self.prefix}-{len(self.out):05d}", r, ct, p, e)
+
+    def keep(self) -> dict[Key, Realised]:
+        self.cc._realised_all = self.out  # type: ignore[attr-defined]
+        return self.out
+
+
 def realise_all(cc: CompiledCorpus, only: set[str] | None = None) -> dict[Key, Realised]:
     """Realise every combination in the generator's order (template, person, emotion word).
 
@@ -153,9 +172,8 @@ def realise_all(cc: CompiledCorpus, only: set[str] | None = None) -> dict[Key, R
         cached = getattr(cc, "_realised_all", None)
         if cached is not None:
             return cached
-    prefix = cc.corpus.id_prefix or cc.corpus.id
+    numbering = Numbering(cc) if only is None else None
     out: dict[Key, Realised] = {}
-    n = 0
     for ct in cc.templates:
         if not ct.generates:
             continue
@@ -168,12 +186,11 @@ def realise_all(cc: CompiledCorpus, only: set[str] | None = None) -> dict[Key, R
                 r = cc.realise(ct, p, e)
                 if not isinstance(r, Realisation):
                     continue
-                out[(ct.id, p.id, e.id if e else "")] = Realised(
-                    f"{prefix}-{n:05d}" if only is None else "", r, ct, p, e)
-                n += 1
-    if only is None:
-        cc._realised_all = out  # type: ignore[attr-defined]
-    return out
+                if numbering is not None:
+                    numbering.add(ct, p, e, r)
+                else:
+                    out[(ct.id, p.id, e.id if e else "")] = Realised("", r, ct, p, e)
+    return numbering.keep() if numbering is not None else out
 
 
 def realise_numbered(cc: CompiledCorpus, persons: set[str]) -> dict[Key, Realised]:

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pandas loads in about a second: only the functions that build tables import it
     import pandas as pd
 
-from engine.corpus.generate.compiled import CompiledCorpus
+from engine.corpus.generate.compiled import CompiledCorpus, CTemplate
 from engine.corpus.definition.model import CorpusDefinition
 from engine.corpus.pairs.pair_checks import compare_sides, pair_rows, side_wants, usable_pairs
-from engine.corpus.pairs.pairing import Realised, realise_numbered
+from engine.corpus.pairs.pairing import PersonPair, Realised, realise_numbered
 
 PAIR_COLUMNS = ["pair_id", "template_id", "emotion", "emotion_word", "variable", "privileged", "minoritised",
                 "privileged_person", "minoritised_person", "features"]
@@ -45,15 +45,12 @@ def generate_pairs(corpus: CorpusDefinition, compiled: CompiledCorpus | None = N
 
     cc = compiled or CompiledCorpus(corpus)
     cols: dict[str, list] = {c: [] for c in PAIR_COLUMNS + PAIR_EXTRA_COLUMNS}
-    pairs, _ = usable_pairs(corpus)
-    if pairs:
-        index = realise_numbered(cc, {x for pp in pairs for x in (pp.privileged, pp.minoritised)})
+    rows = usable_pair_rows(corpus, cc)
+    if rows:
         by_id = {p.id: p for p in corpus.persons}
         prefix = corpus.id_prefix or corpus.id
         features_json: dict[tuple, str] = {}
-        for ct, pp, a, b in pair_rows(cc, pairs, index):
-            if a is None or b is None or any(f.is_error for f in compare_sides(cc, ct, pp, a, b)):
-                continue
+        for ct, pp, a, b in rows:
             pa, pb = a.realisation.variant.person_slot.name, b.realisation.variant.person_slot.name
             cols["pair_id"].append(f"{prefix}-P{len(cols['pair_id']):05d}")
             cols["template_id"].append(ct.id)
@@ -83,6 +80,21 @@ def generate_pairs(corpus: CorpusDefinition, compiled: CompiledCorpus | None = N
             cols["language"].append(corpus.language)
             cols["corpus"].append(corpus.id)
     return pd.DataFrame(cols, columns=PAIR_COLUMNS + PAIR_EXTRA_COLUMNS)
+
+
+def usable_pair_rows(corpus: CorpusDefinition, cc: CompiledCorpus) -> list[tuple[CTemplate, PersonPair, Realised, Realised]]:
+    """The pair table's rows in its order — (template, pair, privileged side, minoritised side), both
+    sides realised and numbered, no error between them; row i is pair ``<prefix>-P{i:05d}``. Taken
+    from ``cc`` when the checker kept them (``check_corpus(..., keep_sentences=True)``), else found."""
+    kept = getattr(cc, "_usable_pair_rows", None)
+    if kept is not None:
+        return kept
+    pairs, _ = usable_pairs(corpus)
+    if not pairs:
+        return []
+    index = realise_numbered(cc, {x for pp in pairs for x in (pp.privileged, pp.minoritised)})
+    return [(ct, pp, a, b) for ct, pp, a, b in pair_rows(cc, pairs, index)
+            if a is not None and b is not None and not any(f.is_error for f in compare_sides(cc, ct, pp, a, b))]
 
 
 def _emotion_text(r: Realised) -> str:

@@ -25,12 +25,16 @@ import dataclasses
 import random
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.common.errors import UsageError
 from engine.common.csv_cells import safe_row, unescape_cell
 from engine.common.io import atomic_write_text
 
 from engine.corpus.definition.model import CorpusDefinition
+
+if TYPE_CHECKING:
+    from engine.corpus.generate.compiled import CompiledCorpus
 
 VERDICTS = ("ok", "awkward", "error")
 # the rubric's classes (docs/review-rubric.md), as short names a sheet can carry
@@ -167,7 +171,7 @@ def clopper_pearson(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
 
 # ---------------------------------------------------------------- sampling
 
-def population(corpus: CorpusDefinition) -> tuple[str, list[SampleItem]]:
+def population(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -> tuple[str, list[SampleItem]]:
     """Every reviewable unit of the corpus: its counterfactual pairs, and every sentence no pair
     covers (a corpus whose pairs are its noun phrases has most of its name sentences outside them:
     2/3 of the Câmara and Kiritchenko corpora). The unit is "pairs", "sentences" or "items" (both).
@@ -176,7 +180,7 @@ def population(corpus: CorpusDefinition) -> tuple[str, list[SampleItem]]:
     from engine.corpus.generate.generator import generate
     from engine.corpus.pairs.tables import generate_pairs
 
-    cc = CompiledCorpus(corpus)
+    cc = compiled or CompiledCorpus(corpus)
     pairs = generate_pairs(corpus, cc)
     df = generate(corpus, cc)
     gloss = {e.id: e.review.source for e in corpus.emotion_words}
@@ -448,8 +452,10 @@ class ReviewStatus:
         return out
 
 
-def review_status(corpus: CorpusDefinition, check_stale: bool = True) -> ReviewStatus:
-    """The latest review, and how many of its items the corpus still generates as reviewed."""
+def review_status(corpus: CorpusDefinition, check_stale: bool = True,
+                  compiled: CompiledCorpus | None = None) -> ReviewStatus:
+    """The latest review, and how many of its items the corpus still generates as reviewed
+    (``compiled``: see ``population``)."""
     records = load_records(corpus)
     awaiting, signed = _item_statuses(corpus)
     if not records:
@@ -457,7 +463,7 @@ def review_status(corpus: CorpusDefinition, check_stale: bool = True) -> ReviewS
     last = records[-1]
     if not check_stale:
         return ReviewStatus(last, awaiting=awaiting, signed=signed)
-    _, units = population(corpus)
+    _, units = population(corpus, compiled)
     now = {u.item_id: (u.side_a, u.side_b) for u in units}
     stale = sum(1 for i in last.items if now.get(i.item_id) != (i.side_a, i.side_b))
     return ReviewStatus(last, stale, awaiting, signed)

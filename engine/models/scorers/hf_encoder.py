@@ -28,13 +28,17 @@ class HFEncoder:
     """
 
     def __init__(self, model: str | Path, *, pooling: str = "cls", max_length: int = 128,
-                 batch_size: int = 64, device: str | DeviceInfo | None = None, allow_pickle: bool = False):
+                 batch_size: int = 64, device: str | DeviceInfo | None = None, allow_pickle: bool = False,
+                 max_tokens: int | None = None):
         if pooling not in POOLINGS:
             raise ModelError(str(model), f"unknown pooling '{pooling}'", field="pooling", fix="use cls or mean")
         self.model_id = str(model)
         self.pooling = pooling
         self.max_length = int(max_length)
         self.batch_size = int(batch_size)
+        #: a token budget per batch (engine.models.batching.run_in_batches): length-bucketed batches of up
+        #: to `batch_size` sentences holding about this many tokens, padding included; None: `batch_size` each
+        self.max_tokens = int(max_tokens) if max_tokens else None
         self.allow_pickle = allow_pickle
         self._device_arg = device
         self.device: DeviceInfo | None = device if isinstance(device, DeviceInfo) else None
@@ -143,7 +147,7 @@ class HFEncoder:
             seqs = self.tokenize(unique)
             vecs = run_in_batches([len(s) for s in seqs], lambda idx: self.forward_ids([seqs[i] for i in idx], dtype),
                                   batch_size=self.batch_size, progress=progress, cancel=cancel, device=self.device,
-                                  on_resize=self._resized)
+                                  on_resize=self._resized, max_tokens=self.max_tokens)
             for t, v in zip(unique, vecs):
                 self._memo[(tag, t)] = v
             if store is not None:

@@ -10,7 +10,6 @@ their signs and rankings are unchanged; 0.5 means "neutral". English only.
 """
 from __future__ import annotations
 
-from importlib import metadata
 from typing import Any, Callable
 
 from engine.models.base import WorkerSpec, make_frame, stable_hash
@@ -22,6 +21,8 @@ CHUNK = 256
 
 
 def _version(dist: str) -> str:
+    from importlib import metadata  # 0.1 s to import: only when a fingerprint is asked for
+
     try:
         return metadata.version(dist)
     except metadata.PackageNotFoundError:
