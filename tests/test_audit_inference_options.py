@@ -23,7 +23,7 @@ def _args(*extra):
 
 def test_cli_options_reach_the_plan_settings():
     s = plan_from_args(_args()).settings
-    assert (s["inference"], s["race_pooling"], s["score_range"], s["n_permutations"]) == ("person", "paper", None, 2000)
+    assert (s["inference"], s["race_pooling"], s["score_range"], s["n_permutations"]) == ("crossed", "paper", None, 2000)  # issue 37: crossed by default
     s = plan_from_args(_args("--inference", "paper", "--race-pooling", "within_gender", "--score-range", "1,5",
                              "--person-permutations", "500")).settings
     assert (s["inference"], s["race_pooling"], s["score_range"], s["n_permutations"]) == ("paper", "within_gender",

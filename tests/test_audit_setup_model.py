@@ -136,7 +136,7 @@ def test_inference_pooling_and_score_range_reach_the_plan(tmp_path):
     s.add_scorer("vader", kind="lexicon")
     plan = s.to_plan(tmp_path)
     assert (plan.settings["inference"], plan.settings["race_pooling"], plan.settings["score_range"]) == \
-        ("person", "paper", None)  # person-robust by default
+        ("crossed", "paper", None)  # persons, templates and words by default (issue 37)
     s.set_option("inference", "paper")
     s.set_option("race_pooling", "within_gender")
     s.set_option("score_range", " 1, 5 ")

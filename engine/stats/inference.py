@@ -1,4 +1,5 @@
-"""Which inference a statistic reports: person-robust (default) or the seed papers' own.
+"""Which inference a statistic reports: crossed (the audit's default), person-robust (the Python API's
+keyword default) or the seed papers' own.
 
 Why a setting: the papers' tests (Beta regression with model-based errors, paired t-tests
 over sentence pairs) treat sentences as independent although every person repeats in ~144

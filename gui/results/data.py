@@ -26,7 +26,7 @@ def with_verdict(frame: pd.DataFrame) -> pd.DataFrame:
     if not {"mean_diff", "t_p_value", "band"} <= set(frame.columns):
         return frame
     verdicts = [_(v) for v in frame_verdicts(frame)]
-    out = frame.copy()
+    out = frame.drop(columns=["verdict"], errors="ignore")  # the engine's English verdict column (issue 37)
     at = out.columns.get_loc("exceeds_band") + 1 if "exceeds_band" in out.columns else len(out.columns)
     out.insert(at, "verdict", verdicts)
     return out
