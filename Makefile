@@ -6,7 +6,7 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test bench bundle clean
+.PHONY: setup run test test-no-system-dictionaries bench bundle clean
 
 # pip stays quiet (its progress bars fill screens); each step says what it is doing instead.
 $(STAMP): pyproject.toml
@@ -30,6 +30,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(VPY) -m pytest
+
+# the suite with the system's Hunspell dictionaries hidden (issue 38): it must give what `make test` gives
+test-no-system-dictionaries: $(STAMP)
+	EEC_STUDIO_SYSTEM_DICTIONARIES=0 QT_QPA_PLATFORM=offscreen $(VPY) -m pytest
 
 bench: $(STAMP)
 	@echo "== installing the benchmark extra (all-MiniLM-L6-v2)"

@@ -14,7 +14,10 @@ from importlib import import_module
 # same engine functions as the GUI. A command line imports only its command's modules (all of them
 # cost a tenth of a second of every start); tests/test_cli_validation.py checks this table.
 COMMANDS: dict[str, list[str]] = {
-    "corpus": ["engine.corpus.cli", "engine.corpus.pairs.pairs_cli"],  # pairs_cli adds `corpus pairs`
+    # the modules after engine.corpus.cli add their commands to `corpus` (corpus.cli.corpus_commands):
+    # `corpus pairs`, `corpus hf-export` (package), `corpus tm-export|tm-import` (exchange)
+    "corpus": ["engine.corpus.cli", "engine.corpus.pairs.pairs_cli", "engine.package.corpus_cli",
+               "engine.exchange.corpus_cli"],
     "train": ["engine.models.training.cli"],
     "prompts": ["engine.models.prompts_cli"],
     "assoc": ["engine.assoc.cli"],
@@ -30,7 +33,10 @@ CLI_MODULES = list(dict.fromkeys(name for names in COMMANDS.values() for name in
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command-line parser: every command's, or only `command`'s when it is a known one."""
-    parser = argparse.ArgumentParser(prog="main.py", description="EEC Studio: equity evaluation corpora and bias audits.")
+    from engine.common.command import prog
+
+    # the name it was started under: `eec-studio` installed (or the bundle), `main.py` from a checkout
+    parser = argparse.ArgumentParser(prog=prog(), description="EEC Studio: equity evaluation corpora and bias audits.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     gui = sub.add_parser("gui", help="open the desktop app (the default with no arguments)")
     gui.set_defaults(func=lambda args: run_gui())
@@ -54,8 +60,10 @@ def has_display() -> bool:
 
 def run_gui() -> int:
     if not has_display():
+        from engine.common.command import command
+
         print("EEC Studio: no display found (DISPLAY/WAYLAND_DISPLAY unset); use the command line instead, "
-              "e.g. `python main.py corpus list` (see `python main.py --help`).", file=sys.stderr)
+              f"e.g. `{command('corpus list')}` (see `{command('--help')}`).", file=sys.stderr)
         return 2
     from gui.app import run
 
@@ -136,7 +144,13 @@ def os_error_line(exc: OSError) -> str:
     base = os.path.basename(str(name))
     if base.startswith(".") and base.endswith(".tmp"):  # atomic_write_bytes's temp file: name the target
         name = os.path.join(os.path.dirname(str(name)), base[1:].rsplit(".", 2)[0])
+    import errno
+
     reason = (exc.strerror or type(exc).__name__).lower()
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):  # a full disk: where, and that the file was left as it was
+        where = f"{name}: " if name else ""
+        return (f"{where}no space left on the disk; nothing was written there (a file being replaced keeps its "
+                f"earlier content) — free some space, or write elsewhere, and run the command again")
     return f"{name}: cannot write or read it ({reason})" if name else f"{reason}"
 
 

@@ -118,13 +118,27 @@ def install(home: Path | None = None) -> DesktopInstall:
     lines.insert(lines.index("[Desktop Entry]") + 1, "TryExec=" + argv[0])  # the menu hides it if that goes away
     done = DesktopInstall(command=shlex.join(argv))
     entry = home / "applications" / f"{APP_ID}.desktop"
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(entry, "\n".join(lines) + "\n")
-    done.files.append(entry)
-    for src, dst in _targets(home):
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(dst, src.read_bytes())
-        done.files.append(dst)
+    # all or nothing (a full disk left half the icons): the icons first, the menu entry last, and on
+    # any failure the files this run created are removed again
+    created: list[Path] = []
+    try:
+        for src, dst in _targets(home):
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            if not dst.exists():
+                created.append(dst)
+            atomic_write_bytes(dst, src.read_bytes())
+            done.files.append(dst)
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        if not entry.exists():
+            created.append(entry)
+        atomic_write_text(entry, "\n".join(lines) + "\n")
+    except OSError as exc:
+        for path in created:
+            path.unlink(missing_ok=True)
+        raise DesktopEntryError(f"cannot write {exc.filename or home} ({(exc.strerror or str(exc)).lower()}); "
+                                "nothing was installed", file=str(home),
+                                fix="free some space (or make the folder writable) and run it again") from None
+    done.files.insert(0, entry)
     return done
 
 

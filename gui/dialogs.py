@@ -129,7 +129,9 @@ class TranslateDialog(QDialog):
         self.problem.setStyleSheet("QLabel { color: #b00020; }")
         self.keep_only = QLineEdit()
         self.keep_only.setPlaceholderText(_("e.g. T01, T04, T05 — only these are ticked (Enter)"))
-        self.keep_only.returnPressed.connect(lambda: self.keep(self.keep_only.text()))
+        # Enter keeps the typed ids and stays in the dialog: it must not also press OK (a typo such as
+        # "T3" was dropped without a word, and the corpus got 2 templates instead of 3 — issue 39)
+        self.keep_only.installEventFilter(self)
         form = QFormLayout()
         for text, widget in ((_("&Source corpus:"), self.source_box), (_("&Language:"), self.language),
                              (_("Corpus &id:"), self.corpus_id), (_("&Name:"), self.name),
@@ -197,6 +199,15 @@ class TranslateDialog(QDialog):
             col.addWidget(self.subset[key])
             self.subset_row.addLayout(col, 2 if key == "templates" else 1)
 
+    def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 - Qt's name
+        from PySide6.QtCore import QEvent
+
+        if (watched is self.keep_only and event.type() == QEvent.KeyPress
+                and event.key() in (Qt.Key_Return, Qt.Key_Enter)):
+            self.keep(self.keep_only.text())
+            return True  # consumed: the dialog's default button is not pressed
+        return super().eventFilter(watched, event)
+
     def keep(self, text: str) -> int:
         """Tick only the typed ids (comma- or space-separated) in each list that has any of them;
         says which ids are unknown. Returns how many items stay ticked."""
@@ -210,9 +221,10 @@ class TranslateDialog(QDialog):
             found |= hit
             for i in range(box.count()):
                 box.item(i).setCheckState(Qt.Checked if box.item(i).data(Qt.UserRole) in hit else Qt.Unchecked)
-        unknown = sorted(wanted - found)
-        self.problem.setText(_("Not in {corpus}: {ids}").format(corpus=self.source_id, ids=", ".join(unknown))
-                             if unknown else "")
+        self.unknown_ids = sorted(wanted - found)
+        self._validate()
+        if self.unknown_ids:  # shown even before a language is chosen; OK waits until it is corrected
+            self.problem.setText(self._unknown_text())
         return sum(box.item(i).checkState() == Qt.Checked for box in self.subset.values() for i in range(box.count()))
 
     def _suggest(self, lang: str) -> None:
@@ -220,8 +232,13 @@ class TranslateDialog(QDialog):
         self.corpus_id.setText(f"{lang}-{tail}" if lang else "")
         self._validate()
 
+    def _unknown_text(self) -> str:
+        return _("Not in {corpus}: {ids}").format(corpus=self.source_id, ids=", ".join(self.unknown_ids))
+
     def problem_text(self) -> str:
         """Why the values cannot be used yet ('' when they can)."""
+        if getattr(self, "unknown_ids", None):
+            return self._unknown_text()
         typed = self.language.currentText().strip()
         if not typed:
             return _("Choose the language of the new corpus, e.g. French, or type a tag such as es-MX.")

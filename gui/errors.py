@@ -98,10 +98,8 @@ def friendly(exc: BaseException, *, context: str = "") -> FriendlyError:
     if isinstance(exc, OSError):
         return FriendlyError(_("Cannot read or write a file"), lead + (exc.strerror or str(exc)),
                              _("Check the disk has space and the file is not open in another program."))
-    if isinstance(exc, (ValueError, KeyError, TypeError)) and str(exc):
-        log = write_log(exc)
-        return FriendlyError(_("Cannot continue"), lead + str(exc).strip("'\""),
-                             _("Check the input you chose."), log)
+    # anything else — a bare ValueError or KeyError too — is a bug, as on the command line (main.py,
+    # exit 4): a user's mistake is a UserError with its fix (docs/ARCHITECTURE.md, "Errors")
     log = write_log(exc)
     return FriendlyError(_("Something went wrong"),
                          lead + _("An unexpected problem occurred ({kind}). Your work has not been lost.").format(kind=name),

@@ -20,23 +20,43 @@ def tiny_vocab() -> list[str]:
     return (["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + WORDS + letters + ["##" + c for c in letters] + punct)
 
 
+def vocab_for(texts) -> list[str]:
+    """A WordPiece vocabulary that reads ``texts`` whole: their lower-cased words, and every character
+    alone and as a ``##`` piece, so no text of that language (accents, apostrophes included) is [UNK]."""
+    import re
+
+    words, chars = set(), set()
+    for t in texts:
+        low = t.lower()
+        words.update(re.findall(r"\w+", low))
+        chars.update(c for c in low if not c.isspace())
+    pieces = sorted(chars)
+    return (["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + sorted(words - chars) + pieces
+            + ["##" + c for c in pieces])
+
+
 def make_tiny_bert(folder: str | Path, *, num_labels: int | None = None, labels: list[str] | None = None,
-                   seed: int = 0, hidden: int = 32, layers: int = 2) -> Path:
-    """Write a tiny BERT (encoder, or sequence classifier when num_labels/labels is given) with save_pretrained."""
+                   seed: int = 0, hidden: int = 32, layers: int = 2, vocab: list[str] | None = None) -> Path:
+    """Write a tiny BERT (encoder, or sequence classifier when num_labels/labels is given) with save_pretrained.
+
+    ``vocab`` (e.g. ``vocab_for(sentences)``) replaces the English test vocabulary; accents are then kept."""
     import torch
     from transformers import BertConfig, BertModel, BertTokenizerFast
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     vocab_file = folder / "vocab.txt"
-    vocab_file.write_text("\n".join(tiny_vocab()) + "\n", encoding="utf-8")
+    words = vocab or tiny_vocab()
+    vocab_file.write_text("\n".join(words) + "\n", encoding="utf-8")
+    probe = words[5]
+    opts = dict(do_lower_case=True, strip_accents=False if vocab else None)
     try:  # transformers >= 5 takes the vocab path as `vocab`
-        tok = BertTokenizerFast(vocab=str(vocab_file), do_lower_case=True)
+        tok = BertTokenizerFast(vocab=str(vocab_file), **opts)
     except TypeError:
-        tok = BertTokenizerFast(vocab_file=str(vocab_file), do_lower_case=True)
-    if tok.convert_tokens_to_ids("happy") == tok.unk_token_id:  # older signature silently ignored the path
-        tok = BertTokenizerFast(vocab_file=str(vocab_file), do_lower_case=True)
-    kwargs = dict(vocab_size=len(tiny_vocab()), hidden_size=hidden, num_hidden_layers=layers, num_attention_heads=2,
+        tok = BertTokenizerFast(vocab_file=str(vocab_file), **opts)
+    if tok.convert_tokens_to_ids(probe) == tok.unk_token_id:  # older signature silently ignored the path
+        tok = BertTokenizerFast(vocab_file=str(vocab_file), **opts)
+    kwargs = dict(vocab_size=len(words), hidden_size=hidden, num_hidden_layers=layers, num_attention_heads=2,
                   intermediate_size=hidden * 2, max_position_embeddings=128)
     torch.manual_seed(seed)
     if labels is not None or num_labels is not None:

@@ -12,7 +12,9 @@ from engine.common.errors import UserError
 
 ROOT = Path(__file__).resolve().parents[1]
 #: error classes that never reach a user: the caller turns them into a finding or a UserError
-INTERNAL_ERRORS: dict[str, str] = {}
+INTERNAL_ERRORS: dict[str, str] = {
+    "BrokenEntryError": "a registered statistic that breaks its contract is a bug in its entry (exit 4, named)",
+}
 #: bare ``raise ValueError``/``KeyError`` that remain in the engine: internal consistency checks (a bug
 #: when they fire, so main.py reports exit 4), or input a calling module converts itself
 BARE_RAISES_ALLOWED = {
@@ -190,3 +192,190 @@ def test_no_function_is_long_without_a_reason_in_its_docstring():
                     and where not in LONG_FUNCTIONS_ALLOWED:
                 long.append(f"{where} ({n} lines)")
     assert not long, "split into well-named steps, or say 'Long because …' in the docstring: " + ", ".join(long)
+
+
+# ---- the import table (docs/ARCHITECTURE.md, "Packages"), kept on every import of every file -------
+#
+# Why every import, lazy ones inside functions included: a lazy import is still a dependency (it
+# runs when the function does), and "only lazily" is how the upward edges of issue 41 went unseen.
+# Why the whole file graph: the table is about packages, circles are about files; both are read
+# from one graph of the source (ast; nothing is imported).
+
+#: engine package -> the engine packages (or single modules, "stats.registry") its files may import
+IMPORT_TABLE: dict[str, tuple[str, ...]] = {
+    "common": (),
+    "corpus": ("common",),
+    "models": ("common",),
+    "stats": ("common",),
+    "assoc": ("common", "models"),
+    "results": ("common", "stats"),
+    "package": ("common", "corpus"),
+    "exchange": ("common", "corpus", "package"),
+    "report": ("common", "stats", "corpus", "package", "results"),
+    "audit": ("common", "corpus", "models", "stats", "assoc", "results"),
+    "sweep": ("common", "corpus", "models", "stats.registry", "audit"),
+}
+#: (importing module prefix, imported module prefix) -> why this edge runs against the table. Each
+#: must be a lazy import (inside a function): it never runs when the importing module is imported.
+BACK_EDGES: dict[tuple[str, str], str] = {
+    ("engine.audit", "engine.report"): "the pipeline's optional last step builds the report",
+    ("engine.models.training", "engine.audit.cache"): "training scores its dev set through the score cache",
+    ("engine.models.training", "engine.assoc"): "the fastText + MLP system reads named word vectors",
+}
+
+
+def _module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _resolve(node: ast.ImportFrom, module: str, is_package: bool) -> str:
+    """The absolute module an ``ImportFrom`` names (relative imports resolved)."""
+    if not node.level:
+        return node.module or ""
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def import_graph(root: Path, folders: tuple[str, ...] = ("engine", "gui")) -> dict[str, dict[str, bool]]:
+    """{module: {imported module of this tree: imported at module level}} for every file under
+    ``folders`` of ``root``. ``from pkg import name`` is an edge to ``pkg.name`` when that is a module
+    of the tree, else to ``pkg``; imports inside functions count (flagged lazy)."""
+    files = [p for folder in folders for p in sorted((root / folder).rglob("*.py"))]
+    names = {_module_name(p, root): p for p in files}
+    graph: dict[str, dict[str, bool]] = {}
+    for name, path in names.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        lazy_nodes = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                      for n in ast.walk(f)}
+        edges: dict[str, bool] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                base = _resolve(node, name, path.name == "__init__.py")
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in names else base for a in node.names]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            for target in targets:
+                while target and target not in names:  # `import engine.stats.x as y` of a module, or a name
+                    target = target.rpartition(".")[0]
+                if target and target != name:
+                    edges[target] = edges.get(target, False) or id(node) not in lazy_nodes
+        graph[name] = edges
+    return graph
+
+
+def table_violations(graph: dict[str, dict[str, bool]], table: dict[str, tuple[str, ...]] = IMPORT_TABLE,
+                     back_edges: dict[tuple[str, str], str] = BACK_EDGES) -> list[str]:
+    """Every import of an engine package that the table does not allow, as 'importer -> imported'."""
+    bad = []
+    for module, edges in sorted(graph.items()):
+        parts = module.split(".")
+        if parts[0] != "engine" or len(parts) < 2:
+            continue
+        for target, eager in sorted(edges.items()):
+            tparts = target.split(".")
+            if tparts[0] != "engine" or len(tparts) < 2 or tparts[1] == parts[1]:
+                continue
+            allowed = table.get(parts[1], ())
+            if any(target == f"engine.{a}" or target.startswith(f"engine.{a}.") for a in allowed):
+                continue
+            reason = next((why for (a, b), why in back_edges.items()
+                           if (module == a or module.startswith(a + ".")) and (target == b or target.startswith(b + "."))), None)
+            if reason is None or eager:
+                bad.append(f"{module} -> {target}" + (" (a declared back-edge, but imported at module level)" if reason else ""))
+    return bad
+
+
+def import_circles(graph: dict[str, dict[str, bool]]) -> list[list[str]]:
+    """The files that import each other in a circle (strongly connected components of two or more)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(v: str) -> None:  # Tarjan
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.get(v, {}):
+            if w not in graph:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                circles.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return circles
+
+
+def test_every_engine_import_keeps_the_import_table():
+    """Lazy imports too: the table of docs/ARCHITECTURE.md is the rule, BACK_EDGES its written exceptions."""
+    assert table_violations(import_graph(ROOT)) == []
+
+
+def test_no_files_import_each_other_in_a_circle():
+    assert import_circles(import_graph(ROOT, ("engine", "gui"))) == []
+
+
+def test_the_import_table_check_fails_on_a_planted_upward_import(tmp_path):
+    """The check itself: a statistic importing the sweep (the top) inside a function is caught, and so
+    is a declared back-edge done at module level; two files importing each other make a circle."""
+    stats = tmp_path / "engine" / "stats"
+    (tmp_path / "engine" / "sweep").mkdir(parents=True)
+    stats.mkdir(parents=True)
+    for pkg in (tmp_path / "engine", stats, tmp_path / "engine" / "sweep"):
+        (pkg / "__init__.py").write_text("")
+    (tmp_path / "engine" / "sweep" / "run.py").write_text("from engine.stats import registry\n")
+    (stats / "registry.py").write_text("from engine.common import fmt\n")
+    (stats / "a.py").write_text("from . import b\n\ndef f():\n    from engine.sweep.run import g\n")
+    (stats / "b.py").write_text("from .a import f\n")
+    for pkg in ("audit", "report", "common"):
+        (tmp_path / "engine" / pkg).mkdir()
+        (tmp_path / "engine" / pkg / "__init__.py").write_text("")
+    (tmp_path / "engine" / "report" / "build.py").write_text("")
+    (tmp_path / "engine" / "common" / "fmt.py").write_text("")
+    (tmp_path / "engine" / "audit" / "pipeline.py").write_text("import engine.report.build\n")
+    graph = import_graph(tmp_path, ("engine",))
+    assert table_violations(graph) == [
+        "engine.audit.pipeline -> engine.report.build (a declared back-edge, but imported at module level)",
+        "engine.stats.a -> engine.sweep.run",
+    ]
+    assert import_circles(graph) == [["engine.stats.a", "engine.stats.b"]]
+
+
+#: bare ``raise ValueError``/``KeyError`` left in gui/: internal, never a user's mistake
+GUI_BARE_RAISES_ALLOWED = {
+    "gui/workbench/exporting.py": "the export kinds are the menu's own (a kind outside them is a bug)",
+}
+
+
+def test_the_gui_raises_user_errors_not_bare_value_errors():
+    """A message a user can act on is a UserError (gui/errors.friendly shows its fix); a bare
+    ValueError there is a bug, as on the command line (issue 41: 4 such messages were ValueErrors)."""
+    import re
+
+    found = {}
+    for path in sorted((ROOT / "gui").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        n = len(re.findall(r"raise (?:ValueError|KeyError)\b", path.read_text(encoding="utf-8")))
+        if n and rel not in GUI_BARE_RAISES_ALLOWED:
+            found[rel] = n
+    assert found == {}, f"raise engine.common.errors.UserError (with its fix) instead: {found}"

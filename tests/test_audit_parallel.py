@@ -126,7 +126,7 @@ def test_audit_jobs_setting_and_cli_flag(tmp_path):
     from testkit.audit_fixtures import write_mini_corpus
 
     args = main.build_parser().parse_args(["audit", "--corpus", "x", "--model", "vader", "--out", "o", "--jobs", "2"])
-    assert plan_from_args(args).settings["jobs"] == 2
+    assert plan_from_args(args).jobs == 2 and "jobs" not in plan_from_args(args).settings  # a run option
     corpus = str(write_mini_corpus(tmp_path))
     runs = {}
     for jobs in (1, 2):

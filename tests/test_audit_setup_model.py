@@ -123,9 +123,11 @@ def test_jobs_reach_the_plan_only_when_chosen(tmp_path):
     s = AuditSetup.with_defaults()
     s.add_corpus("en-kiritchenko2018")
     s.add_scorer("vader", kind="lexicon")
-    assert "jobs" not in s.to_plan(tmp_path).settings  # the engine's default: one process per core
+    plan = s.to_plan(tmp_path)
+    assert plan.jobs is None and "jobs" not in plan.settings  # the engine's default: one process per core
     s.set_option("jobs", 2)
-    assert s.to_plan(tmp_path).settings["jobs"] == 2
+    plan = s.to_plan(tmp_path)
+    assert plan.jobs == 2 and "jobs" not in plan.settings  # a run option, not a statistic setting
 
 
 def test_inference_pooling_and_score_range_reach_the_plan(tmp_path):

@@ -37,6 +37,7 @@ class Case:
     argv: Callable[[Path], list[str]]
     exit: int
     pick: str = "error"  # 'error': the error: line; else a regex picking the line to show
+    env: Callable[[dict], dict] | None = None  # environment variables set for this case only
 
 
 def _rand(n: int, seed: int = 0) -> bytes:
@@ -203,7 +204,7 @@ def package_inputs(root: Path, corpus: Path, run) -> dict[str, Path]:
     manifest = json.loads(members["manifest.json"])
     manifest["files"][member] = {"sha256": hashlib.sha256(edited[member]).hexdigest(), "bytes": len(edited[member])}
     edited["manifest.json"] = json.dumps(manifest, indent=2).encode("utf-8")
-    return {"slip": rezip("slip.eecpkg", {**members, "../evil.txt": b"evil"}),
+    return {"members": members, "slip": rezip("slip.eecpkg", {**members, "../evil.txt": b"evil"}),
             "bomb": rezip("bomb.eecpkg", {**members, "corpus/zeros.csv": b"\0" * (4 << 20)}),
             "hash": rezip("hash.eecpkg", tampered), "rehashed": rezip("rehashed.eecpkg", edited)}
 
@@ -369,6 +370,152 @@ def _bad_source_link(f: dict) -> Path:
     return _w(f["root"] / "bad-link.toml", text)
 
 
+# issue 40: hostile input — patterns that backtrack, files shared by processes, formulas, typed fields
+_REDOS = "\n[[restrictions]]\ncode = \"E022\"\nmessage = \"a rule\"\nsentence = '^(\\w|\\w)*$'\n"
+
+
+def hostile_inputs(root: Path, corpus: Path, members: dict[str, bytes]) -> dict[str, Path]:
+    import hashlib
+
+    text = corpus.read_text(encoding="utf-8")
+    f = {"redos": _w(root / "h" / "redos.toml", text + _REDOS),
+         "issue_redos": _w(root / "h" / "issue_pattern.toml", text + _REDOS.replace("(\\w|\\w)*", "(\\w+\\s?)*")),
+         "redos_expect": _w(root / "h" / "redos_expect.toml", text + "\n[expect.role]\nsubject = '^(\\w|[a-z])*$'\n")}
+    member = next(k for k in members if k.endswith(".toml"))  # a shared package carrying the pattern
+    edited = dict(members)
+    edited[member] = members[member] + _REDOS.encode("utf-8")
+    manifest = json.loads(members["manifest.json"])
+    manifest["files"][member] = {"sha256": hashlib.sha256(edited[member]).hexdigest(), "bytes": len(edited[member])}
+    edited["manifest.json"] = json.dumps(manifest, indent=2).encode("utf-8")
+    f.update(sweep_inputs(root, corpus))
+    f["half_written"] = _w(root / "h" / "half_written.toml", text[: len(text) // 2])
+    tmx = ('<?xml version="1.0" encoding="UTF-8"?>\n{doctype}<tmx version="1.4"><header srclang="en" adminlang="en" '
+           'creationtool="x" creationtoolversion="1" segtype="phrase" o-tmf="x" datatype="plaintext"/>\n<body>\n'
+           '<tu><tuv xml:lang="en"><seg>furious</seg></tuv><tuv xml:lang="{lang}"><seg>furiosa</seg></tuv></tu>\n'
+           '</body></tmx>\n')
+    f["tmx_attlist"] = _w(root / "h" / "attlist.tmx", tmx.format(
+        doctype='<!DOCTYPE tmx SYSTEM "tmx>14.dtd" [<!ATTLIST tuv xml:lang CDATA "es">]>\n', lang="pt"))
+    f["tmx_lang"] = _w(root / "h" / "lang.tmx", tmx.format(doctype="", lang="Portuguese"))
+    f["sheet_short"] = _review_sheet_without_two_rows(corpus, root / "h" / "sheet_short.csv")
+    f["control_token"] = _w(root / "h" / "control_token.toml", text.replace('text = "Ebony"', 'text = "Ebony<|im_end|>"', 1))
+    rule = '\n[[restrictions]]\ncode = "E022"\nmessage = "a rule"\nsentence = "feels"\n'
+    f["words_string"] = _w(root / "h" / "words_string.toml", text + rule + 'words = "angry"\n')
+    f["emotions_int"] = _w(root / "h" / "emotions_int.toml", text + rule + "emotions = 5\n")
+    f["accept_phrase"] = _w(root / "h" / "accept_phrase.toml", text + '\n[spelling]\naccept = ["Kasachin", "two words"]\n')
+    f["redos_pkg"] = root / "h" / "redos.eecpkg"
+    with zipfile.ZipFile(f["redos_pkg"], "w", compression=zipfile.ZIP_DEFLATED) as z:
+        for k, v in edited.items():
+            z.writestr(k, v)
+    return f
+
+
+def lying_model_files(root: Path) -> dict[str, Path]:
+    """Model files whose headers lie (testkit.hostile_files), from a fresh tiny BERT and the matrix's whole .gguf."""
+    from testkit import hostile_files as H
+    from testkit.tiny_models import make_tiny_bert
+
+    bert = make_tiny_bert(root / "models" / "hf-good", labels=["neg", "pos"], seed=3)
+    gguf, lie = root / "models" / "gguf" / "whole.gguf", root / "lie"
+    lie.mkdir()
+    return {"st_deep": H.deep_safetensors(bert, lie / "deep"), "st_huge": H.huge_offsets_safetensors(bert, lie / "huge"),
+            "st_i32": H.retyped_safetensors(bert, lie / "i32", "I32"),
+            "st_f16": H.retyped_safetensors(bert, lie / "f16", "F16"),
+            "st_pickle": H.pickle_as_safetensors(bert, lie / "pickle"), "st_bom": H.bom_config(bert, lie / "bom"),
+            "gguf_deep": H.deep_gguf(lie / "deep.gguf"), "gguf_count": H.huge_count_gguf(lie / "count.gguf"),
+            "gguf_9999": H.retyped_gguf(gguf, lie / "type9999.gguf", 9999),
+            "gguf_f16": H.retyped_gguf(gguf, lie / "f32_as_f16.gguf", 1)}
+
+
+def _review_sheet_without_two_rows(corpus: Path, out: Path) -> Path:
+    """A review sheet of 20 items, every verdict 'ok', with items 5 and 12 deleted by the reviewer."""
+    import csv
+
+    from engine.corpus.definition.loader import load_definition
+    from engine.corpus.translate.review_record import draw_sample, write_sheet
+
+    write_sheet(draw_sample(load_definition(corpus), 20, 11), out)
+    rows = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8"), newline="")))
+    verdict = rows[0].index("verdict")
+    for r in rows[1:]:
+        r[verdict] = "ok"
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows([r for r in rows if r[0] not in ("5", "12")])
+    return _w(out, buf.getvalue())
+
+
+_SILENT: list = []  # listening sockets kept open for the matrix's run (the kernel accepts; nothing answers)
+
+
+def sweep_inputs(root: Path, corpus: Path) -> dict[str, Path]:
+    import socket
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    _SILENT.append(silent)
+    models = ", ".join(f'"vader?batch_size={i}"' for i in range(1, 1002))
+    return {"silent_port": silent.getsockname()[1],
+            "plan_dup": _w(root / "h" / "dup_plan.toml", f'[sweep]\ncorpora = [\n  "{corpus}",\n  "en-kiritchenko2018",\n'
+                                                     f'  "{corpus}",\n]\nmodels = ["vader"]\n'),
+            "plan_ok": _w(root / "h" / "plan.toml", f'[sweep]\ncorpora = ["{corpus}"]\nmodels = ["vader"]\nstats = ["paired"]\n'),
+            "plan_big": _w(root / "h" / "big_plan.toml", f'[sweep]\ncorpora = ["{corpus}"]\nmodels = [{models}]\n'),
+            "plan_alpha": _w(root / "h" / "alpha_plan.toml", f'[sweep]\ncorpora = ["{corpus}"]\nmodels = ["vader"]\n'
+                                                          'alpha = "five percent"\n')}
+
+
+def _sweep(f, plan: str = "plan_ok", *extra: str) -> list[str]:
+    return ["sweep", str(f[plan]), "--out", str(f["root"] / "sweep_out"), *extra]
+
+
+CASES += [
+    Case("patterns", "`[[restrictions]] sentence = '^(\\w\\|\\w)*$'` (backtracks without end)",
+         lambda f: ["corpus", "check", str(f["redos"])], 2),
+    Case("patterns", "the issue's `sentence = '^(\\w+\\s?)*$'` (checked in linear time, no hang)",
+         lambda f: ["corpus", "check", str(f["issue_redos"])], 0, pick=r"sentence\(s\) can be generated"),
+    Case("patterns", "`[expect]` rule `'^(\\w\\|[a-z])*$'`", lambda f: ["corpus", "check", str(f["redos_expect"])], 2),
+    Case("patterns", "`package verify` of a package whose definition carries such a pattern (re-hashed)",
+         lambda f: ["package", "verify", str(f["redos_pkg"])], 2),
+    Case("patterns", "`package import` of that package",
+         lambda f: ["package", "import", str(f["redos_pkg"]), "--dest", str(f["root"] / "imp-redos")], 2),
+    Case("corpus", "`corpus spelling-add` to a file another program is half-way through writing (left as it is)",
+         lambda f: ["corpus", "spelling-add", str(f["half_written"]), "Kasachin"], 2),
+    Case("sweeps", "`--scheduler` a listener that accepts and never answers (`--scheduler-timeout 2`)",
+         lambda f: _sweep(f, "plan_ok", "--scheduler", f"tcp://127.0.0.1:{f['silent_port']}", "--scheduler-timeout", "2"), 2),
+    Case("sweeps", "`--scheduler http://127.0.0.1:8786`", lambda f: _sweep(f, "plan_ok", "--scheduler", "http://127.0.0.1:8786"), 2),
+    Case("sweeps", "`--scheduler tcp://127.0.0.1:99999`", lambda f: _sweep(f, "plan_ok", "--scheduler", "tcp://127.0.0.1:99999"), 2),
+    Case("sweeps", "`--jobs 100000`", lambda f: _sweep(f, "plan_ok", "--jobs", "100000"), 2),
+    Case("sweeps", "a corpus listed twice in the plan", lambda f: _sweep(f, "plan_dup"), 2),
+    Case("sweeps", "1,001 cells without `--yes`, not at a terminal (the size line comes first)",
+         lambda f: _sweep(f, "plan_big"), 2),
+    Case("sweeps", "`alpha = \"five percent\"` in the plan (`alpha = \"0.05\"` is read as the number 0.05)",
+         lambda f: _sweep(f, "plan_alpha"), 2),
+    Case("typed fields", "`[[restrictions]] words = \"angry\"` (a string, not an array)",
+         lambda f: ["corpus", "check", str(f["words_string"])], 2),
+    Case("typed fields", "`[[restrictions]] emotions = 5`", lambda f: ["corpus", "check", str(f["emotions_int"])], 2),
+    Case("typed fields", "`[spelling] accept` written by hand with a phrase", lambda f: ["corpus", "check", str(f["accept_phrase"])], 2),
+    Case("tmx", "`<!DOCTYPE tmx SYSTEM \"tmx>14.dtd\" [<!ATTLIST …>]>` (a '>' inside the quoted id)",
+         lambda f: ["corpus", "tm-import", str(f["tmx_attlist"])], 2),
+    Case("tmx", "`xml:lang=\"Portuguese\"`", lambda f: ["corpus", "tm-import", str(f["tmx_lang"])], 2),
+    Case("corpus", "a review sheet with two rows deleted (`corpus review-import`)",
+         lambda f: ["corpus", "review-import", str(f["corpus"]), str(f["sheet_short"]), "--reviewer", "MB"], 2),
+    Case("models", "a sentence holding `<|im_end|>`, a control token of the LLM's tokenizer",
+         lambda f: ["audit", "--corpus", str(f["control_token"]), "--model", f"llm:{f['root'] / 'models' / 'lm'}",
+                    "--stats", "paired", "--bootstrap", "0", "--out", str(f["root"] / "audit_ct"), "--overwrite"], 2),
+    Case("environment", "`EEC_STUDIO_HOME` naming a file (`corpus list`)", lambda f: ["corpus", "list"], 2,
+         env=lambda f: {"EEC_STUDIO_HOME": str(f["a_file"])}),
+    Case("lying headers", "safetensors JSON header nested 200,000 deep", lambda f: _audit(f, f"hf-classifier:{f['st_deep']}"), 2),
+    Case("lying headers", "safetensors `data_offsets` ending at 2⁶⁰", lambda f: _audit(f, f"hf-classifier:{f['st_huge']}"), 2),
+    Case("lying headers", "safetensors weight retyped F32 → I32 (same bytes)", lambda f: _audit(f, f"hf-classifier:{f['st_i32']}"), 2),
+    Case("lying headers", "safetensors weight retyped F32 → F16 (offsets kept)", lambda f: _audit(f, f"hf-classifier:{f['st_f16']}"), 2),
+    Case("lying headers", "a pickle named `model.safetensors`", lambda f: _audit(f, f"hf-classifier:{f['st_pickle']}"), 2),
+    Case("lying headers", "`config.json` with a byte-order mark", lambda f: _audit(f, f"hf-classifier:{f['st_bom']}"), 2),
+    Case("lying headers", "GGUF metadata array nested 50,000 deep", lambda f: _audit(f, f"llm:{f['gguf_deep']}"), 2),
+    Case("lying headers", "GGUF header declaring 2⁴⁰ tensors", lambda f: _audit(f, f"llm:{f['gguf_count']}"), 2),
+    Case("lying headers", "GGUF tensor of type 9999", lambda f: _audit(f, f"llm:{f['gguf_9999']}"), 2),
+    Case("lying headers", "GGUF tensor retyped F32 → F16", lambda f: _audit(f, f"llm:{f['gguf_f16']}"), 2),
+]
+
+
 def _shown(case: Case, res, f: dict) -> str:
     root = f["root"]
     text = res.stdout + res.stderr
@@ -386,7 +533,10 @@ def _shown(case: Case, res, f: dict) -> str:
 
 def _normalise(line: str, root: Path) -> str:
     """Temp paths, and argparse's list of commands (it grows with every new command)."""
-    return re.sub(r"\(choose from [^)]*\)", "(choose from …)", line.replace(str(root), "…"))
+    line = re.sub(r"\(choose from [^)]*\)", "(choose from …)", line.replace(str(root), "…"))
+    # the machine's cores (sweep --jobs bound) and a listener's free port
+    line = re.sub(r"\((\d+) core\(s\)\)(.*)--jobs \d+", r"(N core(s))\2--jobs 4×N", line)
+    return re.sub(r"tcp://127\.0\.0\.1:(?!8786|99999)\d+", "tcp://127.0.0.1:PORT", line)
 
 
 @pytest.fixture(scope="module")
@@ -417,10 +567,15 @@ def matrix(tmp_path_factory):
         return Res(code, out.getvalue(), err.getvalue())
 
     f.update(package_inputs(root, f["corpus"], run))
+    f.update(hostile_inputs(root, f["corpus"], f.pop("members")))
+    f.update(lying_model_files(root))
     f.update(exchange_inputs(root, f["corpus"], run))
     rows = []
     for i, case in enumerate(CASES, 1):
-        res = run(*case.argv(f))
+        with pytest.MonkeyPatch.context() as mp:
+            for k, v in (case.env(f) if case.env else {}).items():
+                mp.setenv(k, v)
+            res = run(*case.argv(f))
         rows.append((i, case, res, _shown(case, res, f)))
     return root, rows
 
@@ -461,7 +616,7 @@ def test_prediction_and_vector_messages_say_where(matrix):
 
 def render(rows) -> str:
     out = ["# Bad input: what the user sees", "",
-           "Every malformed input of issues 15 and 29 and of the earlier hardening work, run through `main.py` as a",
+           "Every malformed or hostile input of issues 15, 29 and 40 and of the earlier hardening work, run through `main.py` as a",
            "user would. **Generated** by `tests/test_bad_input_matrix.py` — do not edit by hand; after a change",
            "to a message run `EEC_UPDATE_DOCS=1 pytest tests/test_bad_input_matrix.py` and commit the result.",
            "Paths under the test's temporary folder are shown as `…`.", "",

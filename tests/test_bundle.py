@@ -53,6 +53,10 @@ def test_the_bundle_runs_the_command_line_and_python_c(tmp_path):
     missing = subprocess.run([str(EXE), "audit", "--corpus", "en-kiritchenko2018", "--model", f"hf-classifier:{tmp_path}",
                               "--out", str(tmp_path / "a2")], capture_output=True, text=True, env=env, timeout=120)
     assert missing.returncode == 2 and "eec-studio[models]" in missing.stderr, missing.stderr[-2000:]
+    # issue 38: the Hunspell dictionaries and reader travel in the bundle (no system Enchant needed)
+    checked = subprocess.run([str(EXE), "corpus", "check", "es-camara2022"], capture_output=True, text=True,
+                             env={**env, "EEC_STUDIO_SYSTEM_DICTIONARIES": "0"}, timeout=300)
+    assert checked.returncode == 0 and "W114" not in checked.stdout, checked.stdout[-2000:] + checked.stderr[-2000:]
     code = "import sys, engine; print(sys.argv, getattr(sys, 'frozen', False))"
     child = subprocess.run([str(EXE), "-c", code, "7", "8"], capture_output=True, text=True, env=env, timeout=60)
     assert child.returncode == 0 and child.stdout.strip() == "['-c', '7', '8'] True", child.stderr[-2000:]

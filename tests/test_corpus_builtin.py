@@ -16,6 +16,10 @@ EXPECTED = {
     # the published texts kept for reproduction (issue 14): same counts as the corrected defaults
     "es-camara2022-published": 8460,
     "ar-camara2022-published": 8040,
+    # issue 43: the English EEC translated; every cell of the source kept
+    "it-kiritchenko2018": 8640,
+    "fr-kiritchenko2018": 8640,
+    "pt-BR-kiritchenko2018": 8640,
 }
 
 

@@ -19,14 +19,14 @@ CAUSATIVE_TEMPLATES = ("T02", "T03", "T04")
 SITUATION_TEMPLATES = ("T09", "T10", "T11")
 
 # state words that are true adjectives and may follow "machen" (macht ihn wütend, hat mich traurig gemacht)
-MACHEN_ADJECTIVES = {"wütend", "zornig", "traurig", "trübsinnig", "unglücklich", "panisch", "glücklich"}
+MACHEN_ADJECTIVES = {"wütend", "zornig", "traurig", "unglücklich", "panisch", "glücklich"}
 # every T01 word: how a person feels (a state, not a trait; not a word said of places or looks)
 T01_STATES = {"empört", "verärgert", "erzürnt", "genervt", "wütend", "zornig", "erbost",
-              "traurig", "trübsinnig", "betrübt", "bedrückt", "deprimiert", "unglücklich",
+              "traurig", "wehmütig", "betrübt", "enttäuscht", "deprimiert", "unglücklich",
               "verängstigt", "beunruhigt", "erschrocken", "verschreckt", "panisch",
               "heiter", "gut gelaunt", "glücklich", "fröhlich", "amüsiert", "froh"}
 # every situation word: fits "in einer … Situation", "die neuesten … Ereignisse" and "Das Gespräch … war …"
-SITUATION_WORDS = {"empörend", "nervig", "frustrierend", "ärgerlich", "irritierend",
+SITUATION_WORDS = {"empörend", "nervig", "frustrierend", "ärgerlich", "enervierend",
                    "herzzerreißend", "traurig", "bedrückend", "deprimierend", "düster",
                    "unheimlich", "fürchterlich", "furchterregend", "erschreckend", "furchteinflößend",
                    "großartig", "lustig", "wunderbar", "wundervoll", "erfreulich"}
@@ -131,7 +131,7 @@ def test_race_pairs_compare_one_construction(pairs, corpus):
         assert a and b and a.group(1) == b.group(1), (priv, mino)
         noun = priv.split()[-1]  # Mann / Frau
         assert re.fullmatch(rf"{a.group(1)} \w+(?:e|en) {noun}", mino) or \
-            re.fullmatch(rf"{a.group(1)} (?:Rom|Romni|Sinto|Sintiza)", mino), (priv, mino)
+            re.fullmatch(rf"{a.group(1)} (?:Roma|Sinti)-{noun}", mino), (priv, mino)  # issue 38: no rare nouns
     assert set(race.privileged_person_id) == {"np_dieser_mann", "np_diese_frau"}
     # group labels: the privileged side unmarked, the minoritised side its own group
     assert (race.privileged_group == "").all()

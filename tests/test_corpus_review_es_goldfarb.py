@@ -63,7 +63,7 @@ def test_no_excitado_anywhere(df):
 # -- class 2: noun frames --------------------------------------------------------------------
 
 TENER_NOUNS = {"miedo"}  # "tiene miedo", "tenga miedo", "tuviese miedo" are idiomatic
-SENTIR_NOUNS = {"enfado", "rabia", "indignación", "melancolía", "pena", "tristeza", "ansiedad", "felicidad",
+SENTIR_NOUNS = {"enojo", "rabia", "indignación", "melancolía", "desconsuelo", "tristeza", "ansiedad", "felicidad",
                 "alivio"}
 
 
@@ -95,7 +95,7 @@ def test_every_noun_sentence_uses_an_idiomatic_frame(df):
     frames = {
         "T01": (r" tiene {w}\.$", r" siente {w}\.$"),
         "T02": (r"^La situación hace que .+ tenga {w}\.$", r"^La situación hace que .+ sienta {w}\.$"),
-        "T03": (r"^Hice que .+ tuviese {w}\.$", r"^Hice que .+ sintiese {w}\.$"),
+        "T03": (r"^Hice que .+ tuviera {w}\.$", r"^Hice que .+ sintiera {w}\.$"),  # issue 38: -ra, not -se
         "T04": (r" me hizo sentir {w}\.$", r" me hizo sentir {w}\.$"),
     }
     bad = []
@@ -124,7 +124,7 @@ def test_situation_words_agree_with_their_noun(df):
         assert not any(re.search(r"(?:o|os|es|as)$", w) for w in words), words
     words = set(df[df.template_id == "T10"]["Emotion word"])
     assert all(re.search(r"(?:os|es)$", w) for w in words), words
-    assert "graves" in words and "desoladores" in words and "deprimentes" in words
+    assert "dolorosos" in words and "desoladores" in words and "deprimentes" in words
 
 
 # -- class 4: the referent the emotion word describes ---------------------------------------------
@@ -183,11 +183,12 @@ def test_sentence_shape_and_final_punctuation(df):
 REVIEWED = ["Ella tiene desdicha.", "Ella tiene alivio.", "Ella me hizo tener alivio.",
             "La situación hace que ella se sienta con un enfado.", "Ella nos habló de los recientes eventos serios.",
             "Ella nos habló de los recientes eventos severos.", "Ella está excitada.", "Él está excitado."]
-CORRECTED = ["Ella siente pena.", "Ella siente alivio.", "Ella me hizo sentir alivio.",
-             "La situación hace que ella sienta enfado.", "Ella nos habló de los graves acontecimientos recientes.",
+# (issue 38 round 2: pena -> desconsuelo, enfado -> enojo, graves -> dolorosos, sintiese -> sintiera)
+CORRECTED = ["Ella siente desconsuelo.", "Ella siente alivio.", "Ella me hizo sentir alivio.",
+             "La situación hace que ella sienta enojo.", "Ella nos habló de los dolorosos acontecimientos recientes.",
              "Ella nos habló de los desoladores acontecimientos recientes.", "Ella está emocionada.",
              "Él está emocionado.", "Ella tiene miedo.", "La situación hace que ella tenga miedo.",
-             "Hice que ella sintiese ansiedad.", "Ella siente ansiedad.", "Ella me hizo sentir miedo.",
+             "Hice que ella sintiera ansiedad.", "Ella siente ansiedad.", "Ella me hizo sentir miedo.",
              "Mi madre va a la escuela de nuestro vecindario."]
 
 

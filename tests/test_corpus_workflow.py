@@ -218,11 +218,15 @@ def test_needed_forms_come_from_the_templates_then_the_source_then_the_genders()
     en = load_corpus("en-kiritchenko2018")
     fr = translate_from(en, "fr")
     she = next(p for p in fr.persons if p.id == "np_she")
-    # no French template yet: the English source's forms say role=subject / role=object
+    # no French template yet: the English source's forms say role=subject / role=object, but the
+    # translation has French features (gender, number), not English role and initial (issue 39)
     src = next(p for p in en.persons if p.id == "np_she")
+    assert fr.features == {"gender": ["f", "m"], "number": ["sg", "pl"]}
     assert needed_combinations(fr, "persons", she) == [{}]
+    assert needed_combinations(fr, "persons", she, src) == [{}]
+    # a feature the translator declares (French clitics: elle / la) is asked by the templates
+    fr.features["role"] = ["subject", "object"]
     assert needed_combinations(fr, "persons", she, src) == [{"role": "subject"}, {"role": "object"}]
-    # once a template asks for role=object only, that is what is needed
     fr.templates[0].variants[0].text = "Je vois {person role=object}."
     assert needed_combinations(fr, "persons", she, src) == [{"role": "object"}]
     empty = new_corpus("fr")

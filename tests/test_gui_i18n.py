@@ -26,7 +26,7 @@ from gui import i18n, settings
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ROOT / "locales"
 POT = LOCALES / "eec_studio.pot"
-LANGS = ["es", "de", "ar", "pt", "fr"]
+LANGS = ["es", "de", "ar", "pt", "fr", "it"]
 AR_PLURAL = ("nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : "
              "n%100>=11 ? 4 : 5);")
 
@@ -158,7 +158,7 @@ def test_catalogs_compile_in_memory_and_a_stale_mo_never_wins(tmp_path, monkeypa
     copy = tmp_path / "locales"
     shutil.copytree(LOCALES, copy, ignore=shutil.ignore_patterns("*.mo"))
     monkeypatch.setattr(i18n, "LOCALES_DIR", copy)
-    assert i18n.available_languages() == ["en", "ar", "de", "es", "fr", "pt"]
+    assert i18n.available_languages() == ["en", "ar", "de", "es", "fr", "it", "pt"]
     assert i18n.load_catalog("es").gettext("Preferences") == "Preferencias"  # no .mo: compiled from .po
     from engine.common.user_dirs import user_home
 
@@ -177,13 +177,19 @@ def test_catalogs_compile_in_memory_and_a_stale_mo_never_wins(tmp_path, monkeypa
     assert i18n.load_catalog("de").gettext("Preferences") == "Voreinstellungen"  # .po newer: .mo ignored
 
 
-def test_portuguese_and_french_use_the_plural_rules_of_translators_tools():
+def test_portuguese_french_and_italian_use_the_plural_rules_of_translators_tools():
     """Two forms, as Poedit and Weblate write them (CLDR's third form for round millions is not
-    used by gettext tools): French 0 and 1 singular; Brazilian Portuguese only 1."""
+    used by gettext tools): French 0 and 1 singular; Brazilian Portuguese and Italian only 1."""
     fr = _read(LOCALES / "fr" / "LC_MESSAGES" / "eec_studio.po", locale="fr")
     pt = _read(LOCALES / "pt" / "LC_MESSAGES" / "eec_studio.po", locale="pt")
+    it = _read(LOCALES / "it" / "LC_MESSAGES" / "eec_studio.po", locale="it")
     assert fr.plural_forms == "nplurals=2; plural=(n > 1);"
     assert pt.plural_forms == "nplurals=2; plural=(n != 1);"
+    assert it.plural_forms == "nplurals=2; plural=(n != 1);"
+    tr_it = i18n.load_catalog("it")
+    assert [tr_it.ngettext("{n} error", "{n} errors", n).format(n=n) for n in (0, 1, 2)] == [
+        "0 errori", "1 errore", "2 errori"]
+    assert tr_it.gettext("&Save") == "&Salva" and tr_it.gettext("&File") == "&File"
     tr_fr, tr_pt = i18n.load_catalog("fr"), i18n.load_catalog("pt")
     assert [tr_fr.ngettext("{n} error", "{n} errors", n).format(n=n) for n in (0, 1, 2)] == [
         "0 erreur", "1 erreur", "2 erreurs"]
@@ -220,14 +226,16 @@ def test_preferences_lists_languages_by_their_own_names(qtbot, english_after):
     entries = {dlg.language.itemData(i): dlg.language.itemText(i) for i in range(dlg.language.count())}
     assert entries["de"] == "Deutsch" and entries["es"] == "Español" and entries["ar"] == "العربية"
     assert entries["en"] == "English" and entries["pt"] == "Português" and entries["fr"] == "Français"
-    for code in ("en", "es", "de", "ar", "pt", "fr"):  # straight from CLDR, never from our catalogs
+    assert entries["it"] == "Italiano"
+    for code in ("en", "es", "de", "ar", "pt", "fr", "it"):  # straight from CLDR, never from our catalogs
         name = Locale.parse(code).get_display_name(code)
         assert entries[code].lower() == name.lower()
     assert entries[""].startswith("System default")  # first entry: follow the system
 
 
 @pytest.mark.parametrize("system, expected", [("de_DE", "de"), ("es_MX", "es"), ("ar_EG", "ar"),
-                                              ("fr_FR", "fr"), ("pt_BR", "pt"), ("it_IT", "en"), ("C", "en")])
+                                              ("fr_FR", "fr"), ("pt_BR", "pt"), ("it_IT", "it"), ("it_CH", "it"),
+                                              ("ja_JP", "en"), ("C", "en")])
 def test_the_system_locale_is_the_default(monkeypatch, english_after, system, expected):
     class FakeLocale:
         @staticmethod
@@ -460,3 +468,89 @@ def test_every_checker_message_reads_in_the_interface_language(english_after):
         if untranslated_detail(f):
             assert shown == i18n._(title) and shown != title, (code, shown)  # translated, not the English title
     assert untranslated_detail(english) == english.message
+
+
+# -- keyboard accelerators -----------------------------------------------------------------------
+def _mnemonic(text: str) -> str | None:
+    """The Alt+letter of a Qt text ("Salva &con nome…" -> "c"); None without one ("A && B" has none)."""
+    m = re.search(r"(?<!&)&([^\s&])", text.replace("&&", ""))
+    return m.group(1).lower() if m else None
+
+
+def _clashes(where: str, texts: list[str]) -> list[str]:
+    seen: dict[str, str] = {}
+    out = []
+    for text in texts:
+        key = _mnemonic(text)
+        if key is None:
+            continue
+        if key in seen:
+            out.append(f"{where}: Alt+{key} is both {seen[key]!r} and {text!r}")
+        seen[key] = text
+    return out
+
+
+def _menu_clashes(win) -> list[str]:
+    bar = win.menuBar()
+    out = _clashes("menu bar", [a.text() for a in bar.actions()])
+    menus = [a.menu() for a in bar.actions() if a.menu() is not None]
+    while menus:
+        menu = menus.pop()
+        out += _clashes(menu.title(), [a.text() for a in menu.actions() if not a.isSeparator()])
+        menus += [a.menu() for a in menu.actions() if a.menu() is not None]
+    return out
+
+
+def _dialog_clashes(dialog) -> list[str]:
+    from PySide6.QtWidgets import QAbstractButton, QLabel
+
+    texts = [w.text() for w in dialog.findChildren(QLabel) + dialog.findChildren(QAbstractButton)]
+    return _clashes(dialog.windowTitle(), texts)
+
+
+# Clashes found on 2026-11-27 in the other catalogs and in the English source itself (File: Alt+T
+# is "&Translate…" and "(&TMX)"; Export: Alt+P is "&package" and "&PO"): left to their owners.
+_KNOWN_CLASHES = pytest.mark.xfail(strict=True, reason="accelerator clashes in this catalog (docs/i18n.md)")
+
+
+@pytest.mark.parametrize("lang", [pytest.param(code, marks=_KNOWN_CLASHES) for code in ["en", *LANGS] if code != "it"]
+                         + ["it"])
+def test_keyboard_accelerators_do_not_clash_in_a_menu_or_dialog(qtbot, english_after, lang):
+    """Every & of a menu, of the menu bar and of the translate and add-entry dialogs opens one
+    thing: two items with the same Alt+letter in one menu make the key cycle between them instead
+    ("&Salva" and "&Esporta" both on Alt+S would be a slip in a translation)."""
+    from engine.corpus import load_corpus
+    from gui.app import MainWindow, make_app
+    from gui.dialogs import TranslateDialog
+    from gui.workbench.add_entry import AddEntryDialog
+
+    make_app()
+    i18n.set_language(lang)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    problems = _menu_clashes(win)
+    corpus = load_corpus("en-kiritchenko2018")
+    dialogs = [TranslateDialog("en-kiritchenko2018", win), AddEntryDialog(corpus, "persons", lambda *a: None, win),
+               AddEntryDialog(corpus, "emotion_words", lambda *a: None, win)]
+    for dialog in dialogs:
+        problems += _dialog_clashes(dialog)
+    assert [_mnemonic(a.text()) for a in win.menuBar().actions()].count(None) == 0  # each menu has one
+    assert problems == []
+
+
+def test_italian_interface_with_qt_own_italian_buttons(qtbot, english_after):
+    """Italian end to end: the app's own texts from locales/it, Qt's OK/Cancel from qtbase_it."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from gui.app import make_app
+    from gui.dialogs import PreferencesDialog
+
+    make_app()
+    assert i18n.set_language("it") == "it"
+    dlg = PreferencesDialog()
+    qtbot.addWidget(dlg)
+    assert dlg.windowTitle() == "Preferenze"
+    buttons = dlg.findChild(QDialogButtonBox)
+    assert buttons.button(QDialogButtonBox.Cancel).text().replace("&", "") == "Annulla"
+    assert i18n.ngettext("{n} warning", "{n} warnings", 1).format(n=1) == "1 avviso"
+    assert i18n.pgettext("separator between the items of a list", ", ") == ", "

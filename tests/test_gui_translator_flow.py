@@ -307,14 +307,16 @@ def test_checker_messages_and_values_in_the_interface_language():
     from gui import i18n
     from gui.workbench.finding_text import finding_message, value_label
 
-    f = Finding("E001", "slot 'emotion': 'furious' has no form with gender='f'", template="T01", slot="emotion",
-                person="ma_mere", emotion_word="furious", wanted={"gender": "f"})
+    from engine.corpus.check.messages import said
+
+    f = Finding("E001", said("E001.no_form", slot="emotion", entry="furious", features="gender=f"), template="T01",
+                slot="emotion", person="ma_mere", emotion_word="furious", wanted={"gender": "f"})
     try:
         i18n.set_language("de")
         assert finding_message(f, "furious") == "„furious“ hat keine Form mit gender=f"
         assert value_label("noun_phrase") == "Nominalphrase" and value_label("anger") == "Wut"
         i18n.set_language("ar")
-        assert finding_message(Finding("E012", "no forms"), "x") == "لم يُترجم بعد"
+        assert finding_message(Finding("E012", said("E012.person")), "x") == "لم يُترجم بعد"
     finally:
         i18n.set_language("en")
     assert finding_message(f, "furious") == "“furious” has no form with gender=f"

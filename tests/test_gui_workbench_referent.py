@@ -4,7 +4,7 @@ The corpus setting "Speaker's grammatical gender" (``speaker_gender``) and a tem
 "Experiencer" (``experiencer``: inferred, person, speaker, third party, noun) are edited through
 their combo boxes, undone and redone, saved and read back; the native-review line beside the
 progress shows the stored review's error rate ("native review: 10 pairs, 1 error, …") for a
-corpus with a ``*.reviews.json`` beside it, and "not reviewed" otherwise.
+corpus with a ``*.reviews.json`` beside it, and "no blind sample rated yet" otherwise.
 """
 from __future__ import annotations
 
@@ -324,12 +324,12 @@ def test_review_line_shows_the_stored_review(qtbot, win, tmp_path):
 def test_review_line_for_a_corpus_without_a_review(qtbot, win, tmp_path):
     page = win.open_path(_mini(tmp_path))
     wait_idle(qtbot, page)
-    assert page.review_line() == "native review: not reviewed"
+    assert page.review_line() == "native review: no blind sample rated yet"
     assert "Clopper–Pearson" in page.native_review.toolTip()
     # a built-in corpus's copy without its record is not reviewed either
     other = win.open_path(copy_corpus("en-kiritchenko2018", tmp_path))
     wait_idle(qtbot, other)
-    assert other.review_line().endswith("not reviewed")
+    assert other.review_line().endswith("no blind sample rated yet")
 
 
 def test_review_line_follows_save_as(qtbot, win, tmp_path):
@@ -340,7 +340,7 @@ def test_review_line_follows_save_as(qtbot, win, tmp_path):
     expected = _review(reviewed, n=4, errors=0)
     page = win.open_path(_mini(tmp_path, "elsewhere.toml"))
     wait_idle(qtbot, page)
-    assert page.review_line() == "native review: not reviewed"
+    assert page.review_line() == "native review: no blind sample rated yet"
     page.doc.save(reviewed)
     qtbot.waitUntil(lambda: page.idle and page.review_line() == expected)
 

@@ -1,6 +1,7 @@
-"""LaTeX tables as a two-column paper prints them (issue 31, part 1): every table in one ACL column
-(219 pt) at ≥ 0.9 scale, or split; the table* variant across the page; notes, not columns, for
-warnings; TeX quotes; what non-Latin labels need.
+r"""LaTeX tables as a two-column paper prints them (issue 31, part 1; issue 41, part 7): every table in
+one ACL column (219 pt) at ≥ 0.9 scale at 10 pt and at ACL's 11 pt, or split; the table* variant
+across the page; notes, not columns, for warnings; TeX quotes; what non-Latin labels need; a \label
+on every float of an audit folder's files; the association tests' table too.
 
 The compile tests need pdflatex (texlive-latex-base and texlive-latex-recommended, which .ci/run
 installs); the scale is measured by TeX itself: ``adjustbox`` is replaced by a box that reports its
@@ -55,15 +56,37 @@ def results() -> dict[str, pd.DataFrame]:
     confusion = S.confusion_matrix(pairs.assign(a=(pairs.score_privileged * 4).round(),
                                                 b=(pairs.score_minoritised * 4).round()), "a", "b",
                                    model="vader", emotion="anger")
-    return {"beta": beta, "paired": paired, "counterfactual": cf, "confusion": confusion}
+    # the race groups of real corpora are named longer than the papers' AA/EA (de/ja: "minority" and
+    # "unmarked"/"Japanese", es: "Latino"/"Anglo"): their column summaries were 0.62-0.79 of full size
+    long = paired.copy()
+    race = long["axis"] == "race"
+    long.loc[race, "label_a"], long.loc[race, "label_b"] = "minority", "unmarked"
+    assoc = pd.DataFrame([
+        {"test": "weat/T1", "title": "Flowers vs insects, pleasant vs unpleasant (Caliskan et al. 2017)",
+         "effect_size": 1.5, "p_value": 0.0001, "p_method": "exact permutation", "n_x": 25, "n_y": 25, "n_a": 25,
+         "n_b": 25, "status": "ok", "note": ""},
+        {"test": "seat/angry-black-woman", "title": "Angry black woman stereotype (May et al. 2019)",
+         "effect_size": float("nan"), "p_value": float("nan"), "p_method": "", "status": "refused",
+         "note": "coverage 0.62 below --min-coverage 0.8"}])
+    return {"beta": beta, "paired": paired, "paired_long_groups": long, "counterfactual": cf,
+            "confusion": confusion, "assoc": assoc}
 
 
-LAYOUTS = {"beta": [None], "paired": ["km_models", "km"], "counterfactual": ["counterfactual"], "confusion": [None]}
+LAYOUTS = {"beta": [None], "paired": ["km_models", "km"], "paired_long_groups": ["km_models", "km"],
+           "counterfactual": ["counterfactual"], "confusion": [None], "assoc": ["assoc"]}
+SIZES = ("10pt", "11pt")  # ACL's papers are set at 11 pt; the column is 219 pt at both
 
 
 def _tex(results, width: str, **kw) -> dict[str, str]:
-    return {name: "\n\n".join(render.to_latex(results[name], lay, width=width, **kw) for lay in layouts)
-            for name, layouts in LAYOUTS.items()}
+    from engine.stats.present.tables import association_tables
+
+    def one(name: str, lay) -> str:
+        if lay == "assoc":
+            return latex.render_all(association_tables(results[name], width=width), wide=width == "page",
+                                    transliterate=kw.get("transliterate", False))
+        return render.to_latex(results[name], lay, width=width, **kw)
+
+    return {name: "\n\n".join(one(name, lay) for lay in layouts) for name, layouts in LAYOUTS.items()}
 
 
 # --------------------------------------------------------------------------- pure Python
@@ -137,7 +160,7 @@ needs_tex = pytest.mark.skipif(shutil.which("pdflatex") is None,
                                reason="pdflatex not installed (apt-get install texlive-latex-base "
                                       "texlive-latex-recommended; .ci/run does)")
 
-ACL = r"""\documentclass[11pt,twocolumn]{article}
+ACL = r"""\documentclass[%(size)s,twocolumn]{article}
 \usepackage[a4paper,textwidth=16cm,textheight=24.7cm,columnsep=0.6cm]{geometry}
 \usepackage[T1]{fontenc}
 \usepackage{booktabs,array}
@@ -153,8 +176,8 @@ ACL = r"""\documentclass[11pt,twocolumn]{article}
 """
 
 
-def _compile(tmp_path, name: str, body: str) -> str:
-    (tmp_path / f"{name}.tex").write_text(ACL % {"body": body}, encoding="utf-8")
+def _compile(tmp_path, name: str, body: str, size: str = "11pt") -> str:
+    (tmp_path / f"{name}.tex").write_text(ACL % {"body": body, "size": size}, encoding="utf-8")
     res = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", f"{name}.tex"], cwd=tmp_path,
                          capture_output=True, text=True, timeout=180)
     log = (tmp_path / f"{name}.log").read_text(encoding="latin-1")
@@ -169,12 +192,13 @@ def _scales(log: str) -> list[tuple[float, float]]:
 
 @pytest.mark.slow
 @needs_tex
+@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("width,line", [("column", COLUMN_PT), ("page", TEXTWIDTH_PT)])
-def test_every_table_fits_the_acl_geometry_at_09_scale(tmp_path, results, width, line):
+def test_every_table_fits_the_acl_geometry_at_09_scale(tmp_path, results, width, line, size):
     tex = _tex(results, width, transliterate=True)
     report = []
     for name, body in tex.items():
-        log = _compile(tmp_path, f"{name}-{width}", "\n\\clearpage\n".join([body]))
+        log = _compile(tmp_path, f"{name}-{width}-{size}", "\n\\clearpage\n".join([body]), size)
         sizes = _scales(log)
         assert sizes, f"{name}: no table measured"
         for natural, lw in sizes:
@@ -183,7 +207,7 @@ def test_every_table_fits_the_acl_geometry_at_09_scale(tmp_path, results, width,
         assert "Float too large" not in log, f"{name}: a float is taller than the page"
         assert not re.findall(r"Overfull \\hbox \((\d\d+\.?\d*)pt too wide\)", log), f"{name}: overfull box"
     small = [r for r in report if r[2] < MIN_SCALE]
-    assert not small, f"tables below {MIN_SCALE} scale in a {line} pt {width}: {small}"
+    assert not small, f"tables below {MIN_SCALE} scale in a {line} pt {width} at {size}: {small}"
 
 
 @pytest.mark.slow
@@ -200,3 +224,41 @@ def test_compiled_text_keeps_signs_quotes_and_notes(tmp_path, results):
     # an opening quote, then a closing one (pdftotext names the glyphs ` and ' of the bitmap fonts)
     assert re.search(r"[`‘]no bias['’]", flat) and not re.search(r"['’]no bias", flat)
     assert "vader reads English only" in flat and "Not tested" in flat
+
+
+def test_long_group_names_keep_a_column_summary_narrow(results):
+    """A column summary names the direction by Δ = a − b where the groups' names are long; F/M stay."""
+    from engine.stats.present.tables import km_tables
+
+    long = km_tables(results["paired_long_groups"], width="column")
+    race = [t for t in long if "race" in t.caption]
+    assert race and all("minority" not in text for t in race for h in t.header for text, _ in h)
+    assert any("Δ = score(minority) − score(unmarked)" in n for t in race for n in t.notes)
+    assert [r[1].text for r in race[0].rows[:3]] == ["n.s.", "Δ > 0 sig.", "Δ < 0 sig."]
+    gender = [t for t in long if "gender" in t.caption]
+    assert gender[0].rows[0][1].text == "F=M n.s."
+
+
+def test_every_float_of_an_audit_folders_tables_has_a_label(results):
+    from engine.results.writer import assoc_files
+    from engine.stats.present.render import statistic_files
+
+    files = {**statistic_files("paired", results["paired"]), **assoc_files(results["assoc"])}
+    for rel, data in files.items():
+        if rel.endswith(".tex"):
+            tex = data.decode()
+            floats = re.findall(r"\\begin\{table\*?\}.*?\\end\{table\*?\}", tex, re.S)
+            assert floats and all(r"\label{tab:" in f for f in floats), rel
+            labels = re.findall(r"\\label\{([^}]+)\}", tex)
+            assert len(labels) == len(set(labels)) == len(floats), rel  # unique, one each
+
+
+def test_the_association_tests_have_a_latex_table(results):
+    from engine.results.writer import assoc_files
+
+    files = assoc_files(results["assoc"])
+    assert set(files) == {"tables/assoc.md", "tables/assoc.tex", "tables/assoc-wide.tex"}
+    column = files["tables/assoc.tex"].decode()
+    assert r"\begin{table}" in column and "weat/T1" in column and "1.500" in column
+    assert r"Not tested: refused: coverage 0.62" in column  # the refused test: a dash with its reason
+    assert r"\begin{table*}" in files["tables/assoc-wide.tex"].decode()

@@ -16,6 +16,7 @@ import pytest
 from conftest import ROOT
 from engine.corpus import PUBLISHED_COLUMNS, generate, load_corpus, parse_definition
 from engine.package import PackageError, build_package, export_package, import_package, verify_package
+from engine.common.overwrite import OverwriteError
 from engine.package.version import app_version
 
 def _mini_text() -> str:
@@ -197,10 +198,10 @@ def test_import_then_refuse_overwrite_without_confirmation(tmp_path, mini_pkg):
     assert load_corpus(str(res.definition)).id == "mini-es"
     mine = res.definition
     mine.write_text(mine.read_text() + "\n# my local edit\n")
-    with pytest.raises(PackageError, match="corpus folder already exists; nothing was changed — pass --overwrite"):
+    with pytest.raises(OverwriteError, match="corpus folder already exists; nothing was changed — pass --overwrite"):
         import_package(mini_pkg, dest)
     asked = []
-    with pytest.raises(PackageError):
+    with pytest.raises(OverwriteError):
         import_package(mini_pkg, dest, confirm=lambda q: asked.append(q) or False)
     assert asked and "Replace this corpus folder?" in asked[0]
     assert mine.read_text().endswith("# my local edit\n")  # untouched after both refusals

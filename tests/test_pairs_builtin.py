@@ -36,6 +36,11 @@ PAIR_COUNTS = {
     "en-camara2022-arab": {"gender": 1440},
     "es-camara2022": {"gender": 1410},
     "ar-camara2022": {"gender": 1340},
+    # issue 43: translated from en-kiritchenko2018; names paired by origin within gender (it, fr), race
+    # through the same noun phrase with branca/negra (pt-BR), which also pairs those terms on gender
+    "it-kiritchenko2018": {"gender": 1440, "origin": 2880},
+    "fr-kiritchenko2018": {"gender": 1440, "origin": 2880},
+    "pt-BR-kiritchenko2018": {"gender": 4320, "race": 2880},
 }
 # the published texts kept for reproduction (issues 14 and 25) pair as the papers' texts do
 PUBLISHED = ("es-camara2022", "ar-camara2022", "zh-goldfarb2023", "en-camara2022-latino", "en-camara2022-arab")
@@ -283,11 +288,12 @@ def test_grammar_lives_in_the_data(built):
             "Diese türkische Frau hat uns alles über die neuesten unheimlichen Ereignisse erzählt.",
             "Das Gespräch mit ihr war unheimlich."} <= de
     es = set(built["es-goldfarb2023"][2].Sentence)
-    assert {"Ella está enfadada.", "Él está enfadado.", "Ella siente enfado.", "Él siente enfado.",
+    # (issue 38 round 2: the Latin American corpus says enojado/enojo, not Spain's enfadado/enfado)
+    assert {"Ella está enojada.", "Él está enojado.", "Ella siente enojo.", "Él siente enojo.",
             "Lo vi a él en el mercado.", "La vi a ella en el mercado.", "Vi a Shirley en el mercado.",
-            "Ella me hizo sentir enfadado.", "Mi madre nos habló de los molestos acontecimientos recientes.",
+            "Ella me hizo sentir enojado.", "Mi madre nos habló de los molestos acontecimientos recientes.",
             "Mi madre se encontró en una situación molesta."} <= es
-    assert "Ella está enfadado." not in es and "Ella tiene un enfada." not in es
+    assert "Ella está enojado." not in es and "Ella tiene un enojo." not in es
     ja = set(built["ja-goldfarb2023"][2].Sentence)
     assert {"彼は怒っている。", "彼はみんなを怒らせた。", "彼はこの状況に怒っている。", "私は彼を怒らせた。",
             "彼は幸せを感じている。", "彼は気づくと幸せな状況の中にいた。"} <= ja

@@ -89,7 +89,7 @@ def test_german_defects_absent_from_builtin():
     t10 = df[df.template_id == "T10"].Sentence
     assert t09.str.fullmatch(r".+ war in einer \w+en Situation\.").all()
     assert t10.str.fullmatch(r".+ hat uns alles über die neuesten \w+en Ereignisse erzählt\.").all()
-    assert "Er war in einer irritierenden Situation." in set(t09)
+    assert "Er war in einer enervierenden Situation." in set(t09)  # issue 38: irritierend ("confusing") is no anger word
     assert not df.Sentence.str.contains(",").any()
     assert "Er ist empört." in set(df.Sentence)
     for side in (pairs.privileged, pairs.minoritised):

@@ -198,6 +198,8 @@ def test_datasheet_and_dataset_card_show_the_rate(paired, tmp_path):
     md = build_datasheet(c).to_markdown()
     assert f"| Native review | {rec.summary()} |" in md
     assert "Ana, 2026-11-26" in md and "drawn with seed 3" in md and "| Errors by class | lexical 1 |" in md
+    assert f"| Label errors (the sentence does not express its emotion label) | {rec.label_text()} |" in md
+    assert rec.label_text().startswith("0 label errors, 0.0–")  # the sheet showed the labels (issue 38)
     card = (export_hf_dataset(paired, tmp_path / "hf").path / "README.md").read_text(encoding="utf-8")
     assert rec.summary() in card
 
@@ -226,3 +228,113 @@ def test_sentences_no_pair_covers_are_in_the_population_too(tmp_path):
     rec = read_review(c, sheet, "Ana", "2026-11-26")
     n_pairs = sum(1 for i in rec.items if i.side_b)
     assert rec.summary().startswith(f"native review: {rec.n} items ({n_pairs} pairs, {rec.n - n_pairs} sentences), 0 errors")
+
+
+# ---------------------------------------------------------------- issue 38: labels on the sheet
+
+def test_sheet_shows_each_items_emotion_word_and_label(paired, tmp_path):
+    """The reviewer sees what each item is labelled: emotion, emotion word as written, the word's label."""
+    c = load_definition(paired)
+    sample = draw_sample(c, 40, 5)
+    rows = list(csv.DictReader(open(write_sheet(sample, tmp_path / "s.csv"), encoding="utf-8")))
+    assert {"emotion", "emotion_word", "word_label"} <= set(rows[0])
+    words = {e.id: e for e in c.emotion_words}
+    emotional = [r for r in rows if r["emotion"]]
+    assert emotional, "the sample has sentences with an emotion word"
+    for r in emotional:
+        assert r["emotion"] in {e.emotion for e in words.values()}
+        for w in r["emotion_word"].split(" / "):  # the word as the sentence(s) have it
+            assert w in r["side_a"] + " " + r["side_b"]
+        assert r["emotion"] == next(e.emotion for e in words.values() if any(f.text == r["emotion_word"].split(" / ")[0]
+                                                                             for f in e.forms))
+
+
+def test_label_errors_have_their_class_and_their_own_rate(paired, tmp_path):
+    c = load_definition(paired)
+    sheet = write_sheet(draw_sample(c, 10, 2026), tmp_path / "s.csv")
+    fill(sheet, {0: ("error", "label", "fear, not sadness"), 2: ("error", "grammar", "x"),
+                 4: ("error", "label", "another word")})
+    rec = read_review(c, sheet, "Ana", "2026-11-27")
+    assert rec.labels_shown and rec.errors == 3 and rec.label_errors == 2
+    assert rec.error_classes() == {"label": 2, "grammar": 1}
+    lo, hi = clopper_pearson(2, 10)
+    assert rec.label_text() == f"2 label errors, {percent(lo)}–{percent(hi)} %"
+    assert all(i.emotion == r for i, r in zip(rec.items, [it.emotion for it in draw_sample(c, 10, 2026).items]))
+    save_record(c, rec)
+    again = load_records(c)[-1]
+    assert again.labels_shown and again.label_errors == 2 and again.items[0].emotion == rec.items[0].emotion
+    assert "label" in json.loads((tmp_path / "mini.reviews.json").read_text(encoding="utf-8"))["rubric"]
+
+
+def test_a_record_without_label_columns_says_the_labels_were_not_reviewed(paired, tmp_path):
+    """A sheet drawn before issue 38 (no label columns) still imports; its record never claims a label rate."""
+    c = load_definition(paired)
+    sheet = write_sheet(draw_sample(c, 6, 3), tmp_path / "s.csv")
+    rows = fill(sheet, {})
+    with open(sheet, "w", encoding="utf-8", newline="") as fh:
+        keep = [k for k in rows[0] if k not in ("emotion", "emotion_word", "word_label", "draw")]
+        w = csv.DictWriter(fh, fieldnames=keep, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    rec = read_review(c, sheet, "Ana", "2026-11-27")
+    assert not rec.labels_shown and rec.label_text().startswith("labels not reviewed")
+
+
+def test_an_edited_label_is_refused_naming_line_and_column(paired, tmp_path):
+    c = load_definition(paired)
+    sheet = write_sheet(draw_sample(c, 12, 9), tmp_path / "s.csv")
+    rows = fill(sheet, {})
+    k = next(i for i, r in enumerate(rows) if r["emotion"])
+    rows[k]["emotion"] = "joy" if rows[k]["emotion"] != "joy" else "fear"
+    with open(sheet, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    with pytest.raises(UsageError) as err:
+        read_review(c, sheet, "Ana")
+    assert err.value.field == "emotion" and err.value.line == k + 2 and "class label" in str(err.value.fix)
+
+
+def test_stratified_draw_takes_pairs_and_unpaired_sentences_apart(paired, tmp_path):
+    c = load_definition(paired)
+    s = draw_sample(c, 4, 77, sentences=3)
+    assert s.draw == "4+3" and sum(1 for i in s.items if i.side_b) == 4 and sum(1 for i in s.items if not i.side_b) == 3
+    assert [i.item_id for i in s.items] == [i.item_id for i in draw_sample(c, 4, 77, sentences=3).items]
+    sheet = write_sheet(s, tmp_path / "s.csv")
+    fill(sheet, {})
+    rec = read_review(c, sheet, "Ana", "2026-11-27")  # re-drawn from the draw column, not from the row count
+    assert rec.draw == "4+3" and rec.n == 7 and rec.pairs_reviewed == 4
+
+
+def test_cli_sample_with_sentences_and_list_shows_the_label_rate(run, paired, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    (home / "corpora").mkdir(parents=True)
+    target = home / "corpora" / "mini.toml"
+    target.write_text(paired.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setenv("EEC_STUDIO_HOME", str(home))
+    sheet = tmp_path / "sheet.csv"
+    proc = run("corpus", "review-sample", str(target), "--n", "4", "--sentences", "2", "--seed", "5", "--out", str(sheet))
+    assert proc.returncode == 0 and "(4 pairs, 2 sentences), seed 5" in proc.stdout and "label" in proc.stdout
+    fill(sheet, {1: ("error", "label", "joy")})
+    proc = run("corpus", "review-import", str(target), str(sheet), "--reviewer", "Ana", "--date", "2026-11-27")
+    assert proc.returncode == 0, proc.stderr
+    lo, hi = clopper_pearson(1, 6)
+    assert f"1 label error, {percent(lo)}–{percent(hi)} %" in proc.stdout
+    listing = run("corpus", "list").stdout
+    assert "label errors" in listing.splitlines()[0]
+    line = next(l for l in listing.splitlines() if l.startswith("mini "))
+    assert f"1 label error, {percent(lo)}–{percent(hi)} %" in line
+
+
+def test_an_edited_draw_is_refused(paired, tmp_path):
+    c = load_definition(paired)
+    sheet = write_sheet(draw_sample(c, 3, 11, sentences=2), tmp_path / "s.csv")
+    rows = fill(sheet, {})
+    rows[1]["draw"] = "3+9"
+    with open(sheet, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    with pytest.raises(UsageError) as err:
+        read_review(c, sheet, "Ana")
+    assert err.value.field == "draw" and "'3+2'" in str(err.value) and "'3+9'" in str(err.value)

@@ -64,7 +64,7 @@ def _key_rows(frame: pd.DataFrame) -> list[KeyRow]:
 TOY = Statistic(id="toy", label="Toy share", title="Toy share above a threshold (test only)",
                 paper="a statistic registered by a test", compute=_compute,
                 needs=("corpus", "model", "emotion", "test", "share_above"), plot=_plot, key_rows=_key_rows,
-                layouts=((), ()), settings=(LEVEL,))
+                settings=(LEVEL,))
 
 
 @pytest.fixture

@@ -43,9 +43,11 @@ model_options = { device = "cuda", batch_size = 64 }
     assert plan.corpora == ["en-kiritchenko2018"] and plan.stats == ["beta", "paired"]
     assert plan.out_dir == tmp_path / "out"
     # every declared statistic setting, as the audit command's plan has them: the file's, else the default
-    assert plan.settings == {"alpha": 0.01, "correction": "holm", "n_resamples": 200, "seed": 0, "band_share": 0.03,
-                             "noun_phrases": "exclude", "inference": "paper", "race_pooling": "within_gender",
-                             "score_range": [0, 1], "n_permutations": 2000}
+    given = {"alpha": 0.01, "correction": "holm", "n_resamples": 200, "band_share": 0.03, "inference": "paper",
+             "race_pooling": "within_gender", "score_range": (0.0, 1.0)}
+    from engine.stats.registry import settings as declared
+
+    assert plan.settings == {**{s.key: s.default for s in declared()}, **given}  # whatever the registry holds
     assert (sweep.chunk_size, sweep.retries) == (500, 1)
     vader, preds, hf = plan.scorers
     assert vader == "vader?device=cuda&batch_size=64"

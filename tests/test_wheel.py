@@ -59,4 +59,4 @@ def test_an_installed_wheel_finds_its_corpora_catalogs_and_tests(wheel, tmp_path
     where, n, langs, stimuli = proc.stdout.split("\n")[:4]
     assert Path(where).is_relative_to(target)  # the installed copy, not the checkout
     assert int(n) == len(list((ROOT / "templates").rglob("*.toml")))
-    assert langs == "['ar', 'de', 'en', 'es', 'fr', 'pt']" and stimuli == "True"
+    assert langs == "['ar', 'de', 'en', 'es', 'fr', 'it', 'pt']" and stimuli == "True"

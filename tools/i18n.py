@@ -11,6 +11,7 @@
     python tools/i18n.py fill ar ar.json    # put translations from that JSON into the catalog
     python tools/i18n.py all                # extract + update + check (what to run after editing gui/)
     python tools/i18n.py screenshot ar docs/screenshots/arabic.png   # the main window in Arabic
+    python tools/i18n.py review-sample it --seed 202611272305 --out DIR   # 60 messages for a reviewer
 
 Every command is safe to re-run: the .pot and the .po files are rewritten only when their
 messages changed, and the location comments carry file names without line numbers, so an
@@ -53,6 +54,9 @@ PLURAL_FORMS = {
     # CLDR adds a third "many" form for round millions ("1 million de fichiers"), which no
     # gettext tool shows; translators' tools use two. French: 0 and 1 take the singular.
     "fr": "nplurals=2; plural=(n > 1);",
+    # Italian as Poedit and Weblate write it ("0 errori", "1 errore"; CLDR's "many" for round
+    # millions is left out as for French).
+    "it": "nplurals=2; plural=(n != 1);",
     # Brazilian Portuguese (Qt ships qtbase_pt_BR only): "0 erros", "1 erro", "2 erros".
     "pt": "nplurals=2; plural=(n != 1);",
 }
@@ -301,6 +305,39 @@ def fill(lang: str, source: Path) -> None:
     print(f"{path.relative_to(ROOT)}: {done} set; {_summary(catalog)}")
 
 
+# -- review-sample: an independent reviewer's sheet -------------------------------------------------
+def review_sample(lang: str, n: int, seed: int, out: Path) -> None:
+    """``n`` messages of ``lang`` drawn with ``seed`` (random.Random(seed).sample over the .pot's
+    order), each beside its English source, context and translator comment: sample.json (the
+    shape of docs/reviews/ui-strings-*.json, verdicts empty) and sample.csv for a spreadsheet."""
+    import csv
+    import random
+
+    template = [m for m in load_template() if m.id]
+    catalog = read_catalog(po_path(lang), locale=lang)
+    picked = sorted(random.Random(seed).sample(range(len(template)), min(n, len(template))))
+    items = []
+    for k, i in enumerate(picked, 1):
+        tmsg = template[i]
+        msg = catalog.get(tmsg.id, context=tmsg.context)
+        sources = [tmsg.id] if isinstance(tmsg.id, str) else list(tmsg.id)
+        items.append({"item": k, "lang": lang, "english": " | ".join(sources),
+                      "translation": " | ".join(_forms(msg)) if msg else "",
+                      "context": tmsg.context or "", "note": " ".join(tmsg.auto_comments),
+                      "where": ", ".join(sorted({f for f, _line in tmsg.locations})),
+                      "plural": len(sources) > 1, "verdict": "", "class": "", "correction": "", "comment": ""})
+    out.mkdir(parents=True, exist_ok=True)
+    sheet = {"what": f"{len(items)} of the {len(template)} messages of the {lang} interface catalog, drawn at random",
+             "seed": seed, "catalog": str(po_path(lang).relative_to(ROOT)), "reviewer": "", "result": "",
+             "items": items}
+    (out / "sample.json").write_text(json.dumps(sheet, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    with (out / "sample.csv").open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(items[0]))
+        writer.writeheader()
+        writer.writerows(items)
+    print(f"{out}: {len(items)} of {len(template)} {lang} messages, seed {seed}")
+
+
 # -- screenshot: the main window in a language, made by the app itself (offscreen) ---------------
 def screenshot(lang: str, out: Path, page: str = "corpora") -> None:
     """Grab the main window in ``lang`` once every corpus in the list has been checked."""
@@ -350,6 +387,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("lang")
     p.add_argument("json", type=Path)
     sub.add_parser("all", help="extract + update + check")
+    p = sub.add_parser("review-sample", help="a random sample of LANG's messages for an independent reviewer")
+    p.add_argument("lang")
+    p.add_argument("--n", type=int, default=60)
+    p.add_argument("--seed", type=int, required=True, help="a number nobody has used, e.g. the date and time")
+    p.add_argument("--out", type=Path, required=True)
     p = sub.add_parser("screenshot", help="the main window in LANG as a PNG (offscreen)")
     p.add_argument("lang")
     p.add_argument("out", type=Path)
@@ -371,6 +413,8 @@ def main(argv: list[str] | None = None) -> int:
         todo(args.lang)
     elif args.cmd == "fill":
         fill(args.lang, args.json)
+    elif args.cmd == "review-sample":
+        review_sample(args.lang, args.n, args.seed, args.out)
     elif args.cmd == "screenshot":
         screenshot(args.lang, args.out, args.page)
     elif args.cmd == "all":

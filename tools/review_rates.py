@@ -21,19 +21,20 @@ BLOCKS = {"rates": ("<!-- rates -->", "<!-- /rates -->"), "history": ("<!-- hist
 
 
 def tables() -> dict[str, str]:
-    rates = ["| corpus | reviewed (pairs; items = pairs and single sentences) | errors | 95 % interval | awkward | error classes | seed | text changed since |",
-             "|---|---|---|---|---|---|---|---|"]
+    rates = ["| corpus | reviewed (pairs; items = pairs and single sentences) | errors | 95 % interval | label errors (95 % interval) | awkward | error classes | seed | text changed since |",
+             "|---|---|---|---|---|---|---|---|---|"]
     history = ["| corpus | seed | date | errors | 95 % interval | awkward |", "|---|---|---|---|---|---|"]
     for name in builtin_names():
         c = load_corpus(name)
         st = review_status(c)
         rec = st.record
         if rec is None:
-            rates.append(f"| `{name}` | not reviewed | | | | | | |")
+            rates.append(f"| `{name}` | {st.text()} | | | | | | | |")
             continue
         classes = ", ".join(f"{k} {v}" for k, v in sorted(rec.error_classes().items())) or "–"
+        labels = rec.label_text() if rec.labels_shown else "not shown to the reviewer"
         rates.append(f"| `{name}` | {rec.n} of {rec.population:,} {rec.unit} | {rec.errors} | {rec.interval_text()} | "
-                     f"{rec.awkward} | {classes} | {rec.seed} | {st.stale or '–'} |")
+                     f"{labels} | {rec.awkward} | {classes} | {rec.seed} | {st.stale or '–'} |")
         for old in load_records(c)[:-1]:
             history.append(f"| `{name}` | {old.seed} | {old.date} | {old.errors}/{old.n} | {old.interval_text()} | {old.awkward} |")
     return {"rates": "\n".join(rates), "history": "\n".join(history)}

@@ -2,6 +2,7 @@
 
     .venv/bin/python tools/screenshots_workbench.py            # docs/screenshots/workbench.png, checks.png
     .venv/bin/python tools/screenshots_workbench.py --out /tmp/shots --extra   # + Arabic, coverage, translation
+    .venv/bin/python tools/screenshots_workbench.py --lang it    # the workbench in Italian, 1280 x 800
 
 Each picture is a real session: the Spanish EEC opened from a copy, the translator's own
 edits made through the widgets, the background checker and generator waited for, then
@@ -231,18 +232,57 @@ def translator(app, home: Path, out: Path, lang: str) -> None:
     i18n.set_language("en", app)
 
 
+def interface(app, home: Path, out: Path, lang: str) -> None:
+    """The workbench in the interface language ``lang`` (issue 39: the Italian interface): the
+    Spanish EEC with an emotion word's forms and its checks, and the English EEC being translated
+    into ``lang`` with the form editor on a two-form word; both at the 1280 × 800 of a laptop."""
+    from engine.corpus import Form
+    from gui import i18n
+
+    i18n.set_language(lang, app)
+    win = _window(app)
+    win.resize(1280, 800)
+    page = win.open_path(_copy(home, "es-camara2022"))
+    page.jump_to("emotion_words", "angry")
+    page.side.setCurrentWidget(page.checks)
+    _settle(app, page)
+    _save(win, out / f"workbench-{lang}.png")
+    page.side.setCurrentWidget(page.preview)
+    page.preview.set_filter(template="T05", emotion="anger")
+    _settle(app, page)
+    _save(win, out / f"preview-{lang}.png")
+    source = next((ROOT / "templates").glob("*/en-kiritchenko2018.toml"))
+    page = win.translate_from(source, lang, f"{lang}-mine", "EEC")
+    doc = page.doc
+    doc.set(("emotion_words", doc.index_of("emotion_words", "angry"), "forms"),
+            [Form("arrabbiata", {"gender": "f"})], "f")
+    page.jump_to("emotion_words", "angry")
+    page.side.setCurrentWidget(page.checks)
+    _settle(app, page)
+    _save(win, out / f"translate-{lang}.png")
+    win.close()
+    i18n.set_language("en", app)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--extra", action="store_true", help="also Arabic, coverage, translation, corpora (for review)")
     parser.add_argument("--translator", action="store_true",
                         help="only the translator's screens (welcome, new corpus, progress, import), English and Arabic")
+    parser.add_argument("--lang", action="append", default=[],
+                        help="only the workbench in this interface language (repeatable): workbench-LANG.png, "
+                             "preview-LANG.png, translate-LANG.png")
     args = parser.parse_args(argv)
     home = _setup()
     try:
         from gui.app import make_app
 
         app = make_app()
+        if args.lang:
+            for lang in args.lang:
+                interface(app, home, args.out, lang)
+            return 0
         if args.translator:
             for lang in ("en", "ar"):
                 translator(app, home, args.out, lang)

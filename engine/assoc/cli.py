@@ -183,7 +183,9 @@ def _write_frame(df: Any, out: str, payload: dict[str, Any]) -> None:
     if path.suffix.lower() == ".json":
         atomic_write_text(path, json.dumps(_clean(payload), ensure_ascii=False, indent=1, default=str) + "\n")
     elif path.suffix.lower() in (".csv", ".tsv"):
-        atomic_write_text(path, df.to_csv(index=False, sep="\t" if path.suffix.lower() == ".tsv" else ","))
+        from engine.common.csv_cells import csv_text
+
+        atomic_write_text(path, csv_text(df, sep="\t" if path.suffix.lower() == ".tsv" else ","))
     else:
         raise AssocError("unknown output type", file=out, field="--out", fix="end the name in .csv or .json")
 

@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 from typing import TYPE_CHECKING
 
+from engine.common.command import command
 from engine.common.progress import Cancelled, LogFn, is_cancelled
 
 if TYPE_CHECKING:  # pandas loads in about half a second: a lexicon audit's import must not wait for it
@@ -98,7 +99,7 @@ def run_assoc_step(step: AssocStep, *, progress: Callable[[int, int, float | Non
                 say(f"  {res.test_id}: FISE, {len(res.words)} words")
             elif isinstance(res, CrowsResult):
                 problems.append(f"association test {name}: CrowS-Pairs results are not part of an audit; "
-                                "run it with `main.py assoc run`")
+                                f"run it with `{command('assoc run')}`")
             else:
                 frame = res.to_frame()
                 frame.insert(1, "title", res.title)

@@ -154,8 +154,15 @@ class ScoreCache:
     def _commit(self) -> None:  # caller holds the lock
         if self._pending:
             rows = [(fp, k, dt, blob) for (fp, k), (dt, blob) in self._pending.items()]
-            with self._db:
-                self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?)", rows)
+            try:
+                with self._db:
+                    self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?)", rows)
+            except sqlite3.OperationalError as exc:  # a full disk, a read-only folder: name the cache
+                self._pending.clear()
+                full = "full" in str(exc).lower()
+                raise ModelError(str(self.path), "the disk holding the score cache is full" if full
+                                 else f"cannot write the score cache ({exc})",
+                                 fix="free some space or pass another --cache-dir (scores cached before are kept)") from None
             self.committed += len(rows)
             self._pending.clear()
         self._last_commit = time.monotonic()

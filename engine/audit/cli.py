@@ -1,6 +1,8 @@
 """`python main.py audit …` and `python main.py demo` (thin shells over engine.audit.run_audit)."""
 from __future__ import annotations
 
+from engine.common.command import command
+
 import argparse
 import sys
 from pathlib import Path
@@ -8,29 +10,28 @@ from pathlib import Path
 from .assoc_step import AssocStep
 from .plan import AuditPlan, statistic_ids
 from .progress_bar import AuditProgress
+from engine.models.specs import model_option_help
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     stats = statistic_ids()
     p = subparsers.add_parser("audit", help="score corpora with models and compute bias statistics")
     p.add_argument("--corpus", nargs="+", default=[], metavar="NAME", help="corpus names or definition files")
-    p.add_argument("--model", nargs="+", default=[], metavar="SPEC",
-                   help="vader | textblob | predictions:FILE | hf-classifier:DIR | llm:DIR_OR_GGUF | a folder from "
-                        "`main.py train`; options after '?': device=cpu|cuda, precision=auto|fp32|bf16|fp16, "
-                        "batch_size=N, name=LABEL; for llm: prompt=ID, task=…, language=… (see docs/models.md)")
+    p.add_argument("--model", nargs="+", default=[], metavar="SPEC", help=model_option_help())  # the scorer registry
     p.add_argument("--stats", default=",".join(stats), help=f"comma list of {', '.join(stats)}")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for tables, scores and the manifest")
     p.add_argument("--cache-dir", default=None, metavar="DIR", help="score cache (default ~/.cache/eec-studio)")
     add_setting_arguments(p)  # --alpha, --bootstrap, --inference, …: declared by the statistics
-    p.add_argument("--allow-pickle", action="store_true", help="allow pickled model weights (.bin, joblib): runs their code")
+    p.add_argument("--allow-pickle", action="store_true", help="allow pickled scikit-learn models (.joblib/.pkl: loading runs the file's code) and torch "
+                        "weights (.bin/.pt: read by torch's restricted loader, which runs no code)")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="processes scoring CPU-bound models (VADER, TextBlob, SVM, fastText) at once; default: one "
                         "per core; 1: a single process; the scores are the same for any N")
     p.add_argument("--assoc", nargs="+", default=[], metavar="TEST",
-                   help="association tests into DIR/assoc (library names as in `main.py assoc list`, e.g. weat/T1, "
+                   help=f"association tests into DIR/assoc (library names as in `{command('assoc list')}`, e.g. weat/T1, "
                         "or test files; prefix seat: or lpbs: to run a word test as SEAT or LPBS)")
     p.add_argument("--vectors", default="glove-6b-50d", metavar="SPEC",
-                   help="representation for --assoc (as `main.py assoc run --vectors`; default glove-6b-50d)")
+                   help=f"representation for --assoc (as `{command('assoc run --vectors')}`; default glove-6b-50d)")
     p.add_argument("--permutations", type=int, default=10_000, metavar="N",
                    help="permutations for the association tests' p-values (exact when fewer partitions exist)")
     p.add_argument("--report", action="store_true", help="also write an HTML report into DIR/report")
@@ -97,7 +98,7 @@ def plan_from_args(args: argparse.Namespace) -> AuditPlan:
                       seed=args.seed) if args.assoc else None
     return AuditPlan(corpora=args.corpus, scorers=args.model, stats=stats, out_dir=Path(args.out),
                      cache_dir=Path(args.cache_dir) if args.cache_dir else None, allow_pickle=args.allow_pickle,
-                     settings={**setting_values(args), "jobs": args.jobs},
+                     settings=setting_values(args), jobs=args.jobs,
                      assoc=assoc, report=args.report, overwrite=args.overwrite)
 
 

@@ -3,7 +3,7 @@
 Why: the results folder is replaced as a whole when the run completes
 (engine.common.staged_folder), so it can never hold a table of an earlier run beside this run's.
 Replacing is the rule of every command that writes into places the user owns
-(engine.package.overwrite.may_replace): an existing audit folder is replaced only with
+(engine.common.overwrite.may_replace): an existing audit folder is replaced only with
 ``--overwrite`` (or a yes at the terminal). A folder that holds other files is never replaced —
 ``--out ~/Documents --overwrite`` must not delete a user's documents.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.common.errors import UsageError
-from engine.package.overwrite import Confirm, exists, may_replace
+from engine.common.overwrite import Confirm, exists, may_replace
 
 from engine.results.layout import is_audit_folder
 

@@ -303,7 +303,7 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
 
     from .schedule import score_jobs
 
-    processes = resolve_jobs(plan.setting("jobs", None))
+    processes = resolve_jobs(plan.jobs)
     corpora, scorers = _corpora_and_scorers(plan, result, say, processes=processes)
     run = _Scoring(plan, result, corpora, scorers, processes, progress, cancel, say, phase, on_step, spill)
     phase("scoring", run.total)
@@ -354,6 +354,7 @@ class _Scoring:
         self.processes, self.progress, self.cancel, self.say, self.phase = processes, progress, cancel, say, phase
         self.spill = spill or _SpillFolder(plan.out_dir)
         self.language_warnings = _language_warnings(corpora, scorers, result, say)
+        self.indistinct = _identity_checks(corpora, scorers, result, say)
         self.texts_of = [_texts_to_score(df, pairs) for _corpus, df, pairs in corpora]
         # a lookup (prediction file) bypasses the cache: it must see every text at once to count what is missing
         self.jobs = [ScoringJob(scorer, self.texts_of[k], group=k, cached=not getattr(scorer, "instant", False))
@@ -426,7 +427,8 @@ class _Scoring:
         streamed = plan.out_dir is not None and len(df) >= STREAM_ROWS
         task = CorpusStatistics(corpus, df, pairs, score_cols, list(plan.stats or []),
                                 _corpus_settings(plan, self.scorers, score_cols,
-                                                 self.language_warnings.get(corpus.id, {})),
+                                                 self.language_warnings.get(corpus.id, {}),
+                                                 self.indistinct.get(corpus.id, {})),
                                 render=self.side_by_side and plan.out_dir is not None)
         del df, pairs, scored, frames
         if self.side_by_side and not streamed:
@@ -493,10 +495,30 @@ def _scored_frames(corpus: Any, df: pd.DataFrame, pairs: pd.DataFrame | None, sc
 
 
 def _corpus_settings(plan: AuditPlan, scorers: list, score_cols: dict[str, tuple[str, str]],
-                     language_warnings: dict[str, str]) -> dict[str, Any]:
-    """The settings the statistics of one scored corpus run with (plain data: a worker may run them)."""
+                     language_warnings: dict[str, str], indistinct_pairs: dict[str, list[str]] | None = None
+                     ) -> dict[str, Any]:
+    """The settings the statistics of one scored corpus run with (plain data: a worker may run them).
+    ``indistinct_pairs``: {scorer: pair ids whose two sides reach it as the same token ids}."""
     return dict(_stat_settings(plan, scorers), declared_scales=_declared_scales(scorers, score_cols),
-                language_warnings=language_warnings)
+                language_warnings=language_warnings, indistinct_pairs=dict(indistinct_pairs or {}))
+
+
+def _identity_checks(corpora: list, scorers: list, result: AuditResult, say: LogFn) -> dict[str, dict[str, list[str]]]:
+    """Identity words each tokenizer-based scorer cannot see (engine.audit.identity_tokens): to the log,
+    the problems (summary, report, GUI) and the manifest; returns {corpus: {scorer: collided pair ids}}."""
+    from .identity_tokens import check_corpora
+
+    out: dict[str, dict[str, list[str]]] = {}
+    for v in check_corpora(corpora, scorers):
+        result.manifest.setdefault("identity_tokens", []).append(v.to_dict() | {"collided_pairs": len(v.collided_pairs)})
+        if v.clean:
+            continue
+        msg = v.message()
+        result.problems.append(f"warning: {msg}")
+        say(f"warning: {msg}")
+        if v.collided_pairs:
+            out.setdefault(v.corpus, {})[v.scorer] = list(v.collided_pairs)
+    return out
 
 
 def _language_warnings(corpora: list, scorers: list, result: AuditResult, say: LogFn) -> dict[str, dict[str, str]]:

@@ -30,12 +30,14 @@ class AuditPlan:
     replaced (always as a whole, when the run completes: a notebook cell run again replaces its folder);
     False refuses before any work (the CLI without --overwrite). A folder of other files is never replaced.
 
-    `settings` go to the statistics unchanged and are recorded in the manifest: the settings the
-    statistics declare (``engine.stats.registry.settings()``: alpha, correction, n_resamples, seed,
-    inference, n_permutations, noun_phrases, race_pooling, band_share, score_range; a missing one
-    takes its declared default); and `jobs`: processes scoring a CPU-bound scorer
-    at once (None or 0: one per core; 1: this process only; see engine.common.executor — the scores are
-    the same for any value).
+    `settings` are the statistics' settings only, go to them unchanged and are recorded in the
+    manifest: the keys the statistics declare (``engine.stats.registry.settings()``: alpha, correction,
+    n_resamples, seed, inference, n_permutations, noun_phrases, race_pooling, band_share, score_range;
+    a missing one takes its declared default; another key is refused by ``validate`` with the nearest
+    known one, as a sweep file refuses it). Each value is checked by its ``Setting`` alone.
+    Run options are fields of their own: `jobs`, processes scoring a CPU-bound scorer at once (None or 0:
+    one per core; 1: this process only; see engine.common.executor — the scores are the same for any
+    value). ``settings={"jobs": N}``, the older spelling, is moved to `jobs`.
     An assoc-only plan (no corpora, no scorers) runs just the association tests.
     """
 
@@ -49,8 +51,13 @@ class AuditPlan:
     assoc: AssocStep | None = None
     report: bool = False
     overwrite: bool = True  # replace an earlier audit folder at out_dir (engine.audit.out_folder); the CLI asks
+    jobs: int | None = None  # a run option, not a statistic setting (see above)
 
     def __post_init__(self) -> None:
+        self.settings = dict(self.settings)
+        if "jobs" in self.settings:  # the older spelling: a run option kept among the statistics' settings
+            jobs = self.settings.pop("jobs")
+            self.jobs = jobs if self.jobs is None else self.jobs
         if self.stats is None:
             self.stats = list(statistic_ids())
         if self.out_dir is not None:
@@ -81,13 +88,14 @@ class AuditPlan:
         # the GUI: a value out of range is refused before any work, naming the command-line flag
         from engine.stats.registry import settings as declared
 
-        for s in declared():
-            if s.key in self.settings:
-                s.check(self.settings[s.key])
+        known = {s.key: s for s in declared()}
+        for key, value in self.settings.items():
+            validate.known_key("settings", key, known, "setting")
+            known[key].check(value)
         if self.has_assoc:
             validate.at_least("--permutations", self.assoc.permutations, 0, fix="0 for none, or e.g. 10000")
-        if self.settings.get("jobs") is not None:
-            validate.at_least("--jobs", self.settings["jobs"], 0,
+        if self.jobs is not None:
+            validate.at_least("--jobs", self.jobs, 0,
                               fix="a number of processes: 0 for one per core, 1 to score in this process only")
         if self.report and self.out_dir is None:
             raise UsageError("a report needs an output folder", field="--out")

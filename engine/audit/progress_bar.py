@@ -7,13 +7,15 @@ import time
 
 
 def format_eta(seconds: float) -> str:
-    """12s, 3m05s, 1h02m."""
+    """12s, 3m05s, 1h02m, 3d04h."""
     s = max(0, int(round(seconds)))
     if s < 60:
         return f"{s}s"
     if s < 3600:
         return f"{s // 60}m{s % 60:02d}s"
-    return f"{s // 3600}h{s % 3600 // 60:02d}m"
+    if s < 2 * 86400:
+        return f"{s // 3600}h{s % 3600 // 60:02d}m"
+    return f"{s // 86400}d{s % 86400 // 3600:02d}h"
 
 
 class ProgressBar:

@@ -352,7 +352,7 @@ class _Schedule:
     def _store(self, chunk: _Chunk, frame: Any, by_worker: bool, whole: bool = True) -> None:
         run = self.runs[chunk.job]
         store = run.store
-        block = as_block(frame, store.dims, len(chunk.texts), store.scorer)
+        block = as_block(frame, store.dims, len(chunk.texts), store.scorer, chunk.texts)
         for text, row in zip(chunk.texts, block):
             store.values[text] = row
         if self.cache is not None and run.job.cached:
@@ -416,8 +416,13 @@ class _Schedule:
         return True
 
 
-def as_block(frame: Any, dims: list[str], n: int, scorer: Any) -> Any:
-    """Check a scorer's output shape and return it as an (n, dims) float64 array."""
+def as_block(frame: Any, dims: list[str], n: int, scorer: Any, texts: Sequence[str] = ()) -> Any:
+    """Check a scorer's output shape and return it as an (n, dims) float64 array.
+
+    A NaN or infinite score from a model is the model's fault (damaged weights, a retyped tensor,
+    a precision it overflows in) and is refused naming the model — it never reaches the
+    statistics as "missing". Scorers that report missing values on purpose (prediction files with
+    on_missing/on_bad=keep) say so with ``missing_allowed``."""
     import numpy as np
 
     name = getattr(scorer, "name", type(scorer).__name__)
@@ -427,4 +432,11 @@ def as_block(frame: Any, dims: list[str], n: int, scorer: Any) -> Any:
     arr = np.asarray(frame.to_numpy(), dtype=np.float64)
     if arr.shape != (n, len(dims)):
         raise ModelError(name, f"scorer returned {arr.shape[0]} rows for {n} texts", field="score")
+    bad = ~np.isfinite(arr)
+    if bad.any() and not getattr(scorer, "missing_allowed", False):
+        rows = np.flatnonzero(bad.any(axis=1))
+        first = f" (first: {texts[rows[0]]!r})" if len(texts) > rows[0] else ""
+        raise ModelError(name, f"the model gave NaN or infinite scores for {len(rows):,} of {n:,} texts{first}",
+                         field="score", fix="the model is broken, not the corpus: check its weight files (a changed "
+                                            "type or a damaged download), or run it at full precision (precision=fp32)")
     return arr

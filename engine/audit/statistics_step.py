@@ -11,9 +11,10 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from engine.common.progress import LogFn, StepTracker
+from engine.common.errors import UserError
+from engine.common.progress import Cancelled, LogFn, StepTracker
 from engine.stats import registry
-from engine.stats.context import StatContext
+from engine.stats.errors import BrokenEntryError
 
 from engine.results.result import AuditResult
 
@@ -57,7 +58,8 @@ def run_statistic(stat: Any, corpus: Any, scores: pd.DataFrame, pairs: pd.DataFr
         result.problems.append(msg)
         say(f"  note: {msg}")
 
-    ctx = StatContext(corpus=corpus, scores=scores, score_cols=score_cols, pairs=pairs, settings=settings, note=note)
+    ctx = registry.context(corpus=corpus, scores=scores, score_cols=score_cols, pairs=pairs, settings=settings,
+                           note=note)
     why_not = stat.applies(ctx)
     if why_not:
         say(f"  {stat.label}: not applicable to {corpus.id} ({why_not})")
@@ -70,15 +72,32 @@ def run_statistic(stat: Any, corpus: Any, scores: pd.DataFrame, pairs: pd.DataFr
         steps.start(stat.label, corpus.id)
     try:
         items = stat.compute(ctx)
-    except (ValueError, KeyError) as exc:
+    except (ValueError, KeyError) as exc:  # StatisticError: the data does not allow it (degenerate input)
         msg = f"{stat.id} on {corpus.id}: {exc}"
         result.problems.append(msg)
         say(f"  skipped: {msg}")
         items = []
+    except (UserError, Cancelled):
+        raise
+    except Exception as exc:  # noqa: BLE001 - TypeError, AttributeError…: the entry's code, not the input
+        raise BrokenEntryError(stat, f"{type(exc).__name__} on {corpus.id}: {exc}") from exc
     for res in items:
         result.results.setdefault(stat.id, []).append(res)
-        result.add_table(stat.id, mark_language(res.to_frame(), settings.get("language_warnings") or {}))
+        result.add_table(stat.id, mark_language(declared_frame(stat, res), settings.get("language_warnings") or {}))
         for name, frame in stat.extra_tables(res).items():
             result.add_table(name, frame)
     if steps is not None:
         steps.finish()
+
+
+def declared_frame(stat: registry.Statistic, res: Any) -> pd.DataFrame:
+    """The result's tidy table, when it has the columns the entry declares (``needs``: what every
+    reader of the folder relies on); else BrokenEntryError naming the entry — found here, before a
+    folder the reader would refuse is written and the user is told to run the audit again."""
+    frame = res.to_frame()
+    if not isinstance(frame, pd.DataFrame):
+        raise BrokenEntryError(stat, f"to_frame() returned {type(frame).__name__}, not a DataFrame")
+    missing = [c for c in stat.needs if c not in frame.columns]
+    if missing and len(frame):
+        raise BrokenEntryError(stat, f"its table lacks the column(s) it declares in `needs`: {', '.join(missing)}")
+    return frame

@@ -45,11 +45,13 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError) and not getattr(exc, "filename", None):  # a failed write() names no file
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
         raise
 
 

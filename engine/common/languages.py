@@ -70,6 +70,29 @@ def _endonyms() -> dict[str, str]:
     return out
 
 
+# The common languages' names in themselves (CLDR's, as babel gives them; tests/test_gui_workbench_issue39.py
+# checks the table against babel): "italiano", "español", "Deutsch", "日本語", "العربية" are understood at
+# once in a language field, where reading every endonym from CLDR (``_endonyms``) takes about a second.
+COMMON_ENDONYMS = {
+    "af": "Afrikaans", "ar": "العربية", "bg": "български", "bn": "বাংলা", "bs": "bosanski", "ca": "català",
+    "cs": "čeština", "da": "dansk", "de": "Deutsch", "el": "Ελληνικά", "en": "English", "es": "español",
+    "et": "eesti", "fa": "فارسی", "fi": "suomi", "fr": "français", "gl": "galego", "gu": "ગુજરાતી",
+    "he": "עברית", "hi": "हिन्दी", "hr": "hrvatski", "hu": "magyar", "id": "Indonesia", "is": "íslenska",
+    "it": "italiano", "ja": "日本語", "ko": "한국어", "lb": "Lëtzebuergesch", "mk": "македонски", "mr": "मराठी",
+    "ms": "Melayu", "mt": "Malti", "nb": "norsk bokmål", "ne": "नेपाली", "nl": "Nederlands",
+    "nn": "norsk nynorsk", "no": "norsk", "pa": "ਪੰਜਾਬੀ", "pl": "polski", "pt": "português", "ro": "română",
+    "ru": "русский", "sk": "slovenčina", "sl": "slovenščina", "sr": "српски", "sv": "svenska",
+    "sw": "Kiswahili", "th": "ไทย", "tr": "Türkçe", "uk": "українська", "ur": "اردو", "vi": "Tiếng Việt",
+    "yue": "粵語", "zh": "中文",
+}
+
+
+def common_endonym_tag(text: str) -> str:
+    """'italiano' -> 'it' (case aside) for the common languages; '' when not one of them."""
+    folded = text.strip().casefold()
+    return next((code for code, name in COMMON_ENDONYMS.items() if name.casefold() == folded), "")
+
+
 def endonym(tag: str) -> str:
     """The language's name in itself, capitalised where the script has case: 'Deutsch', 'español' -> 'Español', 'العربية'."""
     name = language_name(tag, tag)
@@ -90,6 +113,8 @@ def language_tag(text: str, display_locale: str = "en") -> str:
     by_name.update({name.casefold(): code for name, code in language_choices("en")})
     if text.casefold() in by_name:
         return by_name[text.casefold()]
+    if common_endonym_tag(text):  # "italiano", "日本語": the name in the language itself
+        return common_endonym_tag(text)
     try:
         loc = Locale.parse(text.replace("-", "_"))
     except (ValueError, UnknownLocaleError):

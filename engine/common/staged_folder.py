@@ -33,7 +33,7 @@ def staged_folder(out: str | os.PathLike, *, tag: str = "writing") -> Iterator[P
     """Yield an empty folder beside ``out``; when the block ends normally it becomes ``out``.
 
     ``out`` may exist (it is replaced as a whole: the caller decides beforehand whether that is
-    allowed, e.g. with ``engine.package.overwrite.may_replace``). The staging folder gets the mode a
+    allowed, e.g. with ``engine.common.overwrite.may_replace``). The staging folder gets the mode a
     plain ``mkdir`` would give (``mkdtemp`` makes it 0700, which hid results from a group share).
     """
     out = Path(out)

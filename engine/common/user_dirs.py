@@ -15,7 +15,14 @@ from pathlib import Path
 def user_home() -> Path:
     """$EEC_STUDIO_HOME, else $XDG_DATA_HOME/eec-studio, else ~/.local/share/eec-studio."""
     if os.environ.get("EEC_STUDIO_HOME"):
-        return Path(os.environ["EEC_STUDIO_HOME"])
+        home = Path(os.environ["EEC_STUDIO_HOME"]).expanduser()
+        if home.exists() and not home.is_dir():  # said, not a silent list of built-ins only
+            from engine.common.errors import UsageError
+
+            raise UsageError(f"EEC_STUDIO_HOME is {str(home)!r}, a file, not a folder", field="EEC_STUDIO_HOME",
+                             fix="point it at a folder (created when first needed), or unset it to use "
+                                 "~/.local/share/eec-studio")
+        return home
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "eec-studio"
 

@@ -53,6 +53,20 @@ def one_of(name: str, value: str, valid: Iterable[str], what: str = "value") -> 
                      fix=f"valid: {shown}" if options else "there are none to choose from")
 
 
+def known_key(name: str, key: str, known: Iterable[str], what: str = "key") -> str:
+    """A key that must be one of ``known`` (a setting of a plan, a key of a plan file): the error
+    suggests the nearest one (difflib), as a typo ``alpah`` is the usual cause, and lists the rest."""
+    import difflib
+
+    options = list(dict.fromkeys(str(k) for k in known))
+    if key in options:
+        return key
+    near = difflib.get_close_matches(str(key), options, n=1, cutoff=0.6)
+    listed = ", ".join(options)
+    raise UsageError(f"unknown {what} {key!r}", field=name,
+                     fix=(f"did you mean {near[0]!r}? ({what}s: {listed})" if near else f"{what}s: {listed}"))
+
+
 def output_file(path: str | os.PathLike, name: str = "--out") -> Path:
     """A file we can create or replace: not a folder, inside a folder we can write to."""
     p = Path(path).expanduser()

@@ -12,7 +12,20 @@ from engine.corpus.generate.compiled import CompiledCorpus
 from engine.corpus.generate.export import FORMATS, export_table
 from engine.corpus.generate.generator import generate
 from engine.corpus.definition.registry import list_corpora, load_corpus
-from engine.corpus.translate.review_record import draw_sample, read_review, save_record, write_sheet
+from engine.corpus.translate.review_record import (ERROR_CLASSES, RUBRIC, draw_sample, read_review, save_record,
+                                                   write_sheet)
+
+
+def corpus_commands(subparsers: argparse._SubParsersAction) -> argparse._SubParsersAction | None:
+    """The sub-commands of ``corpus`` in a parser where ``add_parser`` ran (None: it did not).
+
+    Why: a package above corpus adds its own ``corpus`` command (``pairs``, ``hf-export``,
+    ``tm-export``) from its own cli module, listed after this one in main.COMMANDS, so the corpus
+    package never imports the packages above it (the import table, docs/ARCHITECTURE.md)."""
+    corpus = subparsers.choices.get("corpus")
+    if corpus is None:
+        return None
+    return next(a for a in corpus._actions if isinstance(a, argparse._SubParsersAction))
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -24,7 +37,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     _add_export_parsers(sub)
     _add_review_sheet_parsers(sub)
     _add_preview_parser(sub)
-    _add_memory_parsers(sub)
     _add_edit_parsers(sub)
 
 
@@ -76,15 +88,7 @@ def _add_create_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_export_parsers(sub: argparse._SubParsersAction) -> None:
-    """`corpus hf-export` (a dataset folder) and `corpus export` (one table of sentences)."""
-    hf = sub.add_parser("hf-export", help="write a Hugging Face dataset folder (data files + dataset card)")
-    hf.add_argument("corpus", metavar="NAME_OR_PATH")
-    hf.add_argument("--out", required=True, metavar="FOLDER")
-    hf.add_argument("--format", choices=("parquet", "jsonl"), default=None,
-                    help="the data files' format (default: parquet with the 'parquet' extra installed, else jsonl)")
-    hf.add_argument("--overwrite", "--force", dest="overwrite", action="store_true", help="replace FOLDER if it exists")
-    hf.set_defaults(func=cmd_hf_export)
-
+    """`corpus export` (one table of sentences; `corpus hf-export` is engine.package.corpus_cli's)."""
     ex = sub.add_parser("export", help="generate sentences and write them to a file")
     ex.add_argument("corpus", metavar="NAME_OR_PATH", nargs="?")
     ex.add_argument("--all", action="store_true", help="export every built-in and user corpus into the --out folder")
@@ -98,6 +102,9 @@ def _add_review_sheet_parsers(sub: argparse._SubParsersAction) -> None:
     rs = sub.add_parser("review-sample", help="draw a random sample for a native-speaker review (a CSV sheet)")
     rs.add_argument("corpus", metavar="NAME_OR_PATH")
     rs.add_argument("--n", type=int, default=100, help="how many pairs (sentences where the corpus has none); default 100")
+    rs.add_argument("--sentences", type=int, default=None, metavar="K",
+                    help="draw --n pairs and K of the sentences no pair covers, apart (the issue-38 procedure: "
+                         "--n 50 --sentences 25); default: --n units from both together")
     rs.add_argument("--seed", type=int, default=None,
                     help="seed of the draw (default: the current UTC time as digits, a seed nobody used)")
     rs.add_argument("--out", required=True, metavar="SHEET.csv")
@@ -123,22 +130,8 @@ def _add_preview_parser(sub: argparse._SubParsersAction) -> None:
     pv.set_defaults(func=cmd_preview)
 
 
-def _add_memory_parsers(sub: argparse._SubParsersAction) -> None:
-    """`corpus tm-export` and `corpus tm-import`: the translation memory as TMX."""
-    te = sub.add_parser("tm-export", help="write the translation memory of a language as TMX 1.4b (for other CAT tools)")
-    te.add_argument("out", help="the .tmx file to write")
-    te.add_argument("--language", help="target language (every corpus in it, glossaries, imported pairs)")
-    te.add_argument("--corpus", help="only this corpus's pairs (its language is the target)")
-    te.add_argument("--source-lang", default="en", help="language of the source texts (default: en)")
-    te.set_defaults(func=cmd_tm_export)
-
-    ti = sub.add_parser("tm-import", help="add a TMX file's pairs to the translation memory (suggestions)")
-    ti.add_argument("tmx", help="a TMX 1.1-1.4b file")
-    ti.set_defaults(func=cmd_tm_import)
-
-
 def _add_edit_parsers(sub: argparse._SubParsersAction) -> None:
-    """`corpus mark-reviewed` and `corpus spelling-add`: edits of the user's own corpus file."""
+    """`corpus mark-reviewed`, `corpus fix` and `corpus spelling-add`: edits of the user's own corpus file."""
     mr = sub.add_parser("mark-reviewed", help="mark items reviewed by a second native speaker (the workbench's "
                                               "Mark reviewed); --to-review takes every translated, unreviewed item")
     mr.add_argument("corpus", metavar="PATH_OR_NAME", help="your corpus (a built-in one is read-only)")
@@ -149,11 +142,31 @@ def _add_edit_parsers(sub: argparse._SubParsersAction) -> None:
     mr.add_argument("--dry-run", action="store_true", help="list the items and change nothing")
     mr.set_defaults(func=cmd_mark_reviewed)
 
+    fx = sub.add_parser("fix", help="apply every mechanical fix the checker offers for its errors (the workbench's "
+                                    "Fix button): the forms the language's data predicts (E026-E028), case=acc on an "
+                                    "object slot (E030), gender=person.gender on a slot (E002)")
+    fx.add_argument("corpus", metavar="PATH_OR_NAME", help="your corpus (a built-in one is read-only)")
+    fx.add_argument("--code", action="append", metavar="CODE", help="only this checker code (repeatable), e.g. E026")
+    fx.add_argument("--dry-run", action="store_true", help="list the fixes and change nothing")
+    fx.set_defaults(func=cmd_fix)
+
     sa = sub.add_parser("spelling-add", help="add words to a corpus's own word list ([spelling] accept): "
                                              "the spelling check (W113) stops reporting them")
     sa.add_argument("corpus", metavar="PATH_OR_NAME", help="your corpus (a built-in one is read-only)")
     sa.add_argument("words", nargs="+", metavar="WORD")
     sa.set_defaults(func=cmd_spelling_add)
+
+    tb = sub.add_parser("translate-batch", help="translate many items at once from a file with one line per item: "
+                                                "the id or source text, then its forms (tab-, '|'- or ':'-separated); "
+                                                "the workbench's Translate many items…")
+    tb.add_argument("corpus", metavar="PATH_OR_NAME", help="your corpus (a built-in one is read-only)")
+    tb.add_argument("file", metavar="FILE", help="the lines, e.g. 'angry<TAB>arrabbiata<TAB>arrabbiato' or "
+                                                 "'my mother: mia madre' ('-' reads standard input)")
+    tb.add_argument("--out", default=None, metavar="FILE.toml", help="write here instead of the corpus's own file")
+    tb.add_argument("--translator", default="", metavar="NAME", help="recorded on every item changed")
+    tb.add_argument("--dry-run", action="store_true", help="show what each line does and the checker's verdict; "
+                                                          "write nothing")
+    tb.set_defaults(func=cmd_translate_batch)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -163,12 +176,12 @@ def cmd_list(args: argparse.Namespace) -> int:
     for entry in list_corpora():
         try:
             st = corpus_status(entry.path, refresh=args.refresh)
-            rows.append((st.id, st.language, f"{st.sentences:,}", st.checker_text(), st.review,
+            rows.append((st.id, st.language, f"{st.sentences:,}", st.checker_text(), st.review, st.labels,
                          "built-in" if entry.builtin else str(entry.path)))
         except Exception as exc:  # one broken user file must not hide the others
-            rows.append((entry.id, "?", "-", f"unreadable: {exc}", "-", str(entry.path)))
-    header = ("corpus", "lang", "sentences", "checker", "review (95% Clopper-Pearson interval)", "where")
-    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(5)]
+            rows.append((entry.id, "?", "-", f"unreadable: {exc}", "-", "-", str(entry.path)))
+    header = ("corpus", "lang", "sentences", "checker", "review (95% Clopper-Pearson interval)", "label errors", "where")
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header) - 1)]
     print("  ".join(h.ljust(w) for h, w in zip(header, widths + [0])))
     for r in rows:
         print("  ".join(str(v).ljust(w) for v, w in zip(r, widths + [0])))
@@ -194,8 +207,9 @@ def _ids(text: str) -> list[str]:
 
 
 def _write_new(corpus, out: str, overwrite: bool) -> Path:
-    from engine.package.overwrite import may_replace
+    from engine.common.overwrite import may_replace
 
+    from engine.corpus.definition.shared_file import corpus_file_lock
     from engine.corpus.definition.writer import save_definition
 
     from engine.common.user_dirs import user_corpus_dir
@@ -203,7 +217,8 @@ def _write_new(corpus, out: str, overwrite: bool) -> Path:
     path = Path(out) if out else user_corpus_dir() / f"{corpus.id}.toml"
     may_replace(path, overwrite=overwrite, confirm=None)
     path.parent.mkdir(parents=True, exist_ok=True)  # the corpora folder, on first use
-    return save_definition(corpus, path, comments_from=None)
+    with corpus_file_lock(path):  # not while another writer is half-way through the file
+        return save_definition(corpus, path, comments_from=None)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -243,19 +258,6 @@ def cmd_translate(args: argparse.Namespace) -> int:
     return exits.OK
 
 
-def cmd_hf_export(args: argparse.Namespace) -> int:
-    from engine.package.hf_dataset import DATA_FORMATS, export_hf_dataset
-
-    res = export_hf_dataset(args.corpus, args.out, overwrite=args.overwrite, data_format=args.format)
-    kind = DATA_FORMATS[res.data_format]
-    if res.data_format == "jsonl" and args.format is None:  # chosen for the user: say why, and how to get parquet
-        from engine.common.extras import install_command
-
-        kind += f"; parquet needs the 'parquet' extra: {install_command('parquet')}"
-    print(f"{res.rows:,} sentences" + (f", {res.pairs:,} pairs" if res.pairs else "") + f" -> {res.path} ({kind})")
-    return exits.OK
-
-
 def _export_one(name_or_path, out: Path, fmt: str | None) -> None:
     c = load_corpus(name_or_path)
     cc = CompiledCorpus(c)
@@ -283,16 +285,21 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_review_sample(args: argparse.Namespace) -> int:
-    from engine.package.overwrite import may_replace
+    from engine.common.overwrite import may_replace
 
     validate.at_least("--n", args.n, 1)
+    if args.sentences is not None:
+        validate.at_least("--sentences", args.sentences, 0)
     c = load_corpus(args.corpus)
     out = validate.output_file(args.out)
     may_replace(out, overwrite=args.overwrite, confirm=None)
-    sample = draw_sample(c, args.n, args.seed)
+    sample = draw_sample(c, args.n, args.seed, sentences=args.sentences)
     write_sheet(sample, out)
-    print(f"{c.id}: {len(sample.items)} of {sample.population:,} {sample.unit}, seed {sample.seed} -> {out}\n"
-          f"  fill in verdict (ok | awkward | error), error_class and correction, then: "
+    paired = sum(1 for i in sample.items if i.side_b)
+    print(f"{c.id}: {len(sample.items)} of {sample.population:,} {sample.unit} ({paired} pairs, "
+          f"{len(sample.items) - paired} sentences), seed {sample.seed} -> {out}\n"
+          f"  fill in verdict (ok | awkward | error), error_class (one of {', '.join(ERROR_CLASSES)}; label: the "
+          f"sentence does not express its emotion) and correction, by the rubric {RUBRIC}, then: "
           f"corpus review-import {c.id} {out} --reviewer NAME")
     return exits.OK
 
@@ -303,7 +310,7 @@ def cmd_review_import(args: argparse.Namespace) -> int:
     path = save_record(c, record)
     classes = ", ".join(f"{k} {v}" for k, v in sorted(record.error_classes().items()))
     print(f"{c.id}: {record.summary()}" + (f" ({classes})" if classes else "")
-          + f", {record.awkward} awkward; reviewer {record.reviewer}, {record.date}, seed {record.seed} -> {path}")
+          + f"; {record.label_text()}, {record.awkward} awkward; reviewer {record.reviewer}, {record.date}, seed {record.seed} -> {path}")
     return exits.OK
 
 
@@ -329,41 +336,95 @@ def cmd_preview(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_tm_export(args: argparse.Namespace) -> int:
-    from engine.exchange.tmx_format import export_tmx
-
-    if bool(args.language) == bool(args.corpus):
-        raise UsageError("give --language LANG (the whole memory) or --corpus NAME (one corpus)",
-                         field="tm-export", fix="e.g. corpus tm-export memory.tmx --language pt")
-    corpus = load_corpus(args.corpus) if args.corpus else None
-    n = export_tmx(args.out, args.language or "", source_lang=args.source_lang, corpus=corpus)
-    print(f"{n:,} translation unit(s) ({args.source_lang} -> {corpus.language if corpus else args.language}) -> {args.out}")
-    return exits.OK
-
-
-def cmd_tm_import(args: argparse.Namespace) -> int:
-    from engine.exchange.tmx_format import import_tmx, store_path
-
-    res = import_tmx(args.tmx)
-    print(f"{res.added:,} pair(s) added to the translation memory ({', '.join(res.languages) or '-'}), "
-          f"{res.skipped:,} already there -> {store_path()}")
-    return exits.OK
-
-
 def cmd_spelling_add(args: argparse.Namespace) -> int:
     """The same list the workbench's "Add to the corpus word list" edits; the file keeps its comments."""
     from engine.corpus.check.spelling import accept_words
-    from engine.corpus.definition.loader import load_definition
-    from engine.corpus.definition.writer import save_definition
+    from engine.corpus.definition.shared_file import update_definition
 
     path = _own_file(args.corpus)
-    corpus = load_definition(path)
-    corpus.spelling_accept, added = accept_words(corpus.spelling_accept, args.words, str(path))
-    if added:
-        save_definition(corpus, path)
-    there = [w for w in args.words if w.strip() not in added]
-    print(f"{path}: added {len(added)} word(s) to [spelling] accept" + (f": {', '.join(added)}" if added else "")
-          + (f"; already there: {', '.join(there)}" if there else ""))
+
+    def add(corpus):
+        corpus.spelling_accept, added = accept_words(corpus.spelling_accept, args.words, str(path))
+        return added, bool(added)
+
+    added = update_definition(path, add)  # under the file's lock: concurrent runs all keep their words
+    new = set(added)  # a set: 100,000 words are checked in linear time
+    there = [w for w in args.words if w.strip() not in new]
+    print(f"{path}: added {len(added):,} word(s) to [spelling] accept" + (f": {_some(added)}" if added else "")
+          + (f"; already there: {_some(there)}" if there else ""))
+    return exits.OK
+
+
+def _some(words: list[str], shown: int = 10) -> str:
+    """The first few words of a list, and how many more (one short line, whatever the list)."""
+    head = ", ".join(words[:shown])
+    return head + (f" … and {len(words) - shown:,} more" if len(words) > shown else "")
+
+
+def cmd_fix(args: argparse.Namespace) -> int:
+    """The workbench's Fix button for every finding that has one; the file keeps its comments."""
+    from engine.corpus.check.fixes import apply_fixes
+    from engine.corpus.definition.shared_file import update_definition
+
+    path = _own_file(args.corpus)
+
+    def fix_all(corpus):
+        found = apply_fixes(corpus, {c.upper() for c in args.code} if args.code else None)
+        return found, bool(found) and not args.dry_run
+
+    fixes = update_definition(path, fix_all)  # under the file's lock, as every writer (issue 40)
+    for fix in fixes:
+        print(f"  {fix.label}")
+    print(f"{path}: {len(fixes)} fix(es) " + ("found (nothing changed)" if args.dry_run else "applied"))
+    return exits.OK
+
+
+MAX_BATCH_BYTES = 4 * 1024 * 1024  # a batch for the largest corpus is a few KB
+
+
+def _read_batch_file(name: str) -> str:
+    import sys
+
+    if name == "-":
+        return sys.stdin.read(MAX_BATCH_BYTES)
+    path = Path(name)
+    try:
+        if path.stat().st_size > MAX_BATCH_BYTES:
+            raise UsageError(f"{name}: over {MAX_BATCH_BYTES:,} bytes", fix="give a file with one line per item")
+        return path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise UsageError(f"{name}: file not found", fix="check the path") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{name}: not UTF-8 text (byte {exc.start})", fix="save the file as UTF-8") from None
+    except OSError as exc:
+        raise UsageError(f"{name}: cannot read it ({exc.strerror or exc})") from None
+
+
+def cmd_translate_batch(args: argparse.Namespace) -> int:
+    """The same reading as the workbench's batch dialog; nothing is written while a line is not understood."""
+    from engine.corpus.definition.loader import load_definition
+    from engine.corpus.definition.writer import save_definition
+    from engine.corpus.translate.batch import plan_summary, read_batch
+    from engine.corpus.translate.source_link import load_source
+
+    path = _own_file(args.corpus) if not args.out else None
+    corpus = load_definition(path) if path else load_corpus(args.corpus)
+    text = _read_batch_file(args.file)
+    plan = read_batch(corpus, text, source=load_source(corpus), translator=args.translator)
+    for line in plan.lines:
+        print(f"{args.file}:{line.number}: {line.problem.split(': ', 1)[1]}" if line.problem
+              else f"  {line.reading()}")
+    print(plan_summary(plan))
+    if plan.problems:
+        print(f"nothing written: {len(plan.problems)} line(s) not understood (fix them and run again)")
+        return exits.USAGE
+    if args.dry_run or not plan.changed:
+        return exits.OK
+    target = Path(args.out) if args.out else path
+    if args.out:
+        validate.output_file(args.out)
+    save_definition(plan.after, target, comments_from=path or (corpus.path or None))
+    print(f"-> {target}")
     return exits.OK
 
 
@@ -381,7 +442,7 @@ def _own_file(name_or_path: str) -> Path:
 def cmd_mark_reviewed(args: argparse.Namespace) -> int:
     """The workbench's Mark reviewed over the same engine functions; the file keeps its comments."""
     from engine.corpus.definition.loader import load_definition
-    from engine.corpus.definition.writer import save_definition
+    from engine.corpus.definition.shared_file import update_definition
     from engine.corpus.translate.reviewing import find_items, mark_reviewed, review_queue
 
     if bool(args.items) == args.to_review:
@@ -390,16 +451,20 @@ def cmd_mark_reviewed(args: argparse.Namespace) -> int:
     if not args.by.strip():
         raise UsageError("the reviewer's name is empty", field="--by", fix="give initials or a name, e.g. --by MB")
     path = _own_file(args.corpus)
-    corpus = load_definition(path)
-    items = review_queue(corpus) if args.to_review else find_items(corpus, args.items)
     if args.dry_run:
+        corpus = load_definition(path)
+        items = review_queue(corpus) if args.to_review else find_items(corpus, args.items)
         for list_name, item_id in items:
             print(f"{list_name}:{item_id}")
         print(f"{len(items)} item(s) would be marked reviewed by {args.by.strip()} (nothing changed)")
         return exits.OK
-    changed = mark_reviewed(corpus, items, args.by.strip())
-    if changed:
-        save_definition(corpus, path)
+
+    def mark(corpus):
+        found = review_queue(corpus) if args.to_review else find_items(corpus, args.items)
+        n = mark_reviewed(corpus, found, args.by.strip())
+        return (found, n), n > 0
+
+    items, changed = update_definition(path, mark)  # under the file's lock, merged with others' changes
     print(f"{path}: {changed} item(s) marked reviewed by {args.by.strip()}"
           + (f" ({len(items) - changed} already were)" if len(items) > changed else ""))
     return exits.OK

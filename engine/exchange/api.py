@@ -18,13 +18,15 @@ from engine.corpus import CheckReport, CorpusDefinition, check_corpus
 from engine.common.io import atomic_write_bytes
 from engine.corpus.definition.registry import load_corpus
 from engine.corpus.definition.writer import to_toml_keeping_comments
-from engine.package.overwrite import Confirm, may_replace
+from engine.common.overwrite import Confirm, may_replace
 
 from .apply import Change, apply_returned
 from .errors import ExchangeError
 from .po_format import read_po_bytes, write_po_bytes
 from .returned import FORMATS, PO, XLIFF, ReturnedFile
-from .units import check_source_links, extract_units, source_language
+from engine.corpus.translate.source_link import load_source, translated_from
+
+from .units import check_source_links, extract_units, missing_source_warning, source_language
 from .xliff_format import read_xliff_bytes, write_xliff_bytes
 
 MAX_BYTES = 16 * 1024 * 1024  # the largest built-in corpus exports to about 120 KB
@@ -36,6 +38,8 @@ class ExchangeExport:
     fmt: str
     units: int
     warnings: list[str] = field(default_factory=list)  # e.g. templates paired with their source by id
+    missing: list[str] = field(default_factory=list)  # units left out: no source-language text ("persons[jude]")
+    source_lang: str = ""
 
 
 @dataclass
@@ -67,28 +71,50 @@ def format_of(path: Path, fmt: str | None) -> str:
 
 
 def exchange_bytes(corpus: CorpusDefinition, fmt: str, source: CorpusDefinition | None = None,
-                   source_lang: str | None = None) -> tuple[bytes, int]:
+                   source_lang: str | None = None, missing: list[str] | None = None) -> tuple[bytes, int]:
     if source is not None:
         check_source_links(corpus, source)  # refuses a link to a missing template or one with other slots
-    units = extract_units(corpus, source)
+    units = extract_units(corpus, source, missing)
     lang = source_lang or source_language(corpus, source)
     if fmt == PO:
         return write_po_bytes(corpus, units, source_id=source.id if source else "", source_lang=lang), len(units)
     return write_xliff_bytes(corpus, units, source_lang=lang, source_id=source.id if source else ""), len(units)
 
 
+def source_for(corpus: CorpusDefinition, source: CorpusDefinition | str | os.PathLike | None,
+               recorded: bool = True) -> tuple[CorpusDefinition | None, list[str]]:
+    """The source corpus to pair units with: the one given, else the one recorded in the translation's
+    file (``[meta] translated_from``), with a warning when the recorded one cannot be found."""
+    if source is not None:
+        return _as_corpus(source), []
+    if not recorded or not translated_from(corpus):
+        return None, []
+    src = load_source(corpus)
+    if src is None:
+        return None, [f"{corpus.id} was translated from {translated_from(corpus)!r}, which cannot be found: the "
+                      f"file is monolingual ({corpus.language} text as the source); pass --source to pair it"]
+    return src, []
+
+
 def export_exchange(corpus: CorpusDefinition | str | os.PathLike, out: str | os.PathLike, *, fmt: str | None = None,
                     source: CorpusDefinition | str | os.PathLike | None = None, source_lang: str | None = None,
-                    overwrite: bool = False, confirm: Confirm = None) -> ExchangeExport:
+                    overwrite: bool = False, confirm: Confirm = None, recorded_source: bool = True) -> ExchangeExport:
+    """Write ``corpus`` as PO or XLIFF. The source text of each unit comes from ``source``, else from
+    the corpus it was translated from (recorded in its file; ``recorded_source=False``: monolingual);
+    units without a source-language text are left out and named in the warnings."""
     out = Path(out)
     fmt = format_of(out, fmt)
     c = _as_corpus(corpus)
-    src = _as_corpus(source) if source is not None else None
-    warnings = check_source_links(c, src) if src is not None else []
+    src, warnings = source_for(c, source, recorded_source)
+    if src is not None:
+        warnings += check_source_links(c, src)
     may_replace(out, overwrite=overwrite, confirm=confirm)
-    data, n = exchange_bytes(c, fmt, src, source_lang)
+    missing: list[str] = []
+    data, n = exchange_bytes(c, fmt, src, source_lang, missing)
+    if missing:
+        warnings.append(missing_source_warning(missing, c, src))
     atomic_write_bytes(out, data)
-    return ExchangeExport(out, fmt, n, warnings)
+    return ExchangeExport(out, fmt, n, warnings, missing, source_lang or source_language(c, src))
 
 
 def read_exchange(path: str | os.PathLike, fmt: str | None = None) -> ReturnedFile:
@@ -152,11 +178,19 @@ def import_exchange(path: str | os.PathLike, into: CorpusDefinition | str | os.P
                     fmt: str | None = None, translator: str = "", allow_errors: bool = False,
                     allow_slot_changes: bool = False, overwrite: bool = False, confirm: Confirm = None) -> ExchangeImport:
     """merge_exchange, then save the definition atomically to ``out`` (never replacing it unasked)."""
-    result = merge_exchange(path, into, fmt=fmt, translator=translator, allow_errors=allow_errors,
-                            allow_slot_changes=allow_slot_changes)
-    out = Path(out)
-    may_replace(out, overwrite=overwrite, confirm=confirm)
-    atomic_write_bytes(out, _merged_bytes(result, _definition_file(into)))
+    from engine.corpus.definition.shared_file import corpus_file_lock, write_unless_changed
+
+    out, definition = Path(out), _definition_file(into)
+    in_place = definition is not None and definition.exists() and out.exists() and out.samefile(definition)
+    with corpus_file_lock(out):  # one writer at a time; an import into its own file merges others' changes
+        base = definition.read_bytes() if in_place else None
+        result = merge_exchange(path, into, fmt=fmt, translator=translator, allow_errors=allow_errors,
+                                allow_slot_changes=allow_slot_changes)
+        may_replace(out, overwrite=overwrite, confirm=confirm)
+        if in_place and result.changes:
+            result.corpus = write_unless_changed(result.corpus, out, base=base, locked=True)
+        else:
+            atomic_write_bytes(out, _merged_bytes(result, definition))
     result.path = out
     return result
 

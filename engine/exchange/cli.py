@@ -25,6 +25,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     ex.add_argument("--format", choices=["po", "xliff"], default=None, help="default: from the suffix of FILE")
     ex.add_argument("--source", default=None, metavar="NAME_OR_PATH",
                     help="corpus giving the source-language text (e.g. en-camara2022-latino for es-camara2022)")
+    ex.add_argument("--no-source", action="store_true",
+                    help="a monolingual file (the corpus's own text as the source), even for a translation whose "
+                         "file records the corpus it was translated from (used by default)")
     ex.add_argument("--source-lang", default=None, metavar="TAG", help="language of the source text: XLIFF srcLang, PO X-Source-Language "
                                                                    "(default: the source corpus's, else the corpus's own)")
     ex.add_argument("--overwrite", "--force", "--yes", dest="overwrite", action="store_true",
@@ -57,7 +60,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     validate.output_file(args.out)
     res = export_exchange(args.corpus, args.out, fmt=args.format, source=args.source, source_lang=args.source_lang,
-                          overwrite=args.overwrite, confirm=tty_confirm())
+                          overwrite=args.overwrite, confirm=tty_confirm(), recorded_source=not args.no_source)
     for w in res.warnings:
         print(f"warning: {w}", file=sys.stderr)
     print(f"{res.units} translation units ({res.fmt}) -> {res.path}")

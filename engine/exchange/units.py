@@ -15,6 +15,7 @@ the form's own slots (``slots.py``) so that translators' tools check slots witho
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -154,7 +155,10 @@ def check_source_links(corpus: CorpusDefinition, source: CorpusDefinition) -> li
     return warnings
 
 
-def _source_text(section: str, item: Any, form: FormView | None, source: CorpusDefinition | None) -> str:
+def _source_text(section: str, item: Any, form: FormView | None, source: CorpusDefinition | None) -> str | None:
+    """The source-language text of one form; None when a source corpus is given and neither it nor
+    the item's recorded ``source`` has one (the form's own text is in the target language: it must
+    never be written under the source language's header)."""
     if source is not None:
         other = source_item(section, item, source)
         if other is not None:
@@ -165,11 +169,26 @@ def _source_text(section: str, item: Any, form: FormView | None, source: CorpusD
             for group in (exact, fits, candidates):
                 if group:
                     return group[0].text
-        if item.review.source:
-            return item.review.source
+        return item.review.source or None
     if form is not None and form.text:
         return form.text
     return item.review.source or item.id
+
+
+_MARKUP_RX = re.compile(r"\{[^{}]*\}|<[^<>]*>|[^\w\s]")
+
+
+def _words(text: str) -> list[str]:
+    """A sentence's words without slots (``{person}``, ``<person subject>``) or punctuation."""
+    return _MARKUP_RX.sub(" ", text).casefold().split()
+
+
+def wording_differs(recorded: str, shown: str) -> bool:
+    """Whether the recorded source text says other words than the source shown (slots, a/an and
+    himself/herself aside): ja-goldfarb2023 T10 was translated from Kiritchenko's "found
+    himself/herself in a … situation", and en-goldfarb2023's T09 beside it says "was in a … situation"."""
+    a, b = set(_words(recorded.split("‖")[0])), set(_words(shown))
+    return bool(a and b) and not (a <= b or b <= a)
 
 
 def source_language(corpus: CorpusDefinition, source: CorpusDefinition | None) -> str:
@@ -246,14 +265,21 @@ def _context(section: str, item: Any, form: FormView, n_forms: int, corpus: Corp
     if raw != shown:
         lines.append(f"Source text with its own slots: {raw}")
     if item.review.source and item.review.source not in (form.text, shown, raw):
-        lines.append(f"Translated from: {item.review.source}")
+        if section == "templates" and wording_differs(item.review.source, raw):
+            lines.append(f"Translated from another wording than the source text shown: {item.review.source}")
+        else:
+            lines.append(f"Translated from: {item.review.source}")
     lines.append(f"Status at export: {item.review.status}"
                  + (f", translator {item.review.translator}" if item.review.translator else "") + ".")
     return "\n".join(lines)
 
 
-def extract_units(corpus: CorpusDefinition, source: CorpusDefinition | None = None) -> list[Unit]:
-    """Every translatable form of ``corpus`` in file order; items without forms get one empty unit."""
+def extract_units(corpus: CorpusDefinition, source: CorpusDefinition | None = None,
+                  missing: list[str] | None = None) -> list[Unit]:
+    """Every translatable form of ``corpus`` in file order; items without forms get one empty unit.
+
+    With a ``source``, a form without a source-language text is left out and named in ``missing``
+    ("persons[jude] form 0"), never written with its own (target-language) text as the source."""
     usage = _usage(corpus)
     units: list[Unit] = []
     for section in SECTIONS:
@@ -261,6 +287,10 @@ def extract_units(corpus: CorpusDefinition, source: CorpusDefinition | None = No
             forms = forms_of(section, item) or [FormView("", {})]
             for i, form in enumerate(forms):
                 raw = _source_text(section, item, form if form.text or form.features else None, source)
+                if raw is None:
+                    if missing is not None:
+                        missing.append(f"{section}[{item.id}]" + (f" form {i}" if len(forms) > 1 else ""))
+                    continue
                 shown = _shown_source(section, raw, form.text)
                 units.append(Unit(
                     key=make_key(section, item.id, i, form.features),
@@ -269,3 +299,12 @@ def extract_units(corpus: CorpusDefinition, source: CorpusDefinition | None = No
                     context=_context(section, item, form, len(forms), corpus, usage, raw, shown),
                     translator=item.review.translator, absent=form.absent))
     return units
+
+
+def missing_source_warning(missing: list[str], corpus: CorpusDefinition, source: CorpusDefinition) -> str:
+    """One line naming the units left out for want of a source-language text."""
+    items = list(dict.fromkeys(m.split(" form ")[0] for m in missing))  # in file order, once each
+    shown = ", ".join(items[:8]) + (f", … {len(items) - 8} more" if len(items) > 8 else "")
+    return (f"{len(missing)} unit(s) of {len(items)} item(s) have no {source.language} source text (no item with "
+            f"the same id in {source.id} and no recorded source) and are left out: {shown}; export without "
+            f"--source to review them in {corpus.language}, or record their source text")

@@ -98,11 +98,26 @@ def _safe_bytes(raw: bytes, file: str, kind: str = "XLIFF", plain_doctype_ok: bo
         raise ExchangeError(file, f"not valid UTF-8 (byte {exc.start})", fix=fix_utf8) from None
     low = text.lower()
     doctype = low.find("<!doctype")
-    internal = doctype >= 0 and "[" in low[doctype:low.find(">", doctype) + 1 or len(low)]
-    if "<!entity" in low or (doctype >= 0 and (internal or not plain_doctype_ok)):
+    internal = doctype >= 0 and "[" in _doctype_text(low, doctype)  # a '>' inside a quoted id does not end it
+    declared = any(k in low for k in ("<!entity", "<!attlist", "<!element", "<!notation"))
+    if declared or (doctype >= 0 and (internal or not plain_doctype_ok)):
         raise ExchangeError(file, "declares a DTD or entities, which EEC Studio does not read",
                             fix=f"remove the <!DOCTYPE …> / <!ENTITY …> declarations; "
                                 f"{'XLIFF 2' if kind == 'XLIFF' else kind} needs none")
+
+
+def _doctype_text(low: str, start: int) -> str:
+    """The <!DOCTYPE …> declaration starting at ``start``, up to its own '>' (quoted ids skipped)."""
+    quote = ""
+    for i in range(start, len(low)):
+        c = low[i]
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "\"'":
+            quote = c
+        elif c == ">":
+            return low[start:i + 1]
+    return low[start:]
 
 
 def _text(el: ET.Element | None) -> str:

@@ -70,10 +70,8 @@ def refuse_custom_code(folder: str | Path) -> None:
             continue
         auto_map = cfg.get("auto_map")
         if auto_map:
-            first = next(iter(auto_map.items())) if isinstance(auto_map, dict) else ("", auto_map)
-            target = first[1][0] if isinstance(first[1], list) and first[1] else first[1]
             raise ModelError(str(folder / name), f"the folder needs its own Python code ('auto_map' names "
-                             f"{target}), and EEC Studio never runs code from a model folder",
+                             f"{_auto_map_target(auto_map)}), and EEC Studio never runs code from a model folder",
                              field="auto_map", fix="use a model of an architecture transformers ships "
                                                    "(model_type llama, qwen2, mistral, gemma, phi3, …)")
         model_type = cfg.get("model_type") if name == "config.json" else None
@@ -87,6 +85,24 @@ def refuse_custom_code(folder: str | Path) -> None:
                                  f"{transformers.__version__} ships, and EEC Studio never runs a model folder's own "
                                  "code", field="model_type",
                                  fix="update transformers if a newer release ships it, or use another model")
+
+
+def _auto_map_target(auto_map: Any) -> str:
+    """The first class an ``auto_map`` names, for the message ('modeling_x.MyModel'); null entries
+    (``"AutoTokenizer": [null, "tok.MyTokenizer"]``) are skipped, never shown as 'None'."""
+    values = list(auto_map.items()) if isinstance(auto_map, dict) else [("", auto_map)]
+    for key, value in values:
+        for item in (value if isinstance(value, list) else [value]):
+            if isinstance(item, str) and item.strip():
+                return item + (f" for {key}" if key else "")
+    return f"no class, only {json_text(auto_map)}"
+
+
+def json_text(value: Any, limit: int = 60) -> str:
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def check_vocab(tok: Any, model: Any, where: str) -> None:
@@ -122,17 +138,39 @@ def quiet_transformers():
             hf_logging.enable_progress_bar()
 
 
+_SENTENCEPIECE_FIX = ("pip install sentencepiece protobuf (not EEC Studio dependencies; see docs/models.md), or "
+                      "save the tokenizer with save_pretrained() where they are installed: that writes tokenizer.json")
+
+
 def load_tokenizer(folder: Path) -> Any:
     offline()
+    from engine.models.file_integrity import read_config
+
+    read_config(Path(folder))  # a config.json the loader cannot read is named, not blamed on the tokenizer
     refuse_custom_code(folder)
+    folder = Path(folder)
+    sentencepiece_only = (folder / "tokenizer.model").is_file() and not (folder / "tokenizer.json").is_file()
+    if sentencepiece_only and not _installed("sentencepiece"):
+        raise ModelError(str(folder / "tokenizer.model"), "the tokenizer is a SentencePiece model with no "
+                         "tokenizer.json; reading it needs the sentencepiece and protobuf packages",
+                         fix=_SENTENCEPIECE_FIX)
     from transformers import AutoTokenizer
 
     try:
         with quiet_transformers():
             return AutoTokenizer.from_pretrained(str(folder), local_files_only=True, trust_remote_code=False)
     except Exception as exc:
+        if sentencepiece_only:  # transformers' own advice (install tiktoken) does not fit this folder
+            raise ModelError(str(folder / "tokenizer.model"), f"cannot read the SentencePiece tokenizer "
+                             f"({type(exc).__name__})", fix=_SENTENCEPIECE_FIX) from None
         raise ModelError(str(folder), f"cannot load tokenizer ({type(exc).__name__}: {str(exc).splitlines()[0][:200]})",
                          fix="the folder needs tokenizer files saved with save_pretrained()") from None
+
+
+def _installed(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
 
 
 def load_model(folder: Path, auto_class: str, *, allow_pickle: bool = False, **extra: Any) -> Any:

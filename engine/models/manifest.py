@@ -15,6 +15,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from engine.common.command import command
 from engine.common.io import atomic_write_bytes
 from engine.models.errors import ModelError
 
@@ -62,7 +63,7 @@ def read_manifest(folder: str | Path) -> dict[str, Any]:
     path = folder / MANIFEST_NAME
     if not path.exists():
         raise ModelError(str(folder), f"no {MANIFEST_NAME} in the folder",
-                         fix="give a folder written by `main.py train`, or an hf-classifier:/predictions: spec")
+                         fix=f"give a folder written by `{command('train')}`, or an hf-classifier:/predictions: spec")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -74,5 +75,5 @@ def read_manifest(folder: str | Path) -> dict[str, Any]:
                          field="format_version", fix="update EEC Studio")
     for key in ("system", "dimensions"):
         if key not in data:
-            raise ModelError(str(path), f"missing '{key}'", field=key, fix="retrain with `main.py train`")
+            raise ModelError(str(path), f"missing '{key}'", field=key, fix=f"retrain with `{command('train')}`")
     return data

@@ -64,6 +64,21 @@ class Prompt:
     line: int | None = None
     note: str = field(default="", compare=False)
 
+    def __post_init__(self) -> None:
+        """Labels built in Python are checked as a prompt file's are: an empty or invisible label
+        (a zero-width space) is an answer no one can read, and two equal labels are one answer."""
+        from engine.models.errors import ModelError
+
+        bad = next((lab for lab in self.labels if not isinstance(lab, str) or not visible(lab)), None)
+        if bad is not None or len(self.labels) < 2 or len(set(self.labels)) != len(self.labels):
+            what = (f"label {bad!r} has no visible character" if bad is not None
+                    else "labels must be two or more different answers")
+            raise ModelError(self.source or self.id, what, field="labels", line=self.line,
+                             fix='e.g. labels = ["negative", "positive"]')
+        if len(self.values) != len(self.labels):
+            raise ModelError(self.source or self.id, f"{len(self.values)} values for {len(self.labels)} labels",
+                             field="values", line=self.line, fix="give one value per label")
+
     def digest(self) -> str:
         """sha256 of everything that changes what the model is asked (for fingerprints)."""
         parts = [self.system, self.user, self.answer, "\x1f".join(self.labels), repr(self.values)]
@@ -75,6 +90,14 @@ class Prompt:
                 "language": self.language, "system": self.system, "user": self.user, "answer": self.answer,
                 "labels": list(self.labels), "values": list(self.values), "digest": self.digest(),
                 "source": self.source}
+
+
+def visible(text: str) -> bool:
+    """Whether ``text`` has a character one can see: not only spaces, controls or format characters
+    (zero-width space U+200B, joiners, marks of direction)."""
+    import unicodedata
+
+    return any(unicodedata.category(c)[0] not in "ZC" for c in text)
 
 
 def _key_lines(text: str) -> tuple[list[int], dict[tuple[int, str], int]]:
@@ -181,8 +204,9 @@ def _one_prompt(raw: Any, b: int, file_lang: Any, file_answer: Any, source: str,
         raise fail(b, "system", f"{PLACEHOLDER} belongs in the user text, not the system text")
     if "labels" in raw:
         labels = raw["labels"]
-        if not isinstance(labels, list) or not all(isinstance(x, str) and x.strip() for x in labels):
-            raise fail(b, "labels", "labels must be a list of non-empty texts", "e.g. labels = [\"negative\", \"positive\"]")
+        if not isinstance(labels, list) or not all(isinstance(x, str) and visible(x) for x in labels):
+            raise fail(b, "labels", "labels must be a list of texts with visible characters (not empty, not only "
+                       "spaces or zero-width characters)", "e.g. labels = [\"negative\", \"positive\"]")
     elif kind == "intensity":
         labels = [str(i) for i in range(11)]
     else:

@@ -6,6 +6,8 @@
 """
 from __future__ import annotations
 
+from engine.common.command import command
+
 import argparse
 from pathlib import Path
 from typing import Any
@@ -56,7 +58,7 @@ def run_show(args: argparse.Namespace) -> int:
 
     pool = _pool(args.prompt_file)
     if args.id not in pool:
-        raise ModelError(args.id, "no such prompt", field="id", fix="`main.py prompts list` shows the ids")
+        raise ModelError(args.id, "no such prompt", field="id", fix=f"`{command('prompts list')}` shows the ids")
     p = pool[args.id]
     print(f"# {p.id} version {p.version} · task {p.task} · {p.kind} · {p.language} · {p.source}:{p.line}")
     if args.model:
@@ -86,7 +88,7 @@ def run_copy(args: argparse.Namespace) -> int:
     pool = _pool([])
     missing = [i for i in args.ids if i not in pool]
     if missing:
-        raise ModelError(missing[0], "no such prompt", field="id", fix="`main.py prompts list` shows the ids")
+        raise ModelError(missing[0], "no such prompt", field="id", fix=f"`{command('prompts list')}` shows the ids")
     out = Path(args.out)
     if out.exists() and not args.force:
         raise ModelError(str(out), "file exists", fix="choose another --out or add --force")

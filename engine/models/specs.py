@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 from urllib.parse import parse_qsl
 
+from engine.common.command import command
 from engine.common.extras import require_extra
 from engine.models.errors import ModelError
 
@@ -54,9 +55,17 @@ class ScorerKind:
 
     kind: str
     load: Callable[[LoadRequest], Any]
-    help: str = ""
+    help: str = ""  # what it is, for `audit --help` and docs (English, like every CLI text)
     needs_target: bool = True
     extra: str = ""
+    target: str = "PATH"  # the metavar of its target in `audit --help` (FILE, DIR, DIR_OR_GGUF)
+    #: the name the Audit page lists a kind without a target under (N_-marked; default: the kind)
+    label: str = ""
+
+    @property
+    def usage(self) -> str:
+        """How a spec of this kind is written: ``vader``, ``predictions:FILE``."""
+        return self.kind if not self.needs_target else f"{self.kind}:{self.target}"
 
 
 _SCORERS: dict[str, ScorerKind] = {}
@@ -83,6 +92,15 @@ def scorer_kinds() -> list[ScorerKind]:
 
 def kinds() -> tuple[str, ...]:
     return tuple(_SCORERS)
+
+
+def model_option_help() -> str:
+    """The help of `--model` (audit, sweep models), from the registered kinds: a new kind shows up."""
+    shapes = " | ".join(k.usage for k in scorer_kinds())
+    what = "; ".join(f"{k.usage}: {k.help}" for k in scorer_kinds() if k.help)
+    return (f"{shapes} — {what}; options after '?': "
+            f"device=cpu|cuda, precision=auto|fp32|bf16|fp16, batch_size=N, name=LABEL; for llm: prompt=ID, "
+            f"task=…, language=… (see docs/models.md)")
 
 
 def parse_spec(spec: str) -> tuple[str, str, dict[str, str]]:
@@ -258,17 +276,20 @@ def suggest_spec(path: str | Path) -> tuple[str, str]:
     raise ModelError(str(p), "not a model folder: it has neither config.json (a Hugging Face model saved with "
                      "save_pretrained) nor manifest.json (a model trained with EEC Studio)",
                      fix="choose the folder that contains config.json and the weights, a folder written by "
-                         "`main.py train`, or a .gguf file")
+                         f"`{command('train')}`, or a .gguf file")
 
 
 for _entry in (
-    ScorerKind("vader", _load_lexicon, "VADER lexicon (valence)", needs_target=False),
-    ScorerKind("textblob", _load_lexicon, "TextBlob lexicon (polarity)", needs_target=False),
-    ScorerKind("model", _load_model_folder, "a folder written by `main.py train` (or a bare path)", extra=""),
-    ScorerKind("hf-classifier", _load_hf_classifier, "a local Hugging Face sequence classifier", extra="models"),
-    ScorerKind("predictions", _load_predictions, "a prediction file (CSV/TSV) of a black-box system"),
+    ScorerKind("vader", _load_lexicon, "VADER lexicon (valence)", needs_target=False, label="VADER"),
+    ScorerKind("textblob", _load_lexicon, "TextBlob lexicon (polarity)", needs_target=False, label="TextBlob"),
+    ScorerKind("model", _load_model_folder, "a folder written by the `train` command (or a bare path)", extra="",
+               target="DIR"),
+    ScorerKind("hf-classifier", _load_hf_classifier, "a local Hugging Face sequence classifier", extra="models",
+               target="DIR"),
+    ScorerKind("predictions", _load_predictions, "a prediction file (CSV/TSV) of a black-box system",
+               target="FILE"),
     ScorerKind("llm", _load_llm_kind, "a local causal language model folder or .gguf file, asked prompts",
-               extra="models"),
+               extra="models", target="DIR_OR_GGUF"),
 ):
     register_scorer(_entry)
 #: the built-in kinds (kept for callers of the old tuple; ``kinds()`` includes registered ones)

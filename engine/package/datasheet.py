@@ -117,12 +117,17 @@ def _native_review(corpus: CorpusDefinition, shipped: Shipped = IN_PACKAGE) -> S
     status = review_status(corpus)
     rec = status.record
     if rec is None:
-        return Section("Native review", ["Not reviewed: no blind native-speaker review is recorded for this corpus "
-                                         "(EEC Studio: `corpus review-sample`, then `corpus review-import`)."])
+        blocks = ["Not reviewed: no blind native-speaker review is recorded for this corpus "
+                  "(EEC Studio: `corpus review-sample`, then `corpus review-import`)."]
+        if status.awaiting and not status.signed:
+            blocks.append(f"Status: translated, not native-signed — {status.awaiting} items are translated and none "
+                          "is signed by a second native speaker yet.")
+        return Section("Native review", blocks)
     classes = ", ".join(f"{k} {v}" for k, v in sorted(rec.error_classes().items())) or "none"
     rows = [["Result", rec.summary() + " (95 % Clopper–Pearson interval)"],
             ["Sample", f"{rec.n} of {rec.population:,} {rec.unit}, drawn with seed {rec.seed}"],
             ["Errors by class", classes],
+            ["Label errors (the sentence does not express its emotion label)", rec.label_text()],
             ["Awkward (grammatical, unnatural; not counted as errors)", str(rec.awkward)],
             ["Reviewer, date", f"{rec.reviewer}, {rec.date}"]]
     if status.stale:
@@ -156,6 +161,8 @@ def _names(corpus: CorpusDefinition) -> Section:
     blocks: list = []
     blocks.append(f"Source: {corpus.source}" if corpus.source else
                   "Source: not stated in the definition (add `source = \"...\"`).")
+    # a translated corpus keeps its source paper but draws its names (or group terms) from elsewhere
+    blocks += [f"Names: {line}" for line in meta_list(corpus, "name_sources")]
     with_source = [p for p in corpus.persons if p.kind == "name" and p.review.source]
     if with_source:
         blocks.append(f"{len(with_source)} of the names record the source-language name they were adapted from "

@@ -30,7 +30,7 @@ from .datasheet import build_datasheet
 from .attribution import attribution_markdown
 from .layout import ATTRIBUTION, CHECKER_JSON, CHECKER_TEXT, MANIFEST, README, Layout, check_corpus_id
 from .manifest import Manifest
-from .overwrite import Confirm, may_replace
+from engine.common.overwrite import Confirm, may_replace
 from .version import app_version
 
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)

@@ -22,7 +22,7 @@ from engine.corpus.definition.registry import builtin_names
 from .errors import PackageError
 from .layout import Layout
 from .limits import DEFAULT_LIMITS, Limits
-from .overwrite import Confirm, exists, may_replace
+from engine.common.overwrite import Confirm, exists, may_replace
 from .verify import VerifiedPackage, verify_package
 
 

@@ -6,6 +6,8 @@ that main.py prints as one line.
 """
 from __future__ import annotations
 
+from engine.common.command import command
+
 import argparse
 from pathlib import Path
 
@@ -14,7 +16,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     if "report" in getattr(subparsers, "choices", {}):
         return
     p = subparsers.add_parser("report", help="build a self-contained HTML report (and LaTeX/CSV tables) of an audit")
-    p.add_argument("audit_dir", metavar="AUDIT_DIR", help="the --out folder of `main.py audit`")
+    p.add_argument("audit_dir", metavar="AUDIT_DIR", help=f"the --out folder of `{command('audit')}`")
     p.add_argument("--out", default=None, metavar="DIR", help="report folder (default: AUDIT_DIR/report)")
     p.add_argument("--overwrite", "--force", "--yes", dest="overwrite", action="store_true",
                    help="replace DIR even if it is not an earlier report")

@@ -42,7 +42,8 @@ td.sig { color: var(--sig); font-weight: 600; }
 .caption { color: var(--muted); font-size: 12.5px; max-width: 1000px; margin: 2px 0 14px; }
 .tw { overflow-x: auto; max-width: 100%; }
 td.nw { white-space: nowrap; }
-code.hash { word-break: break-all; font-size: 11.5px; }
+code.hash { font-size: 11.5px; }
+.block-title { font-style: italic; font-size: 12.5px; margin: 10px 0 0; }
 .kv th { width: 210px; background: var(--band); font-weight: 600; }
 .box { border: 1px solid var(--line); border-radius: 6px; padding: 12px 16px; margin: 12px 0; }
 .warn { border-left: 4px solid #e8a33d; background: #fff8ec; padding: 8px 12px; margin: 8px 0; }
@@ -68,8 +69,11 @@ footer { margin-top: 48px; color: var(--muted); font-size: 12px; border-top: 1px
   table { width: 100%; font-size: 7.5pt; table-layout: auto; }
   th, td { padding: 2px 3px; }
   th, td.num { white-space: nowrap; }
-  td, td.nw { white-space: normal; overflow-wrap: anywhere; }
+  /* words never break inside ("textblo|b"): lines break at spaces, hyphens and the <wbr> after / _ :
+     of long ids (breakable); a caption prints once per logical table (stat_tables) */
+  td, td.nw { white-space: normal; overflow-wrap: normal; word-break: normal; hyphens: manual; }
   tr, .caption { break-inside: avoid; }
+  .screen-only { display: none !important; }
   thead { display: table-header-group; }
   details > summary { list-style: none; color: var(--ink); font-weight: 600; }
   details::details-content { content-visibility: visible; display: block; }
@@ -98,6 +102,11 @@ def page(title: str, body: Iterable[str]) -> str:
             + "\n".join(body) + "\n</main>\n</body>\n</html>\n")
 
 
+def breakable(text: object) -> str:
+    """Escaped text where a long id may break: after / _ and : (a model id, a spec, a file path)."""
+    return re.sub(r"([/_:])(?=\S)", r"\1<wbr>", esc(text))
+
+
 def simple_table(headers: Sequence[str], rows: Iterable[Sequence[object]], *, numeric: Sequence[int] = (),
                  raw: Sequence[int] = (), cls: str = "") -> str:
     """A one-header table; columns in ``numeric`` are right-aligned, those in ``raw`` are trusted HTML."""
@@ -108,7 +117,7 @@ def simple_table(headers: Sequence[str], rows: Iterable[Sequence[object]], *, nu
     for row in rows:
         cells = []
         for i, c in enumerate(row):
-            body = str(c) if i in raw else esc(c)
+            body = str(c) if i in raw else breakable(c)
             cells.append(f'<td class="num">{body}</td>' if i in num else f"<td{_nw(c, i in raw)}>{body}</td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
@@ -129,8 +138,29 @@ def stars_html(stars: str) -> str:
     return f'<sup class="stars">{esc(stars)}</sup>' if stars else ""
 
 
-def stat_table(table: StatTable) -> str:
-    """An engine.stats Table (a paper layout) as HTML, stars as superscripts."""
+def stat_tables(tables: list[StatTable]) -> list[str]:
+    """Paper tables as HTML, one caption per logical table: the blocks of a table that ``continues``
+    (the subsets of one corpus × axis) sit under their block titles, and the caption with every note
+    follows the last block once — as one LaTeX float prints it (a printed report repeated each caption
+    once per block)."""
+    from engine.stats.present.latex import floats_of
+
+    out = []
+    for group in floats_of(tables):
+        titled = len(group) > 1
+        for t in group:
+            if titled and t.block_title:
+                out.append(f'<p class="block-title">{esc(t.block_title)}</p>')
+            out.append(stat_table(t, caption=False))
+        notes = list(dict.fromkeys(n for t in group for n in t.notes))
+        cap = group[0].caption + ("" if not notes else " " + " ".join(notes))
+        out.append(f'<p class="caption">{esc(cap)}</p>')
+    return out
+
+
+def stat_table(table: StatTable, *, caption: bool = True) -> str:
+    """An engine.stats Table (a paper layout) as HTML, stars as superscripts; its caption below it
+    unless ``caption`` is False (``stat_tables`` gives a logical table's caption once)."""
     out = ['<div class="tw"><table>', "<thead>"]
     for hi, hrow in enumerate(table.header):
         cells, col = [], 0
@@ -148,12 +178,13 @@ def stat_table(table: StatTable) -> str:
         cells = []
         for j, c in enumerate(row):
             num = c.numeric or (j < len(table.align) and table.align[j] == "r")
-            body = esc(c.text) + stars_html(c.sup)
+            body = (esc(c.text) if num else breakable(c.text)) + stars_html(c.sup)
             cells.append(f'<td class="num">{body}</td>' if num else f"<td{_nw(c.text)}>{body}</td>")
         out.append(tr + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
-    cap = table.caption + ("" if not table.notes else " " + " ".join(table.notes))
-    out.append(f'<p class="caption">{esc(cap)}</p>')
+    if caption:
+        cap = table.caption + ("" if not table.notes else " " + " ".join(table.notes))
+        out.append(f'<p class="caption">{esc(cap)}</p>')
     return "\n".join(out)
 
 

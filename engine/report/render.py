@@ -17,7 +17,7 @@ from engine.stats import registry
 from engine.results.reader import ResultsFolder, read_table
 
 from .errors import reading_audit
-from .html import document, esc, kv_table, page, simple_table, stars_html, stat_table
+from .html import breakable, document, esc, kv_table, page, simple_table, stars_html, stat_tables
 from engine.stats.hypothesis_tests.group_summary import group_means
 
 from .key_results import KeyRow, key_charts, key_results_html
@@ -65,7 +65,9 @@ def assoc_html(frame: pd.DataFrame) -> list[str]:
 
 
 def scores_html(folder: ResultsFolder) -> list[str]:
-    out = []
+    """Mean score per person group of each corpus: one caption for all of them, a table and charts each."""
+    out = ['<p class="caption">Mean score per person group (race/ethnicity · gender; noun phrases have no '
+           "race/ethnicity), one table per corpus. Columns are <code>scorer:dimension</code>.</p>"]
     for cid, path in folder.score_files.items():
         with reading_audit():
             frame = read_table(path, ["Gender"])
@@ -77,8 +79,6 @@ def scores_html(folder: ResultsFolder) -> list[str]:
         ns = means.groupby("group")["n"].max()
         rows = [[g, f"{int(ns[g]):,}"] + [number(pivot.loc[g, c]) for c in cols] for g in pivot.index]
         out.append(simple_table(["group", "sentences"] + cols, rows, numeric=list(range(1, len(cols) + 2))))
-        out.append('<p class="caption">Mean score per person group (race/ethnicity · gender; noun phrases have no '
-                   "race/ethnicity). Columns are <code>scorer:dimension</code>.</p>")
         for c in cols[:MAX_SCORE_CHARTS]:
             part = means[means.score == c]
             rows_ = [Row(r.group, r.mean, r.low, r.high, number(r.mean), "ns") for r in part.itertuples()]
@@ -110,25 +110,32 @@ def manifest_html(m: dict[str, Any]) -> list[str]:
         out.append("<h3>Corpora</h3>")
         rows = [[cid, f"{c.get('sentences', '–'):,}" if isinstance(c.get("sentences"), int) else "–",
                  f"{c.get('pairs', 0):,}" if isinstance(c.get("pairs"), int) else "–",
-                 f"<code>{esc(c.get('definition', ''))}</code>",
-                 f"<code class=\"hash\">{esc(c.get('definition_sha256', ''))}</code>",
-                 f"<code class=\"hash\">{esc(c.get('corpus_sha256', ''))}</code>"]
+                 f"<code>{breakable(c.get('definition', ''))}</code>",
+                 _short_hash(c.get("definition_sha256", "")), _short_hash(c.get("corpus_sha256", ""))]
                 for cid, c in corpora.items() if isinstance(c, dict)]
         out.append(simple_table(["corpus", "sentences", "pairs", "definition file", "definition sha256",
                                  "sentences sha256"], rows, numeric=[1, 2], raw=[3, 4, 5]))
     scorers = m.get("scorers") if isinstance(m.get("scorers"), dict) else {}
     if scorers:
         out.append("<h3>Models (scorers)</h3>")
-        rows = [[name, f"<code>{esc(s.get('spec', ''))}</code>", f"<code>{esc(s.get('fingerprint', ''))}</code>",
+        rows = [[name, f"<code>{breakable(s.get('spec', ''))}</code>", _short_hash(s.get("fingerprint", "")),
                  ", ".join(map(str, s.get("dimensions", [])))] for name, s in scorers.items() if isinstance(s, dict)]
         out.append(simple_table(["name", "spec", "fingerprint", "dimensions"], rows, raw=[1, 2]))
     versions = m.get("versions") if isinstance(m.get("versions"), dict) else {}
-    if versions:
-        out.append("<h3>Software versions</h3>")
-        out.append(simple_table(["package", "version"], sorted(versions.items())))
-    out.append("<details><summary>The complete run manifest (manifest.json)</summary><pre>"
+    if versions:  # one row, not a table of its own: the appendix stays short in print
+        out.append(kv_table([("software versions", ", ".join(f"{k} {v}" for k, v in sorted(versions.items())))]))
+    # on screen the whole JSON can be opened; in print (six pages of it) the file is named instead
+    out.append('<details class="screen-only"><summary>The complete run manifest (manifest.json)</summary><pre>'
                + esc(json.dumps(m, indent=2, ensure_ascii=False)) + "</pre></details>")
     return out
+
+
+def _short_hash(value: object) -> str:
+    """The first 12 hex digits of a sha256 or fingerprint (the whole in the title and manifest.json)."""
+    text = str(value or "")
+    short = text if len(text) <= 16 else text[:12] + "…"
+    return f'<code class="hash" title="{esc(text)}">{esc(short)}</code>'
+
 
 
 def _inference_text(inference: Any) -> str:
@@ -219,17 +226,18 @@ def render_html(folder: ResultsFolder, sheets: list[tuple[str, Any, str]], layou
         body.append('<h2 id="scores">Scores by group</h2>')
         body += scores_html(folder)
 
-    body.append('<h2 id="manifest">Run manifest</h2>')
-    body.append("<p>What produced these results: corpora with the sha256 of their definition and sentences, "
-                "each model's specification and fingerprint, the settings and the software versions.</p>")
-    body += manifest_html(m)
-
     body.append('<h2 id="datasheets">Corpus datasheets</h2>')
     for cid, doc, warning in sheets:
         if warning:
             body.append(f'<div class="warn">{esc(cid)}: {esc(warning)}</div>')
         if doc is not None:
             body.append(document(doc, level=3, anchor=f"datasheet-{cid}"))
+
+    body.append('<h2 id="manifest">Appendix: run manifest</h2>')
+    body.append("<p>What produced these results: corpora with the sha256 of their definition and sentences "
+                "(the first 12 hex digits; the whole in <code>manifest.json</code>), each model's specification "
+                "and fingerprint, the settings and the software versions.</p>")
+    body += manifest_html(m)
 
     body.append('<h2 id="files">Files of this report</h2>')
     body.append("<ul><li><code>tables/</code> — LaTeX (booktabs: <code>NAME.tex</code> fits one column of a "
@@ -251,7 +259,7 @@ def _top_html(folder: ResultsFolder, corpora: list[str], layouts: dict[str, tupl
     toc += [(f"stat-{s.id}", s.title) for s in registry.statistics() if s.id in folder.stats]
     toc += [("assoc", "Association tests")] if folder.assoc is not None and len(folder.assoc) else []
     toc += [("scores", "Scores by group")] if folder.score_files else []
-    toc += [("manifest", "Run manifest"), ("datasheets", "Corpus datasheets"), ("files", "Files of this report")]
+    toc += [("datasheets", "Corpus datasheets"), ("manifest", "Appendix: run manifest"), ("files", "Files of this report")]
     body = ['<header class="top">', "<h1>EEC Studio audit report</h1>",
             f'<p class="sub">{_count(len(corpora), "corpus", "corpora")} ({esc(", ".join(corpora) or "–")}) × '
             f'{_count(len(scorers), "model", "models")} ({esc(", ".join(scorers) or "–")}) — '
@@ -291,11 +299,10 @@ def _statistic_section(stat, layout: tuple[list, list, str], results: list[KeyRo
     if charts:
         body += charts
         body.append(legend_html())
-    for t in main:
-        body.append(stat_table(t))
+    body += stat_tables(main)
     if extra:
         body.append(f"<details><summary>Summary tables in the paper's layout ({len(extra)})</summary>")
-        body += [stat_table(t) for t in extra]
+        body += stat_tables(extra)
         body.append("</details>")
     files = [f"tables/{name}.tex", f"tables/{name}-wide.tex", f"tables/{name}.md", f"tables/{name}.csv",
              f"data/{name}.csv"]

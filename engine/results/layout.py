@@ -9,7 +9,7 @@ The folder (written by engine.results.writer when an audit completes, read by en
     stats/*.parquet, scores/*.parquet  the same tidy tables as parquet (typed columns, for pandas/R/Arrow);
                                        only with the 'parquet' extra (pyarrow): else manifest.json's `parquet` says so
     tables/<stat>.tex, -wide.tex, .md, .csv   rendered in the papers' layouts (the report writes the same set)
-    assoc/tests.csv, assoc/word_scores.csv, assoc/fise_*.csv, tables/assoc.md   association tests
+    assoc/tests.csv, assoc/word_scores.csv, assoc/fise_*.csv, tables/assoc.md|.tex|-wide.tex   association tests
     plots/<stat>.svg, plots/assoc.svg  forest plots (estimate and CI per row)
     summary.txt                        the results objects' own summaries
     report/index.html                  the HTML report (written after the folder, by engine.report)

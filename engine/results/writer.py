@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from engine.common import extras
+from engine.common.csv_cells import csv_text
 from engine.common.io import atomic_write_bytes
 from engine.stats import registry
 
@@ -34,7 +35,8 @@ def write_results(result: AuditResult, out: Path) -> None:
     write_assoc_tables(out, result.tables)
     overview = result.assoc_overview
     if overview is not None and len(overview):
-        atomic_write_bytes(out / TABLES / "assoc.md", assoc_markdown(overview).encode("utf-8"))
+        for rel, data in assoc_files(overview).items():
+            atomic_write_bytes(out / rel, data)
     write_manifest(result, out)
 
 
@@ -53,7 +55,7 @@ def write_outputs(result: AuditResult, out: Path) -> None:
     for name, df in result.tables.items():
         if name in assoc_ids:
             continue  # association tests live under assoc/ (write_assoc_tables)
-        atomic_write_bytes(out / STATS / f"{name}.csv", df.to_csv(index=False).encode("utf-8"))
+        atomic_write_bytes(out / STATS / f"{name}.csv", csv_text(df).encode("utf-8"))
         _write_parquet(df, out / STATS / f"{name}.parquet", result)
     for name in result.results:
         _write_layouts(name, result, out)
@@ -70,12 +72,12 @@ def corpus_files(result: AuditResult, cid: str) -> dict[str, bytes]:
     whole run completes."""
     files = {}
     df = result.scores[cid]
-    files[f"{SCORES}/{cid}.csv"] = df.to_csv(index=False).encode("utf-8")
+    files[f"{SCORES}/{cid}.csv"] = csv_text(df).encode("utf-8")  # formula-safe (engine.common.csv_cells)
     parquet = _parquet_bytes(df, f"{cid}.parquet", result)
     if parquet is not None:
         files[f"{SCORES}/{cid}.parquet"] = parquet
     if cid in result.pairs:
-        files[f"{PAIRS}/{cid}.csv"] = result.pairs[cid].to_csv(index=False).encode("utf-8")
+        files[f"{PAIRS}/{cid}.csv"] = csv_text(result.pairs[cid]).encode("utf-8")
     return files
 
 
@@ -93,7 +95,7 @@ def spill_corpus(result: AuditResult, cid: str, folder: Path) -> None:
     df = result.scores[cid]
     rel = f"{SCORES}/{cid}.csv"
     (folder / SCORES).mkdir(parents=True, exist_ok=True)
-    df.to_csv(folder / rel, index=False)
+    csv_text(df, path_or_buf=folder / rel)  # formula-safe, as corpus_files writes it (straight to the file)
     files[rel] = folder / rel
     parquet = _parquet_bytes(df, f"{cid}.parquet", result)
     if parquet is not None:
@@ -104,7 +106,7 @@ def spill_corpus(result: AuditResult, cid: str, folder: Path) -> None:
     if cid in result.pairs:
         prel = f"{PAIRS}/{cid}.csv"
         (folder / PAIRS).mkdir(parents=True, exist_ok=True)
-        result.pairs[cid].to_csv(folder / prel, index=False)
+        csv_text(result.pairs[cid], path_or_buf=folder / prel)
         files[prel] = folder / prel
         result.pairs[cid] = Spilled(folder, prel)
     result.rendered[cid] = files
@@ -115,22 +117,27 @@ def write_assoc_tables(out: str | Path, tables: dict[str, pd.DataFrame]) -> None
     for t in registry.ASSOC_TABLES:
         frame = tables.get(t.id)
         if frame is not None:
-            atomic_write_bytes(Path(out) / t.folder / f"{t.file}.csv", frame.to_csv(index=False).encode("utf-8"))
+            atomic_write_bytes(Path(out) / t.folder / f"{t.file}.csv", csv_text(frame).encode("utf-8"))
+
+
+def assoc_files(df: pd.DataFrame) -> dict[str, bytes]:
+    """tables/assoc.md, assoc.tex (one column of a two-column paper) and assoc-wide.tex (table* across
+    the page) of the association tests' overview, as every statistic's paper tables are written."""
+    from engine.stats.present import latex, markdown
+    from engine.stats.present.tables import association_tables
+
+    page, column = association_tables(df, width="page"), association_tables(df, width="column")
+    return {f"{TABLES}/assoc.md": markdown.render_all(page).encode("utf-8"),
+            f"{TABLES}/assoc.tex": latex.render_all(column, label="tab:assoc").encode("utf-8"),
+            f"{TABLES}/assoc-wide.tex": latex.render_all(page, label="tab:assoc-wide", wide=True).encode("utf-8")}
 
 
 def assoc_markdown(df: pd.DataFrame) -> str:
-    """The association tests' overview (one row per requested test) as a Markdown table (tables/assoc.md)."""
-    from engine.common.fmt import number, p_value
+    """The association tests' overview as a Markdown table (tables/assoc.md; the CLI prints it)."""
+    from engine.stats.present import markdown
+    from engine.stats.present.tables import association_tables
 
-    lines = ["| test | title | d | p | method | n X/Y/A/B | status |", "|---|---|---:|---:|---|---|---|"]
-    for r in df.to_dict("records"):
-        if r.get("status") == "ok":
-            sizes = "/".join(str(int(r[k])) if k in r and r[k] == r[k] else "–" for k in ("n_x", "n_y", "n_a", "n_b"))
-            lines.append(f"| {r['test']} | {r['title']} | {number(r['effect_size'])} | {p_value(r['p_value'])} | "
-                         f"{r.get('p_method', '')} | {sizes} | ok |")
-        else:
-            lines.append(f"| {r['test']} | {r.get('title', '')} | – | – | – | – | {r['status']}: {str(r['note'])[:100]}… |")
-    return "\n".join(lines) + "\n"
+    return markdown.render_all(association_tables(df, width="page"))
 
 
 def _write_layouts(name: str, result: AuditResult, out: Path) -> None:
@@ -140,7 +147,7 @@ def _write_layouts(name: str, result: AuditResult, out: Path) -> None:
     from engine.stats.present.render import statistic_files
 
     frame = result.tables.get(name)
-    if frame is None or not len(frame) or not registry.get(name).layouts[0]:
+    if frame is None or not len(frame) or registry.get(name).tables is None:
         return  # no rows, or a statistic without a paper layout (its CSV is the table)
     try:
         files = statistic_files(name, frame)

@@ -209,16 +209,14 @@ def crossed_factors(rows: pd.DataFrame) -> dict[str, np.ndarray] | None:
     """Template and emotion-word labels of each row (``template_id``; ``emotion_word_id`` or, in a pair
     table, ``emotion_word``), for crossed inference (None without the columns).
 
-    A sentence without an emotion word (a neutral template) has no word effect: it gets a label of
-    its own, so it adds nothing to the word part of the variance (engine.stats.models.cluster_robust.crossed_cov).
+    A sentence without an emotion word (a neutral template) has no word effect: its word label is
+    empty, so it takes no part in the word factor (engine.stats.models.crossed).
     """
     word_col = next((c for c in ("emotion_word_id", "emotion_word") if c in rows.columns), None)
     if "template_id" not in rows.columns or word_col is None:
         return None
     t = rows["template_id"].astype(str).to_numpy()
     w = rows[word_col].fillna("").astype(str).to_numpy().astype(object)
-    empty = w == ""
-    w[empty] = [f"\u2205{i}" for i in range(int(empty.sum()))]
-    if len(set(t)) < 2 and len(set(w[~empty])) < 2:
+    if len(set(t)) < 2 and len(set(w[w != ""])) < 2:
         return None
     return {"template": t, "word": w}

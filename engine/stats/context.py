@@ -28,6 +28,8 @@ class StatContext:
     pairs: pd.DataFrame | None = None
     settings: dict[str, Any] = field(default_factory=dict)
     note: Callable[[str], None] = lambda _msg: None  # a problem worth reporting (kept in the results)
+    #: every statistic's settings by key (``registry.context`` fills it): the defaults of ``setting``
+    declared: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def corpus_id(self) -> str:
@@ -37,12 +39,11 @@ class StatContext:
         """The plan's value of a setting, else its declared default (``Statistic.settings``,
         engine.stats.settings); ``default`` serves a key no statistic declares (``declared_scales``)."""
         if default is _DECLARED:
-            from engine.stats.registry import setting as declared
-
-            decl = declared(key)
+            decl = self.declared.get(key)
             if decl is None:
                 raise LookupError(f"setting {key!r} is not declared by any statistic; add it to the entry's "
-                               f"settings (engine/stats/settings.py) or pass a default")  # a programming error
+                                  f"settings (engine/stats/settings.py) or pass a default (a context made "
+                                  f"by engine.stats.registry.context knows every declaration)")  # a programming error
             return decl.value_or_default(self.settings)
         return self.settings.get(key, default)
 

@@ -18,18 +18,40 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from engine.stats.errors import StatisticError
+from engine.stats.settings import (INFERENCE, INFERENCE_CHOICES, INFERENCE_NAMES, N_PERMUTATIONS,  # noqa: F401
+                                   RACE_POOLING, RACE_POOLING_CHOICES)
 
-INFERENCE_CHOICES = ("person", "crossed", "paper")
 #: To which population each inference's p-values generalise (a column of every results table).
 GENERALISES_TO = {"person": "persons like these; these templates and words",
                   "crossed": "persons, templates and words like these",
                   "paper": "these sentences (persons, templates and words fixed)"}
+#: ``generalises_to`` of a crossed row whose template or word part cannot be estimated (no crossed test).
+NOT_ESTIMABLE_GENERALISES = ("no crossed test: the template/word part is not estimable from this design "
+                             "(person_p_value generalises to persons like these; these templates and words)")
+#: How a results summary names each inference (one wording for every statistic's text summary).
+SUMMARY_LINES = {
+    "person": "person-robust (one unit per person or person pair: generalises to persons like these, these "
+              "templates and words); p (perm.) = person-level permutation test",
+    "crossed": "crossed (persons, templates and emotion words as random factors: generalises to persons, templates "
+               "and words like these)",
+    "paper": "paper (sentence pairs treated as independent: these sentences only)",
+}
+
+
+def summary_line(values) -> str:
+    """'inference: …' for a summary from the ``inference`` values of its rows (several: each named)."""
+    vals = sorted({str(v) for v in values if str(v) in SUMMARY_LINES})
+    if not vals:
+        return "inference: " + SUMMARY_LINES["person"]
+    return "inference: " + "; ".join(SUMMARY_LINES[v] if len(vals) == 1 else f"{v}: {SUMMARY_LINES[v]}"
+                                     for v in vals)
+
+
 #: The note of a crossed request on data without template/word labels (every statistic says the same).
 NO_FACTORS_NOTE = ("no template or emotion-word columns (template_id; emotion_word_id or emotion_word): templates and "
                    "words cannot be random factors; the p-values are person-robust only (they generalise to these "
                    "templates and words)")
 SMALL_SAMPLE_CHOICES = ("CR2", "CR1")
-RACE_POOLING_CHOICES = ("paper", "within_gender")
 
 
 @dataclass(frozen=True)
@@ -41,12 +63,10 @@ class InferenceOptions:
     person_col: str = "person_id"
 
     def __post_init__(self):
-        if self.inference not in INFERENCE_CHOICES:
-            raise StatisticError(f"inference must be one of {', '.join(INFERENCE_CHOICES)}, got {self.inference!r}")
+        INFERENCE.check(self.inference, "inference")  # the setting's one check and wording
         if self.small_sample not in SMALL_SAMPLE_CHOICES:
             raise StatisticError(f"small_sample must be 'CR2' or 'CR1', got {self.small_sample!r}")
-        if int(self.n_permutations) < 0:
-            raise StatisticError("n_permutations must be 0 (no permutation test) or more")
+        N_PERMUTATIONS.check(self.n_permutations, "n_permutations")
 
     @property
     def person(self) -> bool:
@@ -75,8 +95,7 @@ def race_by_gender_from(race_pooling: str | None, race_by_gender: bool | None) -
     """Resolve the race pairing of K&M: ``race_pooling`` ("paper": both genders pooled, 144 pairs;
     "within_gender": per gender, 288 pairs) or the older boolean ``race_by_gender``."""
     if race_pooling is not None:
-        if race_pooling not in RACE_POOLING_CHOICES:
-            raise StatisticError(f"race_pooling must be 'paper' or 'within_gender', got {race_pooling!r}")
+        RACE_POOLING.check(race_pooling, "race_pooling")
         by_gender = race_pooling == "within_gender"
         if race_by_gender is not None and bool(race_by_gender) != by_gender:
             raise StatisticError(f"race_pooling={race_pooling!r} contradicts race_by_gender={race_by_gender!r}")

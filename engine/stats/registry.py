@@ -17,17 +17,15 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import pandas as pd
 
 from engine.common.i18n import N_
 
+from engine.stats.context import StatContext
 from engine.stats.errors import StatisticError, UnknownStatisticError
 from engine.stats.settings import SHARED, Setting, merged
-
-if TYPE_CHECKING:  # the context reads declared defaults from here at run time (no import cycle)
-    from engine.stats.context import StatContext
 
 #: the built-in entry modules in display order; any other module in entries/ (a new statistic's entry)
 #: is found there and comes after them, by name — adding a statistic edits no list
@@ -78,9 +76,11 @@ class Statistic:
     on). ``applies(ctx)`` says why the statistic does not apply to a corpus (None: it does).
     ``extra_tables(result)`` gives further tidy tables ({name: frame}) a result carries (the
     paired analysis's one-row-per-pair table). ``plot(frame)`` and ``key_rows(frame)`` turn the
-    tidy table back into a chart and headline rows; ``layouts`` are the ``engine.stats.present.render``
-    layouts of its paper tables (main, then extra; "" infers the layout from the table, an empty
-    main tuple means the statistic has no paper layout and its CSV is the table).
+    tidy table back into a chart and headline rows; ``tables(frame, width)`` lays the tidy table out
+    as paper tables, ``(main, extra)`` lists of ``engine.stats.present.tables.Table`` for ``width``
+    "page" or "column" (rendered to LaTeX, Markdown and CSV by engine.stats.present; the built-in
+    layouts: ``entries._shared.paper_layouts``); None: no paper table, its CSV is the table.
+    Each entry owns its tables, plot and headline rows: adding one edits no other file.
     """
 
     id: str
@@ -99,7 +99,7 @@ class Statistic:
     extra_tables: Callable[[Any], dict[str, pd.DataFrame]] = lambda res: {}
     plot: Callable[[pd.DataFrame], PlotSpec] | None = None
     key_rows: Callable[[pd.DataFrame], list[KeyRow]] = lambda frame: []
-    layouts: tuple[tuple[str, ...], tuple[str, ...]] = (("",), ())
+    tables: Callable[[pd.DataFrame, str], tuple[list[Any], list[Any]]] | None = None
     extra_table_labels: dict[str, str] = field(default_factory=dict)
     #: the settings ``compute`` reads with ``ctx.setting(key)`` (engine.stats.settings): the CLI flags,
     #: the sweep plan keys, the GUI form, validation and defaults are generated from them
@@ -165,6 +165,12 @@ def settings() -> list[Setting]:
 def setting(key: str) -> Setting | None:
     """The declaration of one setting by its key (None: no statistic declares it)."""
     return next((s for s in settings() if s.key == key), None)
+
+
+def context(**fields: Any) -> StatContext:
+    """A ``StatContext`` (its fields by name) that knows every statistic's declared settings, so
+    ``ctx.setting(key)`` gives the plan's value or the declared default."""
+    return StatContext(**fields, declared={s.key: s for s in settings()})
 
 
 def get(stat_id: str) -> Statistic:

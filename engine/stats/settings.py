@@ -19,13 +19,13 @@ correction; the scorer's declared scale).
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.common.errors import UsageError
 from engine.common.i18n import N_
 
-from engine.stats.inference import INFERENCE_CHOICES
 
 KINDS = ("int", "float", "choice", "range")
 
@@ -86,42 +86,59 @@ class Setting:
 
     # -- values ----------------------------------------------------------------------------------
     def check(self, value: Any, field_name: str | None = None) -> Any:
-        """The value when it is valid, else UsageError naming ``field_name`` (default: the flag)."""
+        """The value converted to the declared type when it is valid — a float for "float" (also
+        from ``"0.05"`` or ``1``), an int for "int" (also from ``"1000"``), a (low, high) tuple of
+        floats for "range", a string for "choice" — else UsageError naming ``field_name`` (default:
+        the flag). Why convert: a plan's ``alpha = "0.05"`` passed the check as a string and failed
+        deep inside the statistics after the cluster had scored everything."""
         name = field_name or self.flag
         if value is None:
             return None  # not set (the default), or "none" for an optional setting
         if self.kind == "choice":
-            if value not in self.accepted_choices:
+            if not isinstance(value, str) or value not in self.accepted_choices:
                 shown = ", ".join(str(c) for c in self.choices)
                 raise UsageError(f"must be one of {shown}, not {value!r}", field=name,
                                  fix=self.fix or f"e.g. {self.choices[0]}")
             return value
         if self.kind == "range":
-            pair = list(value) if isinstance(value, (list, tuple)) else []
+            pair = list(value) if hasattr(value, "__len__") and not isinstance(value, (str, bytes, dict)) else []
             if len(pair) != 2 or any(isinstance(v, bool) for v in pair):
                 raise UsageError(f"must be LOW,HIGH, got {value!r}", field=name, fix=self.fix)
             low, high = (self._number(v, name) for v in pair)
             if not high > low:
                 raise UsageError(f"must be LOW,HIGH with HIGH > LOW, got {value!r}", field=name, fix=self.fix)
-            return value
+            return (low, high)
         if isinstance(value, bool):
             raise UsageError(f"must be a number, got {value!r}", field=name, fix=self.fix)
         if self.kind == "int":
-            if not isinstance(value, int):
-                raise UsageError(f"must be a whole number, got {value!r}", field=name, fix=self.fix)
-            number = float(value)
-        else:
-            number = self._number(value, name)
+            number = self._whole(value, name)
+            self._in_range(float(number), value, name)
+            return number
+        number = self._number(value, name)
         self._in_range(number, value, name)
-        return value
+        return number
+
+    def _whole(self, value: Any, name: str) -> int:
+        if isinstance(value, str):
+            try:
+                return int(value.strip().replace("_", ""))
+            except ValueError:
+                pass
+        elif isinstance(value, numbers.Integral):  # also numpy's integers
+            return int(value)
+        raise UsageError(f"must be a whole number, got {value!r}", field=name, fix=self.fix)
 
     def _number(self, value: Any, name: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, (numbers.Real, str)):
+            raise UsageError(f"must be a number, got {value!r}", field=name, fix=self.fix)
         try:
             number = float(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise UsageError(f"must be a number, got {value!r}", field=name, fix=self.fix) from None
         if math.isnan(number):
             raise UsageError("must be a number, got NaN", field=name, fix=self.fix)
+        if math.isinf(number):
+            raise UsageError(f"must be a finite number, got {value!r}", field=name, fix=self.fix)
         return number
 
     def _in_range(self, number: float, value: Any, name: str) -> None:
@@ -172,7 +189,9 @@ class Setting:
         if self.key not in settings:
             return self.default
         value = settings[self.key]
-        return self.default if value is None and not self.optional else value
+        if value is None:
+            return None if self.optional else self.default
+        return self.check(value)  # the declared type, also for a plan built by hand ("0.05" → 0.05)
 
 
 def merged(groups: list[tuple[Setting, ...]]) -> list[Setting]:
@@ -191,11 +210,16 @@ def merged(groups: list[tuple[Setting, ...]]) -> list[Setting]:
 
 
 # -- the settings several statistics share ------------------------------------------------------------
+#: the inferences a statistic can report (engine.stats.inference) and their one name each: the GUI's
+#: choices (translated), plot titles and table headings (English) all say these words
+INFERENCE_NAMES = {"person": N_("person-robust"),
+                   # TRANSLATORS: inference that treats persons, templates and emotion words as random factors
+                   "crossed": N_("persons, templates and words"),
+                   "paper": N_("the papers' tests")}
+INFERENCE_CHOICES = tuple(INFERENCE_NAMES)
 INFERENCE = Setting(
     "inference", "choice", "person", choices=INFERENCE_CHOICES,
-    choice_labels=(N_("person-robust"),
-                   # TRANSLATORS: inference that treats persons, templates and emotion words as random factors
-                   N_("persons, templates and words"), N_("the papers' tests")),
+    choice_labels=tuple(INFERENCE_NAMES.values()),
     label=N_("Inference:"),
     help=("p-values and intervals: person-robust (default; each name/noun phrase is one unit, see docs/stats.md), "
           "crossed (persons, templates and emotion words as random factors: the verdict generalises to templates "
@@ -211,15 +235,25 @@ ALPHA = Setting("alpha", "float", 0.05, low=0.0, high=1.0, low_open=True, high_o
 CORRECTION = Setting("correction", "choice", None, choices=("holm", "bh"), optional=True,
                      choice_labels=(N_("Holm"), N_("Benjamini–Hochberg")), none_label=N_("none"),
                      label=N_("Multiple-comparison correction:"), help="multiple-comparison correction")
-N_RESAMPLES = Setting("n_resamples", "int", 1000, flag="--bootstrap", plan_key="bootstrap", low=0, metavar="N",
-                      fix="0 for none, or e.g. 1000", label=N_("Bootstrap resamples:"),
+# upper bounds: a plan's `bootstrap = 1000000000` would run for days before saying anything
+N_RESAMPLES = Setting("n_resamples", "int", 1000, flag="--bootstrap", plan_key="bootstrap", low=0, high=1_000_000,
+                      metavar="N", fix="0 for none, or e.g. 1000", label=N_("Bootstrap resamples:"),
                       help="bootstrap resamples (0: none)", step=500, gui_high=100_000)
-SEED = Setting("seed", "int", 0, low=0, metavar="N", fix="e.g. 0", label=N_("Random seed:"),
+SEED = Setting("seed", "int", 0, low=0, high=2**63 - 1, metavar="N", fix="e.g. 0", label=N_("Random seed:"),
                help="random seed of the bootstrap and permutation draws", gui_high=2**31 - 1)
 N_PERMUTATIONS = Setting("n_permutations", "int", 2000, flag="--person-permutations", plan_key="person_permutations",
-                         low=0, metavar="N", fix="0 for none, or e.g. 2000", label=N_("Person permutations:"),
+                         low=0, high=10_000_000, metavar="N", fix="0 for none, or e.g. 2000",
+                         label=N_("Person permutations:"),
                          help="relabellings of the person-level permutation tests (exact when fewer exist; 0: none)",
                          step=500, gui_high=1_000_000)
+
+#: K&M's race pairs (the paired analysis); here because engine.stats.inference checks it as well
+RACE_POOLING_CHOICES = ("paper", "within_gender")
+RACE_POOLING = Setting("race_pooling", "choice", "paper", choices=RACE_POOLING_CHOICES,
+                       choice_labels=(N_("pooled, as in the paper"), N_("within gender")),
+                       label=N_("Race pairs (K&M):"),
+                       help="K&M race pairs: both genders pooled as in the paper (default, 144 pairs on the EEC) "
+                            "or one pair per gender (288)")
 
 #: the shared settings in the order the GUI form and --help list them, before each statistic's own
 SHARED = (INFERENCE, ALPHA, CORRECTION, N_RESAMPLES, N_PERMUTATIONS, SEED)

@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.audit.assoc_step import AssocStep
 from engine.audit.plan import AuditPlan, statistic_ids
+from engine.common import validate
 from engine.common.errors import UsageError, UserError
 from engine.common.toml_file import locate, parse_toml
 
@@ -26,6 +27,8 @@ from .paths import with_base, with_options
 
 DEFAULT_CHUNK = 1000
 DEFAULT_RETRIES = 3
+MAX_CHUNK = 1_000_000  # texts per task: a task's scores travel back in one message
+MAX_RETRIES = 100  # a task that fails on 100 workers fails for itself, not for a lost worker
 
 MODEL_OPTIONS = ("device", "precision", "batch_size", "max_length")
 #: the plan's own keys; every statistic setting adds its plan key and its key (engine.stats.settings:
@@ -133,11 +136,18 @@ class _Reader:
                              field=extra[0], fix="put everything under [sweep]")
         known_keys = keys()
         unknown = [k for k in d if k not in known_keys]
-        if unknown:
-            raise self.fail(unknown[0], f"unknown key '{unknown[0]}'", fix=f"known keys: {', '.join(known_keys)}")
-        corpora = [self.corpus(c) for c in self.strings(d, "corpora", required=True)]
+        if unknown:  # the same line as AuditPlan's unknown setting (engine.common.validate.known_key)
+            try:
+                validate.known_key(unknown[0], unknown[0], known_keys)
+            except UsageError as exc:
+                raise self.fail(unknown[0], exc.message, fix=exc.fix) from None
+        names = self.strings(d, "corpora", required=True)
+        corpora = [self.corpus(c) for c in names]
+        self.no_duplicates("corpora", names, [self.corpus_identity(c) for c in corpora])
         options = self.model_options(d)
-        models = [self.model(m, options) for m in self.strings(d, "models", required=True)]
+        specs = self.strings(d, "models", required=True)
+        models = [self.model(m, options) for m in specs]
+        self.no_duplicates("models", specs, models)
         stats = self.strings(d, "stats") or None
         known = statistic_ids()
         bad = [s for s in stats or [] if s not in known]
@@ -169,9 +179,14 @@ class _Reader:
         chunk = self.number(d, "chunk_size", DEFAULT_CHUNK, int)
         if chunk < 1:
             raise self.fail("chunk_size", f"'chunk_size' must be at least 1, not {chunk}", fix="e.g. chunk_size = 1000")
+        if chunk > MAX_CHUNK:
+            raise self.fail("chunk_size", f"'chunk_size' must be at most {MAX_CHUNK:,}, not {chunk:,}",
+                            fix="e.g. chunk_size = 1000")
         retries = self.number(d, "retries", DEFAULT_RETRIES, int)
         if retries < 0:
             raise self.fail("retries", f"'retries' cannot be negative ({retries})", fix="e.g. retries = 3")
+        if retries > MAX_RETRIES:
+            raise self.fail("retries", f"'retries' must be at most {MAX_RETRIES}, not {retries:,}", fix="e.g. retries = 3")
         return SweepPlan(plan, chunk_size=chunk, retries=retries)
 
     def settings(self, d: dict) -> dict[str, Any]:
@@ -197,6 +212,43 @@ class _Reader:
                 fix = exc.fix.replace(f"{s.flag} ", f"{key} = ") if exc.fix else exc.fix
                 raise self.fail(key, exc.message, fix) from None
         return out
+
+    def no_duplicates(self, key: str, names: list[str], identities: list[str]) -> None:
+        """The second mention of one corpus (or model) is refused at its line: it would be scored and
+        every statistic computed once per mention."""
+        first: dict[str, int] = {}
+        for i, ident in enumerate(identities):
+            if ident in first:
+                j = first[ident]
+                same = f"{names[i]!r}" + (f" (the same as {names[j]!r})" if names[i] != names[j] else "")
+                raise SweepError(f"{same} is listed twice in '{key}'", file=self.name,
+                                 line=self.item_line(key, names[i], names[i] == names[j]), field=f"sweep.{key}",
+                                 fix="list each once: a duplicate would compute every statistic again")
+            first[ident] = i
+
+    def item_line(self, key: str, value: str, second: bool) -> int | None:
+        """The line of ``value`` (its second mention when ``second``) in the array ``key``."""
+        start = locate(self.text, f"sweep.{key}")
+        if start is None:
+            return None
+        lines = self.text.splitlines()
+        seen = 0
+        for n in range(start - 1, len(lines)):
+            seen += lines[n].count(f'"{value}"') + lines[n].count(f"'{value}'")
+            if seen >= (2 if second else 1):
+                return n + 1
+            if n > start - 1 and "=" in lines[n].split("#")[0] and "[" not in lines[n].split("=")[0]:
+                break  # the next key: the array ended
+        return start
+
+    @staticmethod
+    def corpus_identity(name: str) -> str:
+        from engine.corpus.definition.registry import resolve_path
+
+        try:
+            return str(Path(resolve_path(name)).resolve())
+        except (UserError, OSError):
+            return name
 
     def corpus(self, name: str) -> str:
         from engine.corpus.definition.registry import resolve_path

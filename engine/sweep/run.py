@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from engine.audit.plan import AuditPlan
 from engine.common.progress import LogFn, PhaseFn, ProgressFn, StepFn
-from engine.results.result import AuditResult
+from engine.audit import AuditResult
 
 from .errors import SweepError
 from .paths import spec_paths
@@ -51,7 +51,7 @@ class _Job:
 def run_sweep(plan: AuditPlan, *, scheduler: str | None = None, jobs: int | None = None,
               chunk_size: int = DEFAULT_CHUNK, retries: int = DEFAULT_RETRIES, progress: ProgressFn | None = None,
               cancel: Any = None, log: LogFn | None = None, on_phase: PhaseFn | None = None,
-              on_step: StepFn | None = None) -> SweepResult:
+              on_step: StepFn | None = None, scheduler_timeout: float | None = None) -> SweepResult:
     """Run ``plan`` with its scoring spread over a Dask cluster.
 
     ``scheduler``: ``tcp://HOST:PORT`` of a running ``dask scheduler``; None starts a local cluster
@@ -61,6 +61,8 @@ def run_sweep(plan: AuditPlan, *, scheduler: str | None = None, jobs: int | None
     ``cancel`` (callable or Event) cancels the tasks in flight and raises ``Cancelled``; chunks
     already back are in the score cache, so the next run resumes. Ready scorer objects in
     ``plan.scorers`` are pickled to the workers (their class must be importable there).
+    ``scheduler_timeout``: seconds a scheduler may take to connect and say its handshake
+    (default: engine.sweep.cluster.HANDSHAKE_S); the address is checked before any corpus is read.
     """
     from engine.audit.cache import ScoreCache
     from engine.audit.pipeline import plan_texts, run_audit
@@ -76,14 +78,17 @@ def run_sweep(plan: AuditPlan, *, scheduler: str | None = None, jobs: int | None
                                      on_step=on_step), {})
     if chunk_size < 1 or retries < 0:
         raise SweepError("chunk size must be at least 1 and retries at least 0", field="chunk_size/retries")
+    from .cluster import HANDSHAKE_S, check_address, check_jobs, open_cluster
+
+    check_jobs(jobs)
+    if scheduler is not None:
+        check_address(scheduler)
     started = time.perf_counter()
     say("reading the corpora")
     texts, ids = plan_texts(plan)
     ids_token = hashlib.sha256(json.dumps(sorted(ids.items()), default=str).encode("utf-8")).hexdigest()
     jobs_ = [_Job(s, s if isinstance(s, str) else f"<object {type(s).__name__}>") for s in plan.scorers]
-    from .cluster import open_cluster
-
-    with open_cluster(scheduler, jobs, say) as cluster:
+    with open_cluster(scheduler, jobs, say, scheduler_timeout or HANDSHAKE_S) as cluster:
         address = cluster.address
         workers = cluster.workers()
         say(f"scheduler {address}: {len(workers)} worker{'s' if len(workers) != 1 else ''}")

@@ -19,6 +19,8 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
+from engine.common.errors import UserError
+
 from gui.common.collector import freeze_long_lived
 from gui.errors import FriendlyError, friendly, last_errors
 from gui.i18n import _, connect_retranslate
@@ -192,13 +194,13 @@ class AuditPage(QWidget):
 
     # -- run ------------------------------------------------------------------------------
     def build_job(self) -> AuditJob:
-        """The worker's job from the setup; ValueError (translated) when something is missing."""
+        """The worker's job from the setup; UserError (translated) when something is missing."""
         out = self._resolve_out_dir()
         try:
             plan = self.setup.to_plan(out)
             scheduler = self.setup.scheduler_address()
         except SetupIncomplete as exc:
-            raise ValueError(exc.translated(_)) from None
+            raise UserError(exc.translated(_)) from None
         return AuditJob(plan=plan, out_dir=out, scheduler=scheduler)
 
     @property
@@ -216,9 +218,11 @@ class AuditPage(QWidget):
             return False
         try:
             job = self.build_job()
-        except Exception as exc:
-            self._show_error(friendly(exc) if not isinstance(exc, ValueError) else
-                             FriendlyError(_("Not ready to run"), str(exc), ""))
+        except UserError as exc:  # the setup is incomplete or a setting is out of range: the user's to fix
+            self._show_error(FriendlyError(_("Not ready to run"), exc.text_without_fix(), exc.fix))
+            return False
+        except Exception as exc:  # noqa: BLE001 - a bug: friendly() logs it and says so
+            self._show_error(friendly(exc))
             return False
         self._clear_error()
         self.result = None

@@ -19,7 +19,15 @@ from engine.common.i18n import N_
 
 #: scorer kinds that take device and batch-size options
 TORCH_KINDS = ("hf-classifier", "model", "heads", "llm")
-LEXICONS = {"vader": "VADER", "textblob": "TextBlob"}
+
+
+def ready_systems() -> dict[str, str]:
+    """{spec: name} of the scorer kinds that need no file or folder (the lexicons VADER and TextBlob,
+    and any such kind registered later): the Audit page lists them from the start."""
+    from engine.models.specs import scorer_kinds
+
+    return {k.kind: k.label or k.kind for k in scorer_kinds() if not k.needs_target}
+
 #: association-test families in the order the Audit page lists them
 FAMILY_ORDER = ("weat", "seat", "lpbs", "fise")
 
@@ -65,7 +73,7 @@ class Choice:
     def name(self) -> str:
         """What a list shows: a file's stem, a spec's name option or folder, a test's id."""
         if self.kind == "lexicon":
-            return LEXICONS.get(self.key, self.key)
+            return ready_systems().get(self.key, self.key)
         if self.kind in ("", "corpus") and self.key.endswith(".toml"):
             return Path(self.key).stem
         if self.kind in TORCH_KINDS + ("predictions", "spec"):
@@ -121,7 +129,7 @@ class AuditSetup:
         for entry in list_corpora():
             setup.corpora.append(Choice(entry.id if entry.builtin else str(entry.path), title=str(entry.path),
                                         kind="corpus", builtin=entry.builtin))
-        for spec in LEXICONS:
+        for spec in ready_systems():
             setup.scorers.append(Choice(spec, kind="lexicon"))
         for e in association_tests():
             setup.tests.append(Choice(e.id, kind=e.kind, language=e.language, title=e.title))
@@ -338,7 +346,7 @@ class AuditSetup:
         return AuditPlan(corpora=corpora if scoring else [], scorers=scorers if scoring else [],
                          stats=(stats or ["paired"]) if scoring else [], out_dir=out_dir, cache_dir=self.cache_dir,
                          allow_pickle=self.allow_pickle,
-                         settings={**settings, **({"jobs": self.jobs} if self.jobs else {})},
+                         settings=settings, jobs=self.jobs or None,
                          assoc=assoc)
 
 
@@ -382,7 +390,7 @@ def scorer_languages(spec: str) -> tuple[str, ...]:
         kind, target, opts = parse_spec(spec)
     except Exception:  # noqa: BLE001 - a spec typed wrongly is reported when the audit runs
         return ()
-    if kind in LEXICONS:
+    if kind in ("vader", "textblob"):
         from engine.models.scorers.lexicon import VaderScorer
 
         return tuple(VaderScorer.languages)

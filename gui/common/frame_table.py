@@ -195,7 +195,9 @@ class FrameTable(QWidget):
         part = self.selected_frame()
         if part is None:
             return ""
-        text = part.to_csv(sep="\t", index=False)
+        from engine.common.csv_cells import csv_text
+
+        text = csv_text(part, sep="\t")  # a pasted "=…" cell stays text
         QGuiApplication.clipboard().setText(text)
         return text
 
@@ -203,7 +205,9 @@ class FrameTable(QWidget):
         from engine.common.io import atomic_write_bytes
 
         path = Path(path)
-        atomic_write_bytes(path, self.model.frame.to_csv(index=False).encode("utf-8"))
+        from engine.common.csv_cells import csv_text
+
+        atomic_write_bytes(path, csv_text(self.model.frame).encode("utf-8"))
         self.saved.emit(str(path))
         return path
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -70,8 +70,12 @@ class CorpusList(QWidget):
         self.recent_label = QLabel()
         self.recent = QListWidget()
         self.recent.setMaximumHeight(130)
-        self.recent.itemActivated.connect(lambda item: self.open_path_requested.emit(item.data(PATH_ROLE)))
-        self.recent.itemDoubleClicked.connect(lambda item: self.open_path_requested.emit(item.data(PATH_ROLE)))
+        # a double-click sends both signals (itemActivated also comes with Enter): each opened the file,
+        # and the second read an item the first had deleted, "Something went wrong" (issue 39). Both
+        # lead to one deferred open, and a repeat within a double-click interval is the same gesture.
+        self.recent.itemActivated.connect(self._recent_activated)
+        self.recent.itemDoubleClicked.connect(self._recent_activated)
+        self._last_open: tuple[str, float] = ("", 0.0)
         from gui.home.welcome import WelcomePanel
 
         self.welcome = WelcomePanel()
@@ -103,6 +107,21 @@ class CorpusList(QWidget):
         self.refresh_recent()
         if self.entries:
             self.refresh()
+
+    def _recent_activated(self, item: Any) -> None:
+        import time
+
+        from PySide6.QtWidgets import QApplication
+
+        path = item.data(PATH_ROLE) if item is not None else None
+        if not path:  # the "No recent files yet" line
+            return
+        now = time.monotonic()
+        last, when = self._last_open
+        if path == last and now - when < 2 * QApplication.doubleClickInterval() / 1000:
+            return
+        self._last_open = (path, now)
+        QTimer.singleShot(0, lambda: self.open_path_requested.emit(path))  # after this handler: the list outlives it
 
     def refresh_recent(self) -> None:
         """The definition files opened or saved lately (File → Open recent lists the same)."""

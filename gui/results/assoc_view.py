@@ -13,6 +13,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
 
+from engine.common.errors import UserError
 from engine.common import fmt
 
 from gui.i18n import _, ngettext
@@ -133,7 +134,7 @@ class AssocView(PlotPanel):
 
         def rows() -> Any:
             if words is None:
-                raise ValueError(_("The per-word scores are not in these results (assoc/word_scores.csv)."))
+                raise UserError(_("The per-word scores are not in these results (assoc/word_scores.csv)."))
             sel = words[words["test"].astype(str) == test]
             if "kind" in sel.columns:
                 sel = sel[sel["kind"].astype(str) == str(r.get("kind", ""))]

@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
+
+from engine.common.errors import UserError
 from engine.common import fmt
 
 from PySide6.QtCore import Qt
@@ -209,7 +211,7 @@ class BetaView(PlotPanel):
 
         def rows() -> Any:
             if scores is None or column not in scores.columns:
-                raise ValueError(_("The scored sentences of {corpus} are not in these results "
+                raise UserError(_("The scored sentences of {corpus} are not in these results "
                                    "(scores/{corpus}.csv is missing).").format(corpus=corpus))
             return beta_term_sentences(scores, column, term, minority=minority, majority=majority,
                                        female=female, male=male)

@@ -59,8 +59,16 @@ def fix_label(fix: Any) -> str:
     if fix.kind == "agree":
         return _("Fix: add {feature}={ref} to the slot {slot} of {template}").format(
             feature=a["feature"], ref=a["ref"], slot="{" + a["slot"] + "}", template=a["template"])
+    if fix.kind == "speaker":
+        return _("Fix: hold the slot {slot} of {template} at the speaker's gender ({feature}={ref})").format(
+            feature=a["feature"], ref=a["ref"], slot="{" + a["slot"] + "}", template=a["template"])
     if fix.kind == "mirror":
         return _("Fix: set the pair of {other} to {person}").format(other=a["other"], person=a["person"])
+    if fix.kind == "forms":
+        return _("Fix: set the forms of {entry} to {forms}").format(entry=a["entry"], forms=a["forms"])
+    if fix.kind == "case":
+        return _("Fix: add {feature}={value} to the slot {slot} of {template}").format(
+            feature=a["feature"], value=a["value"], slot="{" + a["slot"] + "}", template=a["template"])
     if fix.kind == "pair":
         return _("Fix: pair {person} with {other}").format(person=a["person"], other=a["other"])
     return _("Fix")
@@ -94,6 +102,9 @@ class ChecksPanel(QWidget):
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.severity = QComboBox()
+        # its width follows its items when the language changes live ("Erreurs et avertissements"
+        # after English: Qt's default sizes a combo box once, at first show)
+        self.severity.setSizeAdjustPolicy(QComboBox.AdjustToContents)
         self.severity.currentIndexChanged.connect(lambda _i: self._fill())
         top.addWidget(self.summary, 1)
         top.addWidget(self.severity)

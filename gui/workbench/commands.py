@@ -40,6 +40,12 @@ class SetValue(QUndoCommand):
         if not isinstance(other, SetValue) or other.merge_key != self.merge_key or other.path != self.path:
             return False
         self.new = copy.deepcopy(other.new)
+        if self.new != self.old and _same_text(self.new, self.old):
+            # typed and deleted back to the text the item had: its review (reviewed, by whom) is about
+            # that text and stands again — the keystrokes had made it "translated" (issue 39)
+            self.new = copy.deepcopy(self.old)
+            assign(self.doc.corpus, self.path, copy.deepcopy(self.old))
+            self.doc.notify(self.path)
         if self.new == self.old:  # typed and deleted back: nothing left to undo
             self.setObsolete(True)
         return True
@@ -51,6 +57,15 @@ class SetValue(QUndoCommand):
     def undo(self) -> None:
         assign(self.doc.corpus, self.path, copy.deepcopy(self.old))
         self.doc.notify(self.path)
+
+
+def _same_text(a: Any, b: Any) -> bool:
+    """Two versions of an entry that differ at most in their review (status, translator)."""
+    if not (hasattr(a, "review") and hasattr(b, "review")) or type(a) is not type(b):
+        return False
+    a2 = copy.copy(a)
+    a2.review = b.review
+    return a2 == b
 
 
 class InsertItem(QUndoCommand):

@@ -15,11 +15,13 @@ from typing import Any, Sequence
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
+from engine.common.errors import UserError
 from engine.corpus import CorpusDefinition, load_corpus
 from engine.corpus.definition.paths import resolve
 from engine.common.user_dirs import user_corpus_dir
 from engine.corpus.definition.registry import BUILTIN_DIR, remember_corpus
-from engine.corpus.definition.writer import save_definition
+from engine.corpus.definition.shared_file import write_unless_changed
+from engine.corpus.translate.source_link import load_source
 
 from .commands import InsertItem, RemoveItem, SetValue
 
@@ -38,11 +40,15 @@ class CorpusDocument(QObject):
         super().__init__(parent)
         self.corpus = corpus
         self.path: Path | None = Path(path) if path else None
-        self.source = source  # the corpus this one is translated from, if any
+        # the corpus this one is translated from, if any: given by Translate, else the one its file
+        # records ([meta] translated_from), so the Source column, the header and every export keep
+        # the real source text after save and reopen (issue 39)
+        self.source = source if source is not None else load_source(corpus)
         self.undo_stack = QUndoStack(self)
         self.revision = 0  # bumps on every change; autosave compares it
         self._key = hashlib.sha1(f"{self.path or ''}|{corpus.id}|{id(self)}".encode()).hexdigest()[:12]
         self.disk_hash = self.hash_on_disk()  # what the file held when read or written (external changes)
+        self.disk_bytes = self.read_disk()  # the same bytes: a Save merges others' changes made since
 
     # -- identity ---------------------------------------------------------------
     @classmethod
@@ -95,10 +101,14 @@ class CorpusDocument(QObject):
 
     # -- the file on disk ---------------------------------------------------------
     def hash_on_disk(self) -> str:
+        data = self.read_disk()
+        return hashlib.sha1(data).hexdigest() if data is not None else ""
+
+    def read_disk(self) -> bytes | None:
         try:
-            return hashlib.sha1(self.path.read_bytes()).hexdigest() if self.path else ""
+            return self.path.read_bytes() if self.path else None
         except OSError:
-            return ""
+            return None
 
     def changed_on_disk(self) -> bool:
         """Whether another program rewrote (or deleted) the file since this document read or saved it."""
@@ -113,7 +123,7 @@ class CorpusDocument(QObject):
             if f.name != "path":
                 self.set((f.name,), getattr(fresh, f.name), f"Reload {f.name}")
         self.undo_stack.endMacro()
-        self.disk_hash = self.hash_on_disk()
+        self.disk_hash, self.disk_bytes = self.hash_on_disk(), self.read_disk()
         self.undo_stack.setClean()
         for name in LISTS:
             self.structure_changed.emit(name)
@@ -160,17 +170,32 @@ class CorpusDocument(QObject):
         """Atomic save (temp file + fsync + rename), then mark the undo stack clean."""
         target = Path(path) if path else self.path
         if target is None:
-            raise ValueError("no file name: use Save As")
+            raise UserError("this corpus has no file yet", fix="use Save As to choose one")
         # the file it was opened from lends its # comments (also to a Save As under a new name)
         target.parent.mkdir(parents=True, exist_ok=True)  # the corpora folder, on first use
-        save_definition(self.corpus, target, comments_from=self.path)
+        # under the file's lock; changes another program made since this document read the file are
+        # merged in (or the save is refused, nothing written, when both changed the same item)
+        base = self.disk_bytes if target == self.path else None
+        written = write_unless_changed(self.corpus, target, base=base, comments_from=self.path)
         remember_corpus(target)  # a file kept elsewhere is still one of the user's corpora
+        if written is not self.corpus:
+            self._take(written, "Merge changes made on disk")
         if target != self.path:
             self.path = target
             self.path_changed.emit()
-        self.disk_hash = self.hash_on_disk()
+        self.disk_hash, self.disk_bytes = self.hash_on_disk(), self.read_disk()
         self.undo_stack.setClean()
         return target
+
+    def _take(self, fresh: CorpusDefinition, text: str) -> None:
+        """Every field of ``fresh`` as ONE undo step."""
+        self.undo_stack.beginMacro(text)
+        for f in dataclasses.fields(fresh):
+            if f.name != "path":
+                self.set((f.name,), getattr(fresh, f.name), text)
+        self.undo_stack.endMacro()
+        for name in LISTS:
+            self.structure_changed.emit(name)
 
     def snapshot(self) -> CorpusDefinition:
         return copy.deepcopy(self.corpus)

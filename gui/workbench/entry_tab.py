@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QPush
 from engine.corpus import Form, Template, Variant, Word
 from engine.corpus.definition.ids import derive_id
 from engine.corpus.definition.language_presets import preset_for
-from engine.corpus.generate.needed_forms import missing_combinations, needed_combinations
+from engine.corpus.check.agreement import missing_forms
 from engine.corpus.translate.progress import auto_status
 
 from gui.i18n import _, connect_retranslate, ngettext
@@ -46,9 +46,7 @@ def new_entry(doc: CorpusDocument, list_name: str, values: dict[str, Any] | None
         else:
             entry = Word(values.get("id") or derive_id(text, ids, "word"),
                          [Form(text)] if text else [])
-    missing = [] if list_name == "templates" else missing_combinations(
-        needed_combinations(c, list_name, entry), getattr(entry, "forms", []))
-    auto_status(list_name, entry, missing)
+    auto_status(list_name, entry, missing_forms(c, list_name, entry))
     return entry
 
 
@@ -91,8 +89,13 @@ class EntryView(QTableView):
         if not model.columns[index.column()].target:
             return None
         source = QPersistentModelIndex(self.model().mapToSource(index))
-        set_text = ((lambda text: source.isValid() and model.setData(source, text, Qt.EditRole))
-                    if index.flags() & Qt.ItemIsEditable else None)
+        if index.flags() & Qt.ItemIsEditable:
+            set_text = lambda text: source.isValid() and model.setData(source, text, Qt.EditRole)  # noqa: E731
+        elif model.columns[index.column()].key == "forms":
+            # several forms, edited in the form editor: a suggestion still replaces the word in its form
+            set_text = lambda text: source.isValid() and model.set_forms_display(source.row(), text)  # noqa: E731
+        else:
+            set_text = None
         return cell_menu(self, index, pos, marks_for(model.doc), model.is_rtl_column(index.column()), set_text)
 
 
@@ -103,6 +106,7 @@ class EntryTab(QWidget):
 
     def __init__(self, doc: CorpusDocument, list_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._shown_once = False
         self.doc = doc
         self.list_name = list_name
         self.model = EntryTableModel(doc, list_name)
@@ -192,6 +196,15 @@ class EntryTab(QWidget):
             if col.target:
                 self.view.setColumnWidth(c, max(self.view.columnWidth(c), 200))
         self.fit_short_columns()
+        self.view.horizontalScrollBar().setValue(0)  # opened on the ID and Source columns, not scrolled past them
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+        """The first look at a table starts at its ID column (the current cell was scrolled to while the
+        table was still too narrow to show it beside the ID and Source columns)."""
+        super().showEvent(event)
+        if not self._shown_once:
+            self._shown_once = True
+            self.view.horizontalScrollBar().setValue(0)
 
     def source_visible(self) -> bool:
         c = self.model.column_index("source")
@@ -217,8 +230,11 @@ class EntryTab(QWidget):
             index = self.proxy.mapFromSource(self.model.index(row, 0))
         # the current cell is the translation, so what the translator types next lands there
         target = self.proxy.index(index.row(), max(0, self.model.target_column()))
+        # the row in the middle, scrolled sideways to its ID column: the ID and Source columns stay in
+        # view (they opened scrolled off at 1280 × 800, issue 39); the translation beside them is
+        # brought into view only if it does not fit
         self.view.selectionModel().setCurrentIndex(target, QItemSelectionModel.ClearAndSelect | QItemSelectionModel.Rows)
-        self.view.scrollTo(target, QAbstractItemView.PositionAtCenter)
+        self.view.scrollTo(self.proxy.index(index.row(), 0), QAbstractItemView.PositionAtCenter)
         self.current.emit(self.list_name, row)
         return True
 

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QListWidget, QV
 from engine.common import extras
 from engine.corpus import CorpusDefinition
 
-from gui.i18n import _, ngettext
+from gui.i18n import _, list_separator, ngettext
 
 from .document import LISTS, CorpusDocument
 
@@ -72,8 +72,16 @@ def export_document(doc: CorpusDocument, kind: str, out: str | Path) -> str:
         from engine.exchange import export_exchange
 
         res = export_exchange(corpus, out, fmt=kind, source=doc.source, overwrite=True)
-        return ngettext("{n} translation unit written to {path}", "{n} translation units written to {path}",
-                        res.units).format(n=res.units, path=res.path)
+        summary = ngettext("{n} translation unit written to {path}", "{n} translation units written to {path}",
+                           res.units).format(n=res.units, path=res.path)
+        if res.missing:  # never their own text under the source language's header: left out, and said
+            items = list(dict.fromkeys(m.split(" form ")[0] for m in res.missing))
+            summary += " · " + ngettext(
+                "{n} unit has no {language} source text and is left out: {items}",
+                "{n} units have no {language} source text and are left out: {items}", len(res.missing)).format(
+                n=len(res.missing), language=res.source_lang,
+                items=list_separator().join(items[:6]) + ("…" if len(items) > 6 else ""))
+        return summary
     if kind in ("csv", "jsonl", "parquet"):
         from engine.corpus import generate
         from engine.corpus.generate.export import export_table

@@ -11,18 +11,16 @@ import copy
 import dataclasses
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QAbstractItemDelegate,
     QAbstractItemView,
     QComboBox,
-    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
-    QScrollArea,
-    QSizePolicy,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableWidget,
@@ -35,16 +33,19 @@ from engine.corpus import Form, Variant
 from engine.corpus.generate.compiled import CVariant
 from engine.corpus.check.grammar.referent import experiencer
 from engine.corpus.definition.model import EXPERIENCERS
-from engine.corpus.generate.needed_forms import missing_combinations, needed_combinations
+from engine.corpus.check.agreement import missing_forms, separator_problem
+from engine.corpus.generate.needed_forms import needed_combinations
 from engine.corpus.translate.progress import auto_status
 
+from gui.common.flow_layout import FlowLayout, labelled_pair
+from gui import settings
 from gui.i18n import _, connect_retranslate, list_separator, pgettext
 
 from .columns import LIST_TITLES
 from .document import CorpusDocument
 from .markup import has_markup, paint_markup
 from .spelling import SpellingMarks, cell_menu, install_line_edit, marks_for
-from .table_model import rtl_line_edit, rtl_style
+from .table_model import rtl_line_edit, rtl_style, undo_typing_session
 
 ANY = ""  # a form that does not mention a feature fits any value of it
 INFERRED = ""  # a template that does not declare who feels its emotion word
@@ -94,6 +95,10 @@ def _combo_text(features: dict[str, str]) -> str:
     return ", ".join(f"{k}={v}" for k, v in features.items())
 
 
+#: the narrowest the form editor's Text column gets when it yields room to the feature columns
+TEXT_FLOOR = 150
+
+
 class _TextDelegate(QStyledItemDelegate):
     """The form texts: right to left for Arabic, and every keystroke reaches the checker."""
 
@@ -139,13 +144,31 @@ class _TextDelegate(QStyledItemDelegate):
             key = ("form-typing", id(self.owner), self._session)
             r, c = index.row(), index.column()
             editor.textEdited.connect(lambda text, r=r, c=c, k=key: self.owner.commit_live(r, c, text, k))
+            editor.setProperty("form_row", r)
         return editor
+
+    def eventFilter(self, editor: Any, event: Any) -> bool:  # noqa: N802 - Qt's name
+        """A CAT tool's keys in a form's text: Tab / Enter commit it and open the next form's text
+        (Shift+Tab the previous one), never the feature column beside it; no mouse needed."""
+        if event.type() == QEvent.KeyPress and isinstance(editor, QLineEdit) and editor.property("form_row") is not None:
+            key, mods = event.key(), event.modifiers() & ~Qt.KeypadModifier
+            step = {Qt.Key_Tab: 1, Qt.Key_Return: 1, Qt.Key_Enter: 1, Qt.Key_Backtab: -1}.get(key)
+            if step is not None and mods in (Qt.NoModifier, Qt.ShiftModifier):
+                if key == Qt.Key_Tab and mods == Qt.ShiftModifier:
+                    step = -1
+                r = int(editor.property("form_row"))
+                self.commitData.emit(editor)
+                self.closeEditor.emit(editor, QAbstractItemDelegate.NoHint)
+                QTimer.singleShot(0, lambda: self.owner.edit_next_form(r, step))
+                return True
+        return super().eventFilter(editor, event)
 
 
 class FormEditor(QWidget):
     """Edits ``doc.corpus.<list_name>[row]``'s forms; every change is one undoable edit."""
 
     edited = Signal()
+    notice = Signal(str)  # for the status bar: an edit refused (two forms typed as one)
 
     def __init__(self, doc: CorpusDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -155,6 +178,7 @@ class FormEditor(QWidget):
         self._building = False
         self._committing = False
         self._skip_rebuild = False
+        self._typing_key: Any = None  # the open cell editor's typing session (commit_live)
         self.placeholder = False  # showing one blank row for an entry without forms
         # per table row: ("real", index into the entry's forms) or ("ghost", features) — a labelled
         # blank row for a feature combination the templates need and no form covers yet
@@ -217,6 +241,7 @@ class FormEditor(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(26)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.viewport().installEventFilter(self)  # the Text column re-fits when the pane narrows
 
     def _build_buttons(self) -> QHBoxLayout:
         """Add form, remove form."""
@@ -234,26 +259,22 @@ class FormEditor(QWidget):
         """Entry-level features (German "das Mädchen": female person, grammatically neuter);
         _build_entry_row fills it for each entry shown."""
         self.entry_row = QWidget()
-        self.entry_layout = QHBoxLayout(self.entry_row)
+        # wraps onto a second line where the pane is narrow (German: five features; "(qualquer)")
+        self.entry_layout = FlowLayout(self.entry_row)
         self.entry_layout.setContentsMargins(0, 0, 0, 0)
         self.entry_label = QLabel()
         self.entry_boxes: dict[str, QComboBox] = {}
 
     def _lay_out(self, layout: QVBoxLayout, buttons: QHBoxLayout) -> None:
-        """Top to bottom: heading rows, entry features (scrolling sideways), the forms, the buttons."""
+        """Top to bottom: heading rows, entry features (wrapping), the forms, the buttons."""
         layout.addWidget(self.title)
         layout.addWidget(self.source)
         layout.addWidget(self.select_row)
         layout.addWidget(self.experiencer_row)
-        # in a horizontal scroll area: an entry with many features (German: five) must not make the
-        # window wider than the screen (tests/test_gui_workbench_layout.py checks 1280 pixels)
-        self.entry_scroll = QScrollArea()
-        self.entry_scroll.setWidget(self.entry_row)
-        self.entry_scroll.setWidgetResizable(True)
-        self.entry_scroll.setFrameShape(QFrame.NoFrame)
-        self.entry_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        self.entry_scroll.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
-        layout.addWidget(self.entry_scroll)
+        # a flow of "feature: value" pairs: an entry with many features (German: five) takes a
+        # second line instead of making the window wider than the screen or hiding a choice
+        # beyond the pane's edge (tests/test_gui_workbench_layout.py, 1280 pixels)
+        layout.addWidget(self.entry_row)
         layout.addWidget(self.table, 1)
         layout.addLayout(buttons)
 
@@ -294,7 +315,7 @@ class FormEditor(QWidget):
         e = self.entry
         if e is None or self.is_template:
             return []
-        return missing_combinations(self.needed(), e.forms)
+        return missing_forms(self.doc.corpus, self.list_name, e, self.doc.source_entry(self.list_name, e.id))
 
     def _row_label(self, r: int, item: Any) -> str:
         kind, what = self.row_kinds[r]
@@ -357,6 +378,7 @@ class FormEditor(QWidget):
             for r, item in enumerate(rows):
                 self._fill_row(r, item, feats)
             self._size_columns()
+            self.table.horizontalScrollBar().setValue(0)  # the Text column in view, never a left-over offset
             if self.is_template:
                 self.select_edit.setText(", ".join(f"{k}={v}" for k, v in e.select.items()))
         finally:
@@ -396,13 +418,33 @@ class FormEditor(QWidget):
         boxes = [self.table.cellWidget(r, c) for r in range(self.table.rowCount())
                  for c in range(self.table.columnCount()) if isinstance(self.table.cellWidget(r, c), QComboBox)]
         self.table.horizontalHeader().setMinimumSectionSize(max([b.sizeHint().width() for b in boxes] + [40]))
-        self.table.setColumnWidth(0, max(220, min(self.table.columnWidth(0) + 16, 460)))
-        if self.doc.rtl:  # the sentence starts at the right: keep that end inside the visible area
-            self.table.setColumnWidth(0, max(160, min(self.table.columnWidth(0),
-                                                      self.table.viewport().width() - 160)))
+        self._text_width = max(220, min(self.table.columnWidth(0) + 16, 460))
         if self.is_template:
             self.table.setColumnWidth(self.published_column,
                                       max(120, min(self.table.columnWidth(self.published_column) + 16, 300)))
+        self._fit_text_column()
+
+    def _fit_text_column(self) -> None:
+        """The Text column takes the width its forms want, less what the feature columns beside it
+        need to stay in view (down to TEXT_FLOOR): in the narrow pane of a 1280 × 800 window the
+        combo of every feature ("(any)", "(qualquer)", "(qualsiasi)") is whole, not cut off at the
+        pane's edge. Right-to-left text keeps its start (the right end) in view as well."""
+        width = getattr(self, "_text_width", 0)
+        if not width or self.table.columnCount() < 1:
+            return
+        view = self.table.viewport().width()
+        grid = 1 if self.table.showGrid() else 0  # a section is its combo box and the grid line
+        features = len(self.features()) * (self.table.horizontalHeader().minimumSectionSize() + grid)
+        width = max(TEXT_FLOOR, min(width, view - features))
+        if self.doc.rtl:  # the sentence starts at the right: keep that end inside the visible area
+            width = max(TEXT_FLOOR, min(width, view - 160))
+        self.table.setColumnWidth(0, width)
+
+    def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 - Qt's name
+        if watched is self.table.viewport() and event.type() == QEvent.Resize \
+                and event.size().width() != event.oldSize().width():
+            self._fit_text_column()  # the splitter or the window changed the pane's width
+        return super().eventFilter(watched, event)
 
     def _fill_experiencer(self, e: Any) -> None:
         """"inferred: <value>" and the four referents; enabled only where there is an emotion word."""
@@ -451,7 +493,6 @@ class FormEditor(QWidget):
         self.entry_boxes = {}
         show = e is not None and hasattr(e, "features") and self.list_name in ("persons", "emotion_words")
         self.entry_row.setVisible(bool(show))
-        self.entry_scroll.setVisible(bool(show))
         if not show:
             return
         self.entry_layout.addWidget(self.entry_label)
@@ -471,14 +512,9 @@ class FormEditor(QWidget):
             box.setSizeAdjustPolicy(QComboBox.AdjustToContents)
             box.setMinimumWidth(box.sizeHint().width())
             box.currentIndexChanged.connect(lambda _i, f=feat, b=box: self._commit_entry_feature(f, b.currentData()))
-            self.entry_layout.addWidget(name)
-            self.entry_layout.addWidget(box)
+            self.entry_layout.addWidget(labelled_pair(name, box))
             self.entry_boxes[feat] = box
-        self.entry_layout.addStretch(1)
         self.entry_layout.activate()
-        row = max([self.entry_row.sizeHint().height()] + [b.sizeHint().height() for b in self.entry_boxes.values()])
-        bar = self.entry_scroll.horizontalScrollBar().sizeHint().height()
-        self.entry_scroll.setFixedHeight(row + bar + 4)
 
     def _commit_entry_feature(self, feat: str, value: str) -> None:
         e = self.entry
@@ -524,7 +560,9 @@ class FormEditor(QWidget):
         else:
             entry.forms = new_rows
         # the status follows the work: translated once every needed form is there, new again if emptied
-        auto_status(self.list_name, entry, missing_combinations(self.needed(), entry.forms) if not self.is_template else [])
+        auto_status(self.list_name, entry, [] if self.is_template else missing_forms(
+            self.doc.corpus, self.list_name, entry, self.doc.source_entry(self.list_name, entry.id)),
+            translator=settings.get("translator_id") or "")
         try:
             self.doc.set((self.list_name, self.row), entry, text, merge_key=merge_key)
         finally:
@@ -566,16 +604,29 @@ class FormEditor(QWidget):
         """One keystroke in a form's text: an edit (merged into one undo step per cell editor)."""
         if self._building or self.entry is None:
             return
-        rows = self._with_text(r, c, text)
+        self._typing_key = key  # this cell editor's session (undo_typing_session)
+        rows = None if self._two_forms(c, text, final=False) else self._with_text(r, c, text)
         if rows is not None:
             self._edit(rows, _("Edit form of {item}").format(item=self.entry.id), merge_key=key, rebuild=False)
 
     def _commit_text(self, item: QTableWidgetItem) -> None:
         if self._building or self.entry is None:
             return
+        if self._two_forms(item.column(), item.text(), final=True):
+            undo_typing_session(self.doc, (self.list_name, self.row), self._typing_key)
+            QTimer.singleShot(0, lambda: self.show_entry(self.list_name, self.row))  # the cell shows what is stored
+            return
         rows = self._with_text(item.row(), item.column(), item.text(), final=True)
         if rows is not None:
             self._edit(rows, _("Edit form of {item}").format(item=self.entry.id), rebuild=False)
+
+    def _two_forms(self, c: int, text: str, final: bool) -> bool:
+        """A form's text holding two forms ("arrabbiata / arrabbiato", checker E027) is not stored;
+        when the cell closes the status bar says how to enter them, one row each."""
+        problem = "" if self.is_template or c != 0 else separator_problem(text, self.doc.corpus.language)
+        if problem and final:
+            self.notice.emit(_("Not stored: {problem}").format(problem=problem))
+        return bool(problem)
 
     def _commit_feature(self, r: int, feat: str, value: str) -> None:
         if self._building or self.entry is None:
@@ -621,6 +672,28 @@ class FormEditor(QWidget):
         self.table.setCurrentIndex(index)
         self.table.edit(index)
         return True
+
+    def edit_row(self, r: int) -> bool:
+        """Open form ``r``'s text for typing."""
+        if self.entry is None or not 0 <= r < self.table.rowCount():
+            return False
+        index = self.table.model().index(r, 0)
+        self.table.setFocus()
+        self.table.setCurrentIndex(index)
+        self.table.edit(index)
+        return True
+
+    def edit_next_form(self, r: int, step: int = 1) -> bool:
+        """After Tab / Enter in form ``r``: the next (previous) form's text; past the last form, the
+        first one still empty, if any (else the cursor stays in the table, ready for Ctrl+Enter)."""
+        if self.edit_row(r + step):
+            return True
+        empty = [k for k in range(self.table.rowCount())
+                 if not (self.table.item(k, 0) and self.table.item(k, 0).text().strip())]
+        if empty and empty[0] != r:
+            return self.edit_row(empty[0])
+        self.table.setFocus()
+        return False
 
     def feature_box(self, r: int, feature: str) -> QComboBox | None:
         """The combo box choosing ``feature`` for form (or variant) ``r``."""

@@ -10,7 +10,7 @@ import re
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QCompleter, QWidget
 
-from engine.common.languages import language_choices, language_tag
+from engine.common.languages import COMMON_ENDONYMS, language_choices, language_tag
 
 from gui import i18n
 
@@ -20,6 +20,10 @@ def _fold(text: str) -> str:
     import unicodedata
 
     return "".join(ch for ch in unicodedata.normalize("NFD", text.strip().casefold()) if not unicodedata.combining(ch))
+
+
+def _common_endonyms() -> dict[str, str]:
+    return {_fold(name): code for code, name in COMMON_ENDONYMS.items()}
 
 
 class LanguagePicker(QComboBox):
@@ -53,6 +57,9 @@ class LanguagePicker(QComboBox):
             return self.itemData(i)
         code = self._by_name.get(_fold(text))
         if code:  # a whole name typed, in the interface language or in English ("Portuguese", "portugués")
+            return code
+        code = _common_endonyms().get(_fold(text))
+        if code:  # the language's name in itself: italiano, español, Deutsch, 日本語, العربية
             return code
         if text.endswith(")") and "(" in text:  # "French (fr)" typed by hand
             text = text[text.rindex("(") + 1:-1]

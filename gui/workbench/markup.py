@@ -12,8 +12,11 @@ import re
 from typing import Any, Callable
 
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QAbstractTextDocumentLayout, QPalette, QTextBlockFormat, QTextCursor, QTextDocument, QTextOption
+from PySide6.QtGui import (QAbstractTextDocumentLayout, QColor, QPalette, QSyntaxHighlighter, QTextBlockFormat, QTextCharFormat,
+                           QTextCursor, QTextDocument, QTextOption)
 from PySide6.QtWidgets import QApplication, QStyle
+
+from engine.corpus.check.spelling import Misspelling
 
 SLOT_RX = re.compile(r"\{[^{}]*\}")
 CHIP = "background-color:#e1eaf7; color:#1a4d8f;"
@@ -58,8 +61,6 @@ def markup_document(text: str, rtl: bool, font: Any, spelling: Callable[[str], l
     else:
         doc.setPlainText(text)
     if spelling is not None:
-        from .spelling import SpellingHighlighter
-
         SpellingHighlighter(doc, spelling).rehighlight()  # now: a highlighter otherwise waits a turn
     return doc
 
@@ -101,3 +102,24 @@ def markup_position(option: Any, text: str, rtl: bool, point: Any) -> tuple[str,
     _style, _opt, _rect, doc, origin = _cell_layout(option, text, rtl, None)
     at = doc.documentLayout().hitTest(QPointF(point) - origin, Qt.ExactHit)
     return doc.toPlainText(), at
+
+
+def underline_format() -> QTextCharFormat:
+    """The platform's spell-check underline (a red wavy line)."""
+    fmt = QTextCharFormat()
+    fmt.setUnderlineStyle(QTextCharFormat.SpellCheckUnderline)
+    fmt.setUnderlineColor(QColor("#d40000"))
+    return fmt
+
+
+class SpellingHighlighter(QSyntaxHighlighter):
+    """Underlines the misspelt words of a text document (a cell's drawn text)."""
+
+    def __init__(self, document: QTextDocument, spans: Callable[[str], list[Misspelling]]) -> None:
+        super().__init__(document)
+        self._spans = spans
+        self._format = underline_format()
+
+    def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt's name
+        for m in self._spans(text):
+            self.setFormat(m.start, m.end - m.start, self._format)

@@ -37,9 +37,11 @@ def review_state(corpus: CorpusDefinition, path: str | Path | None) -> ReviewSta
 
 
 def review_text(status: ReviewStatus | None) -> str:
-    """"native review: 100 pairs, 1 error, 0.025–5.4 %" (or "not reviewed"), in the interface language."""
+    """"native review: 100 pairs, 1 error, 0.025–5.4 %" (or "no blind sample rated yet"), in the interface language."""
     if status is None or status.record is None:
-        return _("native review: not reviewed")
+        # not "not reviewed": beside "19 of 19 reviewed" (the items marked by a reviewer) that read as a
+        # contradiction (issue 39); this line is about the blind sample of sentences rated by a native speaker
+        return _("native review: no blind sample rated yet")
     rec = status.record
     lo, hi = rec.interval
     if rec.unit == "pairs":

@@ -33,7 +33,7 @@ from engine.corpus.check.finding_groups import group_findings
 from engine.corpus.check.fixes import fix_for
 from engine.corpus.definition.model import REVIEW_STATUSES
 from engine.corpus.pairs.tables import pair_count
-from engine.corpus.translate.progress import corpus_progress, is_done, next_to_add, percent_text
+from engine.corpus.translate.progress import corpus_progress, is_complete, next_to_add, percent_text
 
 from gui import i18n, settings
 from gui.common.background import Latest
@@ -79,6 +79,8 @@ def _display_path(path: Any) -> str:
 
 #: the reviewer's key: the selected entries reviewed (by the name in Preferences)
 MARK_REVIEWED_KEYS = "Ctrl+Shift+R"
+#: many items at once, one line each
+BATCH_KEYS = "Ctrl+Shift+B"
 
 
 class WorkbenchPage(QWidget):
@@ -116,12 +118,15 @@ class WorkbenchPage(QWidget):
         self.heading = QLabel()
         self.heading.setTextFormat(Qt.RichText)
         self.status_filter = QComboBox()
+        self.status_filter.setSizeAdjustPolicy(QComboBox.AdjustToContents)  # re-fits after a language switch
         self.status_filter.currentIndexChanged.connect(self._apply_filters)
         self.search = QLineEdit()
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._apply_filters)
         self.review_button = QPushButton()
         self.review_button.clicked.connect(self.mark_reviewed)
+        self.batch_button = QPushButton()  # many items at once, one line each (issue 39)
+        self.batch_button.clicked.connect(self.batch_dialog)
         self.filter_label = QLabel()
         self.progress = QLabel()
         self.progress.setTextFormat(Qt.RichText)
@@ -149,6 +154,7 @@ class WorkbenchPage(QWidget):
         header.addWidget(self.filter_label)
         header.addWidget(self.status_filter)
         header.addWidget(self.search)
+        header.addWidget(self.batch_button)
         header.addWidget(self.review_button)
         return header
 
@@ -167,6 +173,7 @@ class WorkbenchPage(QWidget):
         self.tabs.addTab(self.settings_tab, "")
         self.tabs.currentChanged.connect(self._tab_changed)
         self.form_editor = FormEditor(doc)
+        self.form_editor.notice.connect(self.message)
         self.suggestions = SuggestionsPanel(doc)
         self.suggestions.inserted.connect(lambda _l, _r: self.form_editor.show_entry(self.form_editor.list_name,
                                                                                    self.form_editor.row))
@@ -277,6 +284,7 @@ class WorkbenchPage(QWidget):
                                  ("next_problem", "Ctrl+Alt+Down", lambda: self.go_problem(1)),
                                  ("previous_problem", "Ctrl+Alt+Up", lambda: self.go_problem(-1)),
                                  ("mark_reviewed", MARK_REVIEWED_KEYS, lambda: self.mark_reviewed()),
+                                 ("batch", BATCH_KEYS, lambda: self.batch_dialog()),
                                  ("commit_next", "Ctrl+Return", self.commit_and_next),
                                  ("commit_next_enter", "Ctrl+Enter", self.commit_and_next)):
             sc = QShortcut(QKeySequence(keys), self)
@@ -306,6 +314,10 @@ class WorkbenchPage(QWidget):
         self.reload_button.setText(_("Reload"))
         self.keep_button.setText(_("Keep mine"))
         self.review_button.setText(_("Mark reviewed"))
+        self.batch_button.setText(_("Translate many…"))
+        self.batch_button.setToolTip(_("Translate many items at once: one line per item, its id or source text, then "
+                                       "its forms; previewed with the checker, applied as one undo step")
+                                     + f" ({QKeySequence(BATCH_KEYS).toString(QKeySequence.NativeText)})")
         self.review_button.setToolTip(_("Mark the selected entries as reviewed by you (a second native speaker)")
                                       + f" ({QKeySequence(MARK_REVIEWED_KEYS).toString(QKeySequence.NativeText)})")
         self._show_review()
@@ -438,6 +450,21 @@ class WorkbenchPage(QWidget):
                     settings.put("translator_id", translator)
         return tab.set_review("reviewed", translator)
 
+    def batch_dialog(self) -> Any:
+        """Open (or bring up) the batch translation dialog; returns it."""
+        from .batch_translate import BatchTranslateDialog
+
+        dlg = getattr(self, "_batch", None)
+        if dlg is None:
+            dlg = self._batch = BatchTranslateDialog(self.doc, self)
+            dlg.applied.connect(lambda n: self.message.emit(
+                ngettext("{n} item translated (one undo step)", "{n} items translated (one undo step)", n).format(n=n)))
+        dlg.show()
+        dlg.raise_()
+        dlg.activateWindow()
+        dlg.text.setFocus()
+        return dlg
+
     # -- the file on disk ---------------------------------------------------------
     def _watch_file(self) -> None:
         if self._watcher.files():
@@ -475,8 +502,8 @@ class WorkbenchPage(QWidget):
         self.message.emit(_("Reloaded {file} from disk.").format(file=self.doc.path.name))
         return True
 
-    def keep_mine(self) -> None:
-        self.doc.disk_hash = self.doc.hash_on_disk()
+    def keep_mine(self) -> None:  # the next Save replaces the file's version (not merged with it)
+        self.doc.disk_hash, self.doc.disk_bytes = self.doc.hash_on_disk(), self.doc.read_disk()
         self.disk_banner.hide()
 
     def apply_fix(self, fix: Any) -> None:
@@ -581,7 +608,7 @@ class WorkbenchPage(QWidget):
         """Jump to the next (or previous) item not translated yet (Ctrl+Shift+Down / Up)."""
         def todo(name: str, item_id: str) -> bool:
             entry = getattr(self.doc.corpus, name)[self.doc.index_of(name, item_id)]
-            return not is_done(name, entry)
+            return not is_complete(self.doc.corpus, name, entry, self.doc.source_entry(name, item_id))
         if not self._go(todo, step):
             self.message.emit(_("Everything is translated."))
             return False
@@ -591,10 +618,13 @@ class WorkbenchPage(QWidget):
     def edit_translation(self) -> bool:
         """Put the cursor in the current item's translation: its table cell (a single form or a
         template text), else the form editor's first empty form — never the id column."""
-        tab = self.current_tab()
-        if tab is not None and tab.edit_translation():
+        tab, fe = self.current_tab(), self.form_editor
+        # an item with several forms (angry: gender=f, gender=m) is typed in the form editor, one
+        # labelled row per form (Tab/Enter move on); a one-form item in its table cell
+        several = fe.entry is not None and len(fe.rows()) + len(fe.missing()) > 1
+        if not several and tab is not None and tab.edit_translation():
             return True
-        return self.form_editor.edit_first_empty()
+        return fe.edit_first_empty()
 
     def commit_and_next(self) -> bool:
         """Ctrl+Enter: take in what is being typed, then go to the next item still to translate."""

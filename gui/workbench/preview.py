@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from gui.common.frame_table import FrameTable
 from gui.i18n import N_, _, connect_retranslate, ngettext
@@ -36,10 +36,13 @@ class PreviewPanel(QWidget):
         self.counts.setWordWrap(True)
         self.table = FrameTable(name="preview")
         self.t_label, self.p_label, self.e_label = QLabel(), QLabel(), QLabel()
-        top = QHBoxLayout()
+        # one filter a line: side by side, the three (labels in Portuguese, Italian…) made the side
+        # column at least 520 px wide at 1280 × 800, starving the tables and the form editor
+        top = QFormLayout()
+        top.setFieldGrowthPolicy(QFormLayout.AllNonFixedFieldsGrow)
         for label, box in ((self.t_label, self.template), (self.p_label, self.person), (self.e_label, self.emotion)):
-            top.addWidget(label)
-            top.addWidget(box, 1)
+            label.setBuddy(box)
+            top.addRow(label, box)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)

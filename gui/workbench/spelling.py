@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QColor, QInputMethodEvent, QSyntaxHighlighter, QTextCharFormat, QTextDocument
+from PySide6.QtGui import QAction, QInputMethodEvent
 from PySide6.QtWidgets import QLineEdit, QMenu
 
 from engine.corpus.check.spelling import Misspelling, Speller, accept_words
@@ -23,18 +23,11 @@ from engine.corpus.check.spelling import Misspelling, Speller, accept_words
 from gui.i18n import _, ngettext
 
 from .document import CorpusDocument
+from .markup import markup_position, underline_format
 
 #: the corpus fields a word's verdict depends on (its word list, its names, its language)
 _SPELLING_FIELDS = {"spelling_accept", "persons", "language"}
 _CACHE_LIMIT = 4000
-
-
-def underline_format() -> QTextCharFormat:
-    """The platform's spell-check underline (a red wavy line)."""
-    fmt = QTextCharFormat()
-    fmt.setUnderlineStyle(QTextCharFormat.SpellCheckUnderline)
-    fmt.setUnderlineColor(QColor("#d40000"))
-    return fmt
 
 
 class SpellingMarks(QObject):
@@ -98,19 +91,6 @@ def marks_for(doc: CorpusDocument) -> SpellingMarks:
     if marks is None:
         marks = doc._spelling_marks = SpellingMarks(doc)
     return marks
-
-
-class SpellingHighlighter(QSyntaxHighlighter):
-    """Underlines the misspelt words of a text document (a cell's drawn text)."""
-
-    def __init__(self, document: QTextDocument, spans: Callable[[str], list[Misspelling]]) -> None:
-        super().__init__(document)
-        self._spans = spans
-        self._format = underline_format()
-
-    def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt's name
-        for m in self._spans(text):
-            self.setFormat(m.start, m.end - m.start, self._format)
 
 
 class _LineEditUnderline(QObject):
@@ -188,8 +168,6 @@ def cell_menu(view: Any, index: Any, pos: Any, marks: SpellingMarks, rtl: bool,
     None when no misspelt word is under the pointer. ``set_text`` replaces the cell's text (None:
     the cell is not edited in place, so suggestions are not offered)."""
     from PySide6.QtWidgets import QStyleOptionViewItem
-
-    from .markup import markup_position
 
     text = index.data(Qt.DisplayRole)
     if not isinstance(text, str) or not marks.spans(text):

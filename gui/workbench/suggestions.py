@@ -27,10 +27,12 @@ from PySide6.QtWidgets import (
 from engine.corpus import Form, Variant
 from engine.corpus.translate.glossary import forms_label
 from engine.corpus.translate.memory import GLOSSARY, Suggestion, TranslationMemory, units_of
-from engine.corpus.generate.needed_forms import missing_combinations, needed_combinations
+from engine.corpus.check.agreement import missing_forms
 from engine.corpus.translate.progress import auto_status
+from engine.exchange.tmx_format import translation_memory
 
 from gui.common.background import Latest
+from gui import settings
 from gui.i18n import _, connect_retranslate
 
 from .document import CorpusDocument
@@ -64,7 +66,11 @@ class SuggestionsPanel(QWidget):
         self.tree.setColumnCount(3)
         self.tree.setRootIsDecorated(False)
         self.tree.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.tree.header().setStretchLastSection(False)
         self.tree.header().setSectionResizeMode(1, QHeaderView.Stretch)
+        # the score and the corpus a suggestion comes from are read whole ("From" was cut, issue 39)
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeToContents)
+        self.tree.header().setSectionResizeMode(2, QHeaderView.ResizeToContents)
         self.tree.itemDoubleClicked.connect(lambda item, _c: self.insert(self.tree.indexOfTopLevelItem(item)))
         self.insert_button = QPushButton()
         self.insert_button.clicked.connect(lambda: self.insert(max(0, self.tree.indexOfTopLevelItem(
@@ -87,7 +93,7 @@ class SuggestionsPanel(QWidget):
     def reload(self) -> None:
         """Read the memory again (in the background): after a TMX import it holds new pairs."""
         language, exclude = self.doc.corpus.language, {self.doc.corpus.id}
-        self._loader.submit(lambda: TranslationMemory.for_language(language, exclude=exclude))
+        self._loader.submit(lambda: translation_memory(language, exclude=exclude))
 
     @property
     def idle(self) -> bool:
@@ -119,7 +125,8 @@ class SuggestionsPanel(QWidget):
         if e is None or self.memory is None:
             return []
         # this corpus's own glossary counts too (it may have changed since the memory was built)
-        memory = TranslationMemory(self.memory.units + [u for u in units_of(self.doc.corpus) if u.list_name == GLOSSARY])
+        memory = TranslationMemory(self.memory.units + [u for u in units_of(self.doc.corpus) if u.list_name == GLOSSARY],
+                                   imported=self.memory.imported)
         return memory.suggest(self.list_name, query_text(self.doc, self.list_name, e))
 
     def refresh(self) -> None:
@@ -154,9 +161,8 @@ class SuggestionsPanel(QWidget):
             new.variants = [Variant(f.text, keep(f)) for f in s.unit.forms]
         else:
             new.forms = [Form(f.text, keep(f)) for f in s.unit.forms]
-        missing = [] if self.list_name == "templates" else missing_combinations(
-            needed_combinations(self.doc.corpus, self.list_name, new), new.forms)
-        auto_status(self.list_name, new, missing)
+        auto_status(self.list_name, new, [] if self.list_name == "templates" else missing_forms(
+            self.doc.corpus, self.list_name, new), translator=settings.get("translator_id") or "")
         self.doc.set((self.list_name, self.row), new, _("Insert suggestion for {item}").format(item=e.id))
         self.inserted.emit(self.list_name, self.row)
         return True

@@ -13,12 +13,13 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
-from engine.corpus.generate.needed_forms import missing_combinations, needed_combinations
+from engine.corpus.check.agreement import missing_forms, separator_problem
 from engine.corpus.definition.paths import assign
 from engine.corpus.translate.progress import auto_status
 
 from engine.corpus.translate.reviewing import awaits_review
 
+from gui import settings
 from gui.i18n import _, ngettext
 
 from .columns import COLUMNS_FOR, Column, status_label
@@ -37,6 +38,16 @@ _STATUS_COLOURS = {"new": "#fde2e1", "machine-translated": "#fff1cc", "translate
                    "reviewed": "#dff5e1", "untranslatable": "#eeeeee"}
 
 
+def undo_typing_session(doc: Any, where: tuple, key: Any) -> None:
+    """Put back what an item held before the typing session ``key`` (merged keystrokes,
+    ``SetValue.merge_key``) when the typed text is refused as a whole; only that session's own undo
+    step, when it is the last one."""
+    stack = doc.undo_stack
+    top = stack.command(stack.index() - 1) if stack.index() > 0 else None
+    if key is not None and getattr(top, "merge_key", None) == key and tuple(getattr(top, "path", ()))[: len(where)] == where:
+        doc.set(top.path, top.old, top.text(), merge_key=top.merge_key)  # merged back: no undo step left
+
+
 class EntryTableModel(QAbstractTableModel):
     #: an edit that cannot be taken, with the reason in words (shown in the status bar)
     notice = Signal(str)  # for the status bar: an edit refused, or what a rename also changed
@@ -47,6 +58,7 @@ class EntryTableModel(QAbstractTableModel):
         self.list_name = list_name
         self.columns: list[Column] = COLUMNS_FOR[list_name](doc.corpus)
         self.problems: dict[str, str] = {}  # entry id -> "error" | "warning"
+        self._typing_key: Any = None  # the open cell editor's typing session (LIVE_EDIT_ROLE)
         doc.changed.connect(self._on_changed)
         doc.structure_changed.connect(self._on_structure)
 
@@ -130,6 +142,7 @@ class EntryTableModel(QAbstractTableModel):
         key = None
         if role == LIVE_EDIT_ROLE:
             value, key = value
+            self._typing_key = key  # the open cell editor's session (undo_typing_session)
         entry = self.entries[index.row()]
         col = self.columns[index.column()]
         if not col.editable or not col.editable_if(entry):
@@ -140,6 +153,8 @@ class EntryTableModel(QAbstractTableModel):
                 self.notice.emit(problem)
                 return False
             value = str(value).strip()
+        if col.target and self.list_name != "templates" and self._two_forms(str(value), index.row(), role):
+            return False
         new = col.convert(str(value), entry)
         path = (self.list_name, index.row()) + tuple(col.path(entry))
         if col.key == "id":
@@ -151,14 +166,44 @@ class EntryTableModel(QAbstractTableModel):
             # the text being translated: the review status follows it (new <-> translated), one undo step
             updated = copy.deepcopy(entry)
             assign(updated, tuple(col.path(entry)), new)
-            needed = needed_combinations(self.doc.corpus, self.list_name, updated,
-                                         self.doc.source_entry(self.list_name, entry.id))
-            auto_status(self.list_name, updated,
-                        missing_combinations(needed, updated.forms) if self.list_name != "templates" else [])
+            auto_status(self.list_name, updated, missing_forms(self.doc.corpus, self.list_name, updated,
+                                                               self.doc.source_entry(self.list_name, entry.id))
+                        if self.list_name != "templates" else [],
+                        translator=settings.get("translator_id") or "")
             self.doc.set((self.list_name, index.row()), updated, label, merge_key=key)
             return True
         self.doc.set(path, new, label, merge_key=key)
         return True
+
+    def _two_forms(self, text: str, row: int, role: int) -> bool:
+        """Refuse "arrabbiata / arrabbiato" as one form (checker E027): while typing the text is not
+        stored; when the cell closes the cell gets back what it held before and the status bar says
+        how to enter two forms."""
+        problem = separator_problem(text, self.doc.corpus.language)
+        if not problem:
+            return False
+        if role != LIVE_EDIT_ROLE:
+            undo_typing_session(self.doc, (self.list_name, row), self._typing_key)
+            self.notice.emit(_("Not stored: {problem}").format(problem=problem))
+        return True
+
+    def set_forms_display(self, row: int, text: str) -> bool:
+        """Replace the texts of a several-form entry from its Forms cell as drawn ("terrorizzata /
+        terrorizzato"): each part goes to its form, features kept — how a spelling suggestion picked in
+        the table reaches an entry whose forms are otherwise edited in the form editor (one undo step)."""
+        from .columns import FORM_SEP
+
+        entry = self.entries[row] if 0 <= row < len(self.entries) else None
+        parts = text.split(FORM_SEP)
+        if entry is None or not hasattr(entry, "forms") or len(parts) != len(entry.forms):
+            return False
+        updated = copy.deepcopy(entry)
+        for form, part in zip(updated.forms, parts):
+            form.text = part
+        auto_status(self.list_name, updated, missing_forms(self.doc.corpus, self.list_name, updated,
+                                                           self.doc.source_entry(self.list_name, entry.id)),
+                    translator=settings.get("translator_id") or "")
+        return self.doc.set((self.list_name, row), updated, _("Edit form of {item}").format(item=entry.id))
 
     def set_pair(self, person_id: str, other_id: str) -> bool:
         """Pair two noun phrases both ways (and release their former partners) as one undo step."""

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 
 from engine.corpus.definition.axes import axis_findings
 from engine.corpus.generate.compiled import CompiledCorpus, Realisation
+from engine.corpus.check.agreement import agreement_findings, declension_findings, separator_problem
 from engine.corpus.check.expect import expect_findings
+from engine.corpus.check.messages import said
 from engine.corpus.check.findings import Finding
 from engine.corpus.check.grammar import GrammarCheck
 from engine.corpus.definition.model import EMOTION_KINDS, EMOTIONS, PERSON_KINDS, REVIEW_STATUSES, CorpusDefinition
@@ -84,14 +86,42 @@ def check_corpus(corpus: CorpusDefinition, compiled: CompiledCorpus | None = Non
     out += _check_forms(corpus)
     out += _check_duplicates(corpus)
     out += _check_templates(corpus, cc)
+    out += agreement_findings(corpus)
+    out += declension_findings(cc)
     grammar = GrammarCheck(cc)
     n, combo = _check_combinations(cc, grammar, keep_sentences)
     report.sentences = n
-    out += _collapse_absent(combo)
+    out += _speaker_agreement(corpus, _collapse_absent(combo))
     out += grammar.findings()
     report.pairs, pair_findings = check_pairs(corpus, cc)
     out += pair_findings
     return report
+
+
+def _speaker_agreement(corpus: CorpusDefinition, findings: list[Finding]) -> list[Finding]:
+    """E002 "add gender=person.gender to the slot" is wrong where the speaker feels ("{person} mi ha
+    fatto sentire {emotion}"): agreeing with the person is E016. There the advice is the speaker's
+    gender (``wanted`` gender=<speaker_gender>, '' while it is not declared) — issue 39."""
+    from engine.corpus.check.grammar.referent import template_experiencer
+
+    who: dict[str, str] = {}
+    for f in findings:
+        if f.code != "E002" or not f.item.startswith("templates[") or f.wanted.get("gender") != "person.gender":
+            continue
+        t = next((t for t in corpus.templates if t.id == f.template), None)
+        if t is None:
+            continue
+        if t.id not in who:
+            who[t.id] = template_experiencer(corpus, t)
+        if who[t.id] != "speaker":
+            continue
+        g = corpus.speaker_gender
+        f.wanted = {"gender": g}
+        f.message = (f"slot {f.slot!r} does not ask for gender, and its words have one form per gender; the speaker "
+                     "feels here, so it is the speaker's gender, not the person's: "
+                     + (f"add gender={g} to the slot (Fix: add gender={g})" if g else
+                        "declare the speaker's grammatical gender (speaker_gender), then add it to the slot"))
+    return findings
 
 
 def _collapse_absent(findings: list[Finding]) -> list[Finding]:
@@ -109,7 +139,11 @@ def _collapse_absent(findings: list[Finding]) -> list[Finding]:
             first[key] = f
             out.append(f)
     for key, f in first.items():
-        f.message += f" ({count[key]} combination(s))"
+        if f.key:
+            f.params["combinations"] = count[key]
+            f.render()
+        else:
+            f.message += f" ({count[key]} combination(s))"
     return out
 
 
@@ -117,10 +151,11 @@ def _feature_problems(corpus: CorpusDefinition, feats: dict[str, str], item: str
     out = []
     for k, v in feats.items():
         if k not in corpus.features:
-            out.append(Finding("E005", f"feature {k!r} is not declared in [features]"
-                               f" (declared: {', '.join(sorted(corpus.features)) or 'none'})", item=item, slot=slot))
+            out.append(Finding("E005", said("E005.undeclared", feature=k,
+                                            declared=", ".join(sorted(corpus.features)) or "none"), item=item, slot=slot))
         elif v not in corpus.features[k]:
-            out.append(Finding("E006", f"{k}={v!r} is not one of {corpus.features[k]}", item=item, slot=slot))
+            out.append(Finding("E006", said("E006.value", feature=k, value=v, values=list(corpus.features[k])),
+                               item=item, slot=slot))
     return out
 
 
@@ -131,17 +166,18 @@ def _check_features(corpus: CorpusDefinition) -> list[Finding]:
             out += _feature_problems(corpus, {name: v for v in axis.feature_values.values()}, f"axes.{name}.feature")
             for g in axis.feature_values:
                 if g not in axis.groups:
-                    out.append(Finding("E011", f"feature mapping names unknown group {g!r}", item=f"axes.{name}.feature"))
+                    out.append(Finding("E011", said("E011.mapping", value=g), item=f"axes.{name}.feature"))
     for feat, rules in corpus.expect.items():
         for value in rules:
             out += _feature_problems(corpus, {feat: value}, f"expect.{feat}")
     for feat in corpus.derive:
         if feat not in corpus.features:
-            out.append(Finding("E005", f"derived feature {feat!r} is not declared in [features]", item=f"derive.{feat}"))
+            out.append(Finding("E005", said("E005.derived", feature=feat), item=f"derive.{feat}"))
         else:
             for v in corpus.derive[feat]:
                 if v not in corpus.features[feat]:
-                    out.append(Finding("E006", f"derived value {v!r} is not one of {corpus.features[feat]}", item=f"derive.{feat}"))
+                    out.append(Finding("E006", said("E006.derived", value=v, values=list(corpus.features[feat])),
+                                       item=f"derive.{feat}"))
     return out
 
 
@@ -154,33 +190,32 @@ def _check_persons(corpus: CorpusDefinition) -> list[Finding]:
     for p in corpus.persons:
         item = f"persons[{p.id}]"
         if p.kind not in PERSON_KINDS:
-            out.append(Finding("E011", f"kind {p.kind!r} is not one of {list(PERSON_KINDS)}", item=item, person=p.id))
+            out.append(Finding("E011", said("E011.kind", value=p.kind, values=list(PERSON_KINDS)), item=item, person=p.id))
         for axis_name, group in p.groups.items():
             axis = corpus.axes[axis_name]
             if group not in axis.groups:
-                out.append(Finding("E011", f"{axis_name}={group!r} is not one of {axis.groups}", item=item, person=p.id))
+                out.append(Finding("E011", said("E011.group", axis=axis_name, value=group, values=list(axis.groups)),
+                                   item=item, person=p.id))
         if "gender" not in p.groups and p.kind != "identity_term":
-            out.append(Finding("E011", "person term has no gender", item=item, person=p.id))
+            out.append(Finding("E011", said("E011.no_gender"), item=item, person=p.id))
         if p.kind == "name" and race is not None and race.name not in p.groups:
-            out.append(Finding("E011", f"given name has no {race.name} group", item=item, person=p.id))
+            out.append(Finding("E011", said("E011.no_group", axis=race.name), item=item, person=p.id))
         if p.kind == "noun_phrase" and race is not None and race.name in p.groups:
-            out.append(Finding("E011", f"noun phrase tagged with {race.name}; noun phrases carry gender only",
-                               item=item, person=p.id))
+            out.append(Finding("E011", said("E011.np_group", axis=race.name), item=item, person=p.id))
         if not p.forms and p.review.status == "untranslatable":
-            out.append(Finding("W108", "marked untranslatable and has no forms: its sentences are not generated",
-                               item=item, person=p.id))
+            out.append(Finding("W108", said("W108.person"), item=item, person=p.id))
         elif not p.forms:
-            out.append(Finding("E012", "no forms: this person term yields no sentences", item=item, person=p.id))
+            out.append(Finding("E012", said("E012.person"), item=item, person=p.id))
         out += _feature_problems(corpus, p.features, item)
         out += _pair_findings(p, by_id, item, in_pairs)
         if p.kind == "name":
             for f in p.forms:
                 first = f.text[:1]
                 if first.isalpha() and first.lower() != first.upper() and not first.isupper():
-                    out.append(Finding("W104", f"name {f.text!r} does not start with a capital letter",
-                                       item=item, person=p.id))
+                    out.append(Finding("W104", said("W104.name", entry=f.text), item=item, person=p.id))
         if p.review.status not in REVIEW_STATUSES:
-            out.append(Finding("W107", f"status {p.review.status!r} is not one of {list(REVIEW_STATUSES)}", item=item))
+            out.append(Finding("W107", said("W107.status", value=p.review.status, values=list(REVIEW_STATUSES)),
+                               item=item))
     return out
 
 
@@ -191,11 +226,11 @@ def _pair_findings(p, by_id: dict, item: str, in_pairs: set[str]) -> list[Findin
     if p.pair:
         other = by_id.get(p.pair)
         if other is None or other.gender == p.gender:
-            return [Finding("W106", f"pair {p.pair!r} is missing or of the same gender", item=item, person=p.id)]
+            return [Finding("W106", said("W106.same_gender", pair=p.pair), item=item, person=p.id)]
         if other.pair != p.id:
             now = f"names {other.pair!r}" if other.pair else "is empty"
-            return [Finding("W106", f"pair not mirrored: {other.id!r}'s pair {now}; set it to {p.id!r} "
-                            f"(Fix: mirror the pair)", item=item, person=p.id)]
+            return [Finding("W106", said("W106.not_mirrored", other=other.id, now=now, person=p.id), item=item,
+                            person=p.id)]
         return []
     if p.kind != "noun_phrase" or not p.gender or p.id in in_pairs:
         return []
@@ -206,8 +241,7 @@ def _pair_findings(p, by_id: dict, item: str, in_pairs: set[str]) -> list[Findin
     if not free and not any(q.kind == "noun_phrase" and q.gender and q.gender != p.gender for q in by_id.values()):
         return []
     hint = f" (e.g. {', '.join(repr(x) for x in free[:3])})" if free else ""
-    return [Finding("W106", f"noun phrase has no pair: choose its counterpart of the other gender{hint} in the Pair "
-                    f"column, else its sentences have no counterfactual twin", item=item, person=p.id)]
+    return [Finding("W106", said("W106.no_pair", hint=hint, candidates=list(free[:3])), item=item, person=p.id)]
 
 
 def _check_emotions(corpus: CorpusDefinition) -> list[Finding]:
@@ -215,20 +249,21 @@ def _check_emotions(corpus: CorpusDefinition) -> list[Finding]:
     for e in corpus.emotion_words:
         item = f"emotion_words[{e.id}]"
         if e.emotion not in EMOTIONS:
-            what = "has no emotion" if not e.emotion else f"emotion {e.emotion!r} is not one of {list(EMOTIONS)}"
+            what = said("E007.no_emotion") if not e.emotion else said("E007.emotion", value=e.emotion,
+                                                                         values=list(EMOTIONS))
             out.append(Finding("E007", what, item=item, emotion_word=e.id))
         if e.kind not in EMOTION_KINDS:
-            what = "has no kind" if not e.kind else f"kind {e.kind!r} is not one of {list(EMOTION_KINDS)}"
+            what = said("E007.no_kind") if not e.kind else said("E007.kind", value=e.kind, values=list(EMOTION_KINDS))
             out.append(Finding("E007", what, item=item, emotion_word=e.id))
         if not e.forms and e.review.status == "untranslatable":
-            out.append(Finding("W108", "marked untranslatable and has no forms: its sentences are not generated"
-                               + (f" ({e.review.note})" if e.review.note else ""), item=item, emotion_word=e.id))
-        elif not e.forms:
-            out.append(Finding("E012", "no forms (untranslated): combinations with this word are skipped",
+            out.append(Finding("W108", said("W108.emotion", note=f" ({e.review.note})" if e.review.note else ""),
                                item=item, emotion_word=e.id))
+        elif not e.forms:
+            out.append(Finding("E012", said("E012.emotion"), item=item, emotion_word=e.id))
         out += _feature_problems(corpus, e.features, item)
         if e.review.status not in REVIEW_STATUSES:
-            out.append(Finding("W107", f"status {e.review.status!r} is not one of {list(REVIEW_STATUSES)}", item=item))
+            out.append(Finding("W107", said("W107.status", value=e.review.status, values=list(REVIEW_STATUSES)),
+                               item=item))
     return out
 
 
@@ -266,11 +301,11 @@ def _check_forms(corpus: CorpusDefinition) -> list[Finding]:
             out += _feature_problems(corpus, f.features, item)
             continue
         if not f.text.strip():
-            out.append(Finding("E008", "empty form", item=item))
+            out.append(Finding("E008", said("E008.empty"), item=item))
             continue
         why = stray_characters(f.text)
-        if why:
-            out.append(Finding("W102", f"form {f.text!r}: {why}", item=item))
+        if why and not separator_problem(f.text):  # two forms in one: E027 says how to enter them
+            out.append(Finding("W102", said("W102.stray", form=f.text, why=why), item=item))
         out += _feature_problems(corpus, f.features, item)
     return out
 
@@ -288,8 +323,8 @@ def _check_duplicates(corpus: CorpusDefinition) -> list[Finding]:
             if len(set(ids)) > 1:
                 by_ids[tuple(dict.fromkeys(ids))].append(text)
         for ids, texts in by_ids.items():
-            shown = ", ".join(repr(t) for t in texts)
-            out.append(Finding("W101", f"form{'s' if len(texts) > 1 else ''} {shown} listed for {', '.join(ids)}",
+            out.append(Finding("W101", said("W101.duplicate", forms_word="forms" if len(texts) > 1 else "form",
+                                            forms=", ".join(repr(t) for t in texts), ids=", ".join(ids)),
                                item=f"{label}[{ids[0]}]"))
     return out
 
@@ -302,36 +337,32 @@ def _check_templates(corpus: CorpusDefinition, cc: CompiledCorpus) -> list[Findi
         out += ct.problems
         for v in t.variants:
             if v.text != v.text.strip() or "  " in v.text:
-                out.append(Finding("W105", f"template text {v.text!r} has doubled, leading or trailing spaces",
-                                   item=item, template=t.id))
+                out.append(Finding("W105", said("W105.spaces", text=v.text), item=item, template=t.id))
             out += _feature_problems(corpus, v.features, item)
         for feat, ref in t.select.items():
             if not ref.startswith(("person.", "emotion.")):
-                out.append(Finding("E010", f"select {feat}={ref!r}: refer to person.FEATURE or emotion.FEATURE",
-                                   item=item, template=t.id))
+                out.append(Finding("E010", said("E010.select", feature=feat, ref=ref), item=item, template=t.id))
         for cv in ct.variants:
             if cv.person_slot is None and not (cv.variant.text or "").strip():
                 # An empty text is an untranslated template (a new language started from a source
                 # corpus), not a malformed one: say so in the translator's terms.
-                out.append(Finding("E012", "template not translated yet: it yields no sentences",
-                                   item=item, template=t.id))
+                out.append(Finding("E012", said("E012.template"), item=item, template=t.id))
             elif cv.person_slot is None:
-                out.append(Finding("E003", "template has no {person} slot", item=item, template=t.id))
+                out.append(Finding("E003", said("E003.no_person"), item=item, template=t.id))
             for slot in cv.parsed.slots:
                 if not slot.generating and cc.corpus.word(slot.source) is None:
-                    out.append(Finding("E004", f"slot {slot.name!r} names no word {slot.source!r} "
-                                       f"(known: person, emotion{', ' if corpus.words else ''}"
-                                       f"{', '.join(w.id for w in corpus.words)})", item=item, template=t.id,
-                                       slot=slot.name))
+                    known = ", ".join(["person", "emotion"] + [w.id for w in corpus.words])
+                    out.append(Finding("E004", said("E004.no_word", slot=slot.name, word=slot.source, known=known),
+                                       item=item, template=t.id, slot=slot.name))
                 feats = {k: v for k, v in slot.fixed.items() if not cc.is_filter(slot, k)}
                 out += _feature_problems(corpus, feats, item, slot=slot.name)
                 for k in slot.refs:
                     if k not in corpus.features:
-                        out.append(Finding("E005", f"slot {slot.name!r} agrees on undeclared feature {k!r}",
+                        out.append(Finding("E005", said("E005.slot", slot=slot.name, feature=k),
                                            item=item, template=t.id, slot=slot.name))
                 if slot.source == "emotion" and "kind" in slot.fixed and slot.fixed["kind"] not in EMOTION_KINDS:
-                    out.append(Finding("E006", f"kind={slot.fixed['kind']!r} is not one of {list(EMOTION_KINDS)}",
-                                       item=item, template=t.id, slot=slot.name))
+                    out.append(Finding("E006", said("E006.kind", feature="kind", value=slot.fixed["kind"],
+                                                    values=list(EMOTION_KINDS)), item=item, template=t.id, slot=slot.name))
         # fix E003 duplicates from several variants
     seen = set()
     unique = []
@@ -366,7 +397,7 @@ def _check_combinations(cc: CompiledCorpus, grammar: GrammarCheck, keep: bool = 
                     s = r.sentence
                     first = next((ch for ch in s if ch.isalpha()), "")
                     if first and first.lower() != first.upper() and not first.isupper():
-                        out.append(Finding("W103", f"sentence starts lower-case: {s!r}", template=ct.id,
+                        out.append(Finding("W103", said("W103.lower", sentence=s), template=ct.id,
                                            person=p.id, emotion_word=e.id if e else ""))
                 else:
                     out.append(r)

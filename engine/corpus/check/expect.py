@@ -15,17 +15,20 @@ warnings (W112): the rule is the corpus author's heuristic, not a grammar.
 """
 from __future__ import annotations
 
-import re
 from functools import lru_cache
+
+from engine.common.patterns import UserPattern, toml_line_of, user_pattern
 
 from engine.corpus.generate.compiled import CEntry, CompiledCorpus, Realisation
 from engine.corpus.check.findings import Finding
+from engine.corpus.check.messages import said
 from engine.corpus.generate.realised import slot_spans, slot_wants
 
 
 @lru_cache(maxsize=256)
-def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+def _rx(pattern: str, file: str, field: str) -> UserPattern:
+    """Read when the definition was loaded (valid, probed); every match runs with a deadline."""
+    return user_pattern(pattern, file=file, field=field, line_of=toml_line_of(file, field), probe=False)
 
 
 def expect_findings(cc: CompiledCorpus, template_id: str, r: Realisation, person: CEntry,
@@ -44,9 +47,9 @@ def expect_findings(cc: CompiledCorpus, template_id: str, r: Realisation, person
             if raw is None:
                 raw, spans = slot_spans(r)
             start = spans[slot_name][0]
-            if not _rx(pattern).match(raw[start:]):
-                out.append(Finding("W112", f"slot {slot_name!r} asks for {feat}={value} but realises "
-                                   f"{raw[start:]!r}, which does not match {pattern!r}",
+            if not _rx(pattern, cc.corpus.path, f"expect.{feat}.{value}").match(raw[start:]):
+                out.append(Finding("W112", said("W112.shape", slot=slot_name, feature=feat, value=value,
+                                                text=raw[start:], pattern=pattern),
                                    template=template_id, slot=slot_name,
                                    person=person.id, emotion_word=emotion.id if emotion else ""))
     return out

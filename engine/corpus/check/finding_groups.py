@@ -50,6 +50,8 @@ def is_untranslated(f: Finding, todo: dict[str, set[str]]) -> bool:
     """Whether a finding only says that its item is not translated yet."""
     if f.code == "E012":
         return True
+    if f.code in ("E026", "E027", "E028"):
+        return False  # what keeps the item from being translated: shown, not folded into progress
     cause = cause_of(f)
     if cause is not None and cause[1] in todo.get(cause[0], set()):
         return True
@@ -141,6 +143,8 @@ def check_text(report: CheckReport, corpus: CorpusDefinition, *, include_untrans
         lines.append(f"  {f.severity.upper()} {f.code} {g.where()}: {f.message}{extra}")
         if f.available and f.code in ("E001", "E002"):
             lines.append(f"      forms available: {', '.join(f.available) or 'none'}")
-    if progress.left and not include_untranslated:
-        lines.append(f"  ({progress.left:,} item(s) not translated yet are not listed; --untranslated lists them)")
+    # items left to do because of a listed E026/E027 (a form missing, two forms in one) are not hidden
+    hidden = progress.left - len({g.cause for g in groups if g.code in ("E026", "E027") and g.cause})
+    if hidden > 0 and not include_untranslated:
+        lines.append(f"  ({hidden:,} item(s) not translated yet are not listed; --untranslated lists them)")
     return "\n".join(lines)

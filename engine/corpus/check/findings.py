@@ -7,6 +7,7 @@ they name; warnings do not.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 ERROR = "error"
 WARNING = "warning"
@@ -42,6 +43,12 @@ CODES: dict[str, tuple[str, str]] = {
     "E023": (ERROR, "form that does not exist in the language, or a false friend"),
     "E024": (ERROR, "construction with the wrong reading (a calque, a trait for a feeling)"),
     "E025": (ERROR, "missing or non-standard sentence-final punctuation"),
+    # agreement the checker knows (engine.corpus.check.agreement, grammar/languages/inflection/<lang>.toml)
+    "E026": (ERROR, "a form the slot needs is missing (agreement)"),
+    "E027": (ERROR, "two forms typed as one (joined by a separator)"),
+    "E028": (ERROR, "form does not match the language's inflection (tags swapped, same form, wrong ending)"),
+    "E029": (ERROR, "name in a slot asking for a case has no (known) declension"),
+    "E030": (ERROR, "person in a frame that governs a case, without that case"),
     "W101": (WARNING, "same form listed for different entries"),
     "W102": (WARNING, "stray punctuation or whitespace in a form"),
     "W103": (WARNING, "sentence does not start with a capital letter"),
@@ -61,13 +68,18 @@ CODES: dict[str, tuple[str, str]] = {
 }
 
 # Codes a definition may declare in [known_defects] (a published text kept as it was).
-GRAMMAR_CODES = ("E016", "E017", "E018", "E019", "E020", "E021", "E022", "E023", "E024", "E025")
+GRAMMAR_CODES = ("E016", "E017", "E018", "E019", "E020", "E021", "E022", "E023", "E024", "E025", "E026", "E028", "E030")
 
 
 @dataclass
 class Finding:
+    """One finding: its code, where, and what it says as data — ``key`` (a message of
+    engine.corpus.check.messages) and ``params`` (its typed fields), from which ``message`` (the
+    engine's English) and every interface language are rendered (``messages.finding_text``).
+    ``Finding(code, said(key, **fields), …)`` or a plain English ``message`` (no key: shown as is)."""
+
     code: str
-    message: str
+    message: Any
     item: str = ""  # e.g. "templates[T05]", "persons[she]"
     template: str = ""
     slot: str = ""
@@ -78,6 +90,22 @@ class Finding:
     # Non-empty: the definition declares this fault a known defect of the published text it
     # reproduces ([known_defects]); the finding is then a warning, and this is the reason given.
     known: str = ""
+    key: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        from engine.corpus.check.messages import Said
+
+        if isinstance(self.message, Said):
+            self.key, self.params = self.message.key, dict(self.message.params)
+        if self.key:
+            self.render()
+
+    def render(self) -> None:
+        """``message`` again from the key and fields (after a count or a known defect was added)."""
+        from engine.corpus.check.messages import finding_text
+
+        self.message = finding_text(self)
 
     @property
     def severity(self) -> str:

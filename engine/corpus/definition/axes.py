@@ -16,6 +16,7 @@ from collections import Counter
 from engine.common.errors import UserError
 
 from engine.corpus.check.findings import Finding
+from engine.corpus.check.messages import said
 from engine.corpus.definition.model import Axis, CorpusDefinition
 
 NAME_RX = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -112,9 +113,7 @@ def axis_findings(corpus: CorpusDefinition) -> list[Finding]:
         for g in axis.groups:
             if not counts.get(g) and not (paired and g == axis.reference):
                 who = "person" if name == "gender" else "name"
-                out.append(Finding("W115", f"group {g!r} of axis {name!r} has no {who}: tag a {who} with it "
-                                   f"(or remove the group), else every comparison with {g!r} is empty",
-                                   item=f"axes.{name}"))
+                out.append(Finding("W115", said("W115.empty_group", group=g, axis=name, who=who), item=f"axes.{name}"))
     out += _balance(corpus)
     return out
 
@@ -146,9 +145,7 @@ def _balance(corpus: CorpusDefinition) -> list[Finding]:
         shown = ", ".join(f"{k} {n}" for k, n in cells.items())
         most = max(cells.values())
         if axis == "noun_phrase":
-            out.append(Finding("W116", f"unbalanced design: noun phrases per gender: {shown}; give each gender "
-                               f"{most} so that no group's mean rests on fewer sentences", item="axes.gender"))
+            out.append(Finding("W116", said("W116.noun_phrases", cells=shown, n=most), item="axes.gender"))
         else:
-            out.append(Finding("W116", f"unbalanced design: names per gender × {axis}: {shown}; give each cell "
-                               f"{most} names so that no group's mean rests on fewer sentences", item=f"axes.{axis}"))
+            out.append(Finding("W116", said("W116.names", axis=axis, cells=shown, n=most), item=f"axes.{axis}"))
     return out

@@ -6,7 +6,6 @@ be found, the line, plus what to do; nothing here raises anything but Definition
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -186,6 +185,8 @@ class _Builder:
         derive: dict[str, dict[str, str]] = {}
         for k, v in self.table(data.get("derive", {}), "derive").items():
             derive[k] = self.str_map(v, f"derive.{k}")
+            for value, rx in derive[k].items():
+                self.pattern(rx, f"derive.{k}.{value}")
         axes = self.axes(data.get("axes"))
         persons = [self.person(p, i, axes) for i, p in enumerate(self.array(data.get("persons", []), "persons"))]
         emotions = [self.emotion(e, i) for i, e in enumerate(self.array(data.get("emotion_words", []), "emotion_words"))]
@@ -212,7 +213,7 @@ class _Builder:
                             fix=f"use one of {features.get('gender') or 'the gender values (declare features.gender)'}")
         spelling = self.table(data.get("spelling", {}), "spelling")
         self.keys(spelling, {"accept"}, "spelling")
-        accept = [self.string(w, f"spelling.accept[{i}]")
+        accept = [self.accepted_word(w, f"spelling.accept[{i}]")
                   for i, w in enumerate(self.array(spelling.get("accept", []), "spelling.accept"))]
         restrictions = self.restrictions(data.get("restrictions", []))
         return CorpusDefinition(
@@ -224,7 +225,7 @@ class _Builder:
             licence=self.string(data.get("licence"), "licence", required=False),
             cite=self.string(data.get("cite"), "cite", required=False),
             id_prefix=self.string(data.get("id_prefix"), "id_prefix", required=False),
-            direction=self.string(data.get("direction", "ltr"), "direction"),
+            direction=self.direction(data.get("direction", "ltr")),
             pairs=pairs, expect=expect, known_defects=known_defects, extra=extra, path=self.name,
             speaker_gender=speaker_gender, spelling_accept=accept, restrictions=restrictions,
         )
@@ -239,7 +240,8 @@ class _Builder:
             try:
                 parse_restriction(r, f"restrictions[{i}]")
             except LanguageDataError as exc:
-                raise self.fail(exc.field, exc.message, fix="see engine/corpus/check/grammar/languages/README.md") from None
+                raise self.fail(exc.field, exc.message,
+                                fix=exc.fix or "see engine/corpus/check/grammar/languages/README.md") from None
             out.append(dict(r))
         return out
 
@@ -275,11 +277,34 @@ class _Builder:
         for feat, rules in self.table(value, "expect").items():
             out[feat] = self.str_map(rules, f"expect.{feat}")
             for v, rx in out[feat].items():
-                try:
-                    re.compile(rx)
-                except re.error as exc:
-                    raise self.fail(f"expect.{feat}.{v}", f"not a valid regular expression ({exc})") from None
+                self.pattern(rx, f"expect.{feat}.{v}")
         return out
+
+    def direction(self, value: Any) -> str:
+        d = self.string(value, "direction")
+        if d not in ("ltr", "rtl"):
+            raise self.fail("direction", f"{d!r} is not a writing direction", fix='write "ltr" or "rtl"')
+        return d
+
+    def accepted_word(self, value: Any, field: str) -> str:
+        """One entry of [spelling] accept: one word, as `corpus spelling-add` takes it (the check
+        splits sentences into words: "two words" or a NUL would never match anything)."""
+        from engine.corpus.check.spelling import WORD
+
+        w = self.string(value, field)
+        if WORD.fullmatch(w) is None:
+            raise self.fail(field, f"{w!r} is not one word",
+                            fix="one word per entry: letters, with an inner hyphen or apostrophe")
+        return w
+
+    def pattern(self, rx: str, field: str) -> None:
+        """A user's regular expression: valid, and not one that backtracks without end."""
+        from engine.common.patterns import PatternError, user_pattern
+
+        try:
+            user_pattern(rx, field=field)
+        except PatternError as exc:
+            raise self.fail(field, exc.message, fix=exc.fix) from None
 
     def known_defects(self, value: Any) -> dict[str, str]:
         """Grammar-rule codes a published text keeps on purpose, each with its reason."""

@@ -6,10 +6,11 @@ depend on the combination (parsing, slot order, merged form features) is done on
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
+from engine.common.patterns import toml_line_of, user_pattern
 from engine.corpus.check.findings import Finding
+from engine.corpus.check.messages import said
 from engine.corpus.definition.model import CorpusDefinition, EmotionWord, Form, PersonTerm, Template, Variant
 from engine.corpus.definition.template_syntax import ParsedTemplate, Slot, TemplateSyntaxError, parse_template
 
@@ -76,7 +77,9 @@ class Realisation:
 class CompiledCorpus:
     def __init__(self, corpus: CorpusDefinition) -> None:
         self.corpus = corpus
-        self._derive = {f: [(v, re.compile(rx)) for v, rx in vals.items()] for f, vals in corpus.derive.items()}
+        self._derive = {f: [(v, user_pattern(rx, file=corpus.path, field=f"derive.{f}.{v}", probe=False,
+                                              line_of=toml_line_of(corpus.path, f"derive.{f}.{v}")))
+                            for v, rx in vals.items()] for f, vals in corpus.derive.items()}
         self.derive_problems: list[Finding] = []
         self.persons = [self._person(p) for p in corpus.persons if _in_use(p)]
         self.emotions = [self._emotion(e) for e in corpus.emotion_words if _in_use(e)]
@@ -86,6 +89,10 @@ class CompiledCorpus:
         # slots are filled, and the form an entry yields for a given request, never change once
         # compiled, so both are computed once.
         self._plans: dict[int, tuple[CVariant, list[tuple]]] = {}
+        # names that decline (Arabic triptotes take the accusative -an: محمدًا): the language's classes
+        from engine.corpus.check.grammar.inflection import inflection  # the grammar package imports this module
+
+        self._declension = inflection(corpus.language).declension
 
     # -- compile ----------------------------------------------------------------
     def _form(self, f: Form, entry_features: dict[str, str]) -> CForm:
@@ -123,11 +130,13 @@ class CompiledCorpus:
             try:
                 parsed = parse_template(v.text)
             except TemplateSyntaxError as exc:
-                ct.problems.append(Finding("E010", f"template text: {exc}", item=f"templates[{t.id}]", template=t.id))
+                ct.problems.append(Finding("E010", said("E010.text", detail=str(exc)), item=f"templates[{t.id}]",
+                                           template=t.id))
                 continue
             order, err = _dependency_order(parsed)
             if err:
-                ct.problems.append(Finding("E010", err, item=f"templates[{t.id}]", template=t.id))
+                ct.problems.append(Finding("E010", said("E010.order", detail=err), item=f"templates[{t.id}]",
+                                           template=t.id))
                 continue
             ps = next((s for s in parsed.slots if s.source == "person"), None)
             es = next((s for s in parsed.slots if s.source == "emotion"), None)
@@ -175,7 +184,7 @@ class CompiledCorpus:
         for slot, source, fixed, fixed_key, refs in plan:
             entry = person if source is _PERSON else emotion if source is _EMOTION else source
             if entry is None:
-                return Finding("E004", f"slot {slot.name!r}: no word with id {slot.source!r}", slot=slot.name,
+                return Finding("E004", said("E004.no_word_id", slot=slot.name, word=slot.source), slot=slot.name,
                                **_base(ct, person, emotion))
             if refs:
                 wanted = dict(fixed)
@@ -185,8 +194,8 @@ class CompiledCorpus:
                     if value is None and ref.slot == "person":
                         value = person.attrs.get(ref.feature)
                     if value is None:
-                        return Finding("E001", f"slot {slot.name!r} agrees on {key} with {ref.slot}.{ref.feature}, "
-                                       f"but the form chosen for {ref.slot!r} has no {ref.feature!r} feature",
+                        return Finding("E001", said("E001.agree_missing", slot=slot.name, feature=key,
+                                                    ref=f"{ref.slot}.{ref.feature}", other=ref.slot, missing=ref.feature),
                                        slot=slot.name, wanted={key: f"{ref.slot}.{ref.feature}"},
                                        available=[_describe(f) for f in entry.forms], **_base(ct, person, emotion))
                     wanted[key] = value
@@ -196,28 +205,27 @@ class CompiledCorpus:
                 sel_key = fixed_key
             form = entry.selected.get(sel_key)
             if form is None:
-                form = entry.selected[sel_key] = _select(entry.forms, wanted)
+                form = entry.selected[sel_key] = self._choose(entry, wanted, source is _PERSON)
             if form.__class__ is str:
                 code = "E002" if form == "ambiguous" else "E001"
                 if not entry.forms:
-                    msg = f"slot {slot.name!r}: entry {entry.id!r} has no forms (untranslated)"
+                    msg = said("E001.no_forms", slot=slot.name, entry=entry.id)
                 elif code == "E001":
-                    msg = f"slot {slot.name!r}: {entry.id!r} has no form with {_fmt(wanted)}"
+                    msg = said("E001.no_form", slot=slot.name, entry=entry.id, features=_fmt(wanted))
                 else:
                     agree = _agreement_fix(entry.forms, wanted, slot, person)
                     if agree:
                         # the template's slot does not ask for the feature the forms differ in:
                         # the fix is in the template, not in each emotion word (one finding per slot)
-                        msg = (f"slot {slot.name!r} does not ask for {agree}, and its words have one form per "
-                               f"{agree}: add {agree}=person.{agree} to the slot (Fix: add {agree}=person.{agree})")
+                        msg = said("E002.slot_fix", slot=slot.name, feature=agree, ref=f"person.{agree}")
                         return Finding(code, msg, item=f"templates[{ct.id}]", slot=slot.name,
                                        wanted={agree: f"person.{agree}"}, **_base(ct, person, emotion))
-                    msg = f"slot {slot.name!r}: several forms of {entry.id!r} fit {_fmt(wanted) or 'the slot'}; add a feature to tell them apart"
+                    msg = said("E002.ambiguous", slot=slot.name, entry=entry.id, features=_fmt(wanted) or "the slot")
                 return Finding(code, msg, slot=slot.name, wanted=dict(wanted),
                                available=[_describe(f) for f in entry.forms], **_base(ct, person, emotion))
             if form.absent:
-                return Finding("W109", f"slot {slot.name!r}: {entry.id!r} has no form with {_fmt(wanted)} "
-                               f"({form.absent}); combination skipped", slot=slot.name, wanted=dict(wanted),
+                return Finding("W109", said("W109.absent", slot=slot.name, entry=entry.id, features=_fmt(wanted),
+                                            why=form.absent), slot=slot.name, wanted=dict(wanted),
                                **_base(ct, person, emotion))
             chosen[slot.name] = form
         sentence = "".join([piece if piece.__class__ is str else chosen[piece.name].text
@@ -225,6 +233,19 @@ class CompiledCorpus:
         if self.corpus.capitalize:
             sentence = capitalise_first(sentence)
         return Realisation(sentence, variant, chosen)
+
+    def _choose(self, entry: CEntry, wanted: dict[str, str], person: bool) -> CForm | str:
+        """The form for ``wanted`` (or "missing"/"ambiguous"); a person's form declined for the case
+        the slot asks when the person has a declension class and no form of that case."""
+        form = _select(entry.forms, wanted)
+        decl = self._declension
+        if not person or decl is None or form.__class__ is str or form.absent:
+            return form
+        case = wanted.get(decl.case)
+        cls = decl.classes.get(entry.entry_features.get(decl.feature, ""))
+        if not case or cls is None or decl.case in form.features:
+            return form
+        return CForm(cls.decline(form.text, case), {**form.features, decl.case: case})
 
     def _plan(self, variant: CVariant) -> list[tuple]:
         """Per slot, in dependency order: the slot, its entry source (person, emotion or the
@@ -255,7 +276,8 @@ class CompiledCorpus:
         fits = [v for v in ct.variants if all(v.variant.features.get(k) == val for k, val in want.items())]
         if len(fits) == 1:
             return fits[0]
-        return Finding("E009", f"{len(fits)} variants of template {ct.id!r} fit {_fmt(want)}", item=f"templates[{ct.id}]",
+        return Finding("E009", said("E009.variants", n=len(fits), template=ct.id, features=_fmt(want)),
+                       item=f"templates[{ct.id}]",
                        wanted={k: str(v) for k, v in want.items()},
                        available=[_fmt(v.variant.features) for v in ct.variants])
 

@@ -20,7 +20,9 @@ FORMATS = ("csv", "jsonl", "parquet")
 
 def to_bytes(df: pd.DataFrame, fmt: str) -> bytes:
     if fmt == "csv":
-        return df.to_csv(index=False, lineterminator="\n").encode("utf-8")
+        from engine.common.csv_cells import csv_text  # formula-safe: a spreadsheet shows text, runs nothing
+
+        return csv_text(df, lineterminator="\n").encode("utf-8")
     if fmt == "jsonl":
         return (df.to_json(orient="records", lines=True, force_ascii=False) or "").encode("utf-8")
     if fmt == "parquet":

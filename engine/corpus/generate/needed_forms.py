@@ -17,7 +17,7 @@ from engine.corpus.definition.model import CorpusDefinition
 from engine.corpus.definition.template_syntax import TemplateSyntaxError, parse_template
 
 
-def _slot_applies(corpus: CorpusDefinition, list_name: str, entry: Any, slot) -> bool:
+def slot_applies(corpus: CorpusDefinition, list_name: str, entry: Any, slot) -> bool:
     if list_name == "persons":
         if slot.source != "person":
             return False
@@ -31,7 +31,7 @@ def _slot_applies(corpus: CorpusDefinition, list_name: str, entry: Any, slot) ->
     return list_name == "words" and slot.source == entry.id
 
 
-def _asked(corpus: CorpusDefinition, list_name: str, slot) -> dict[str, list[str]]:
+def asked_features(corpus: CorpusDefinition, list_name: str, slot) -> dict[str, list[str]]:
     """Feature -> the values this slot may ask for."""
     filters = PERSON_ATTRS | set(corpus.axes) if slot.source == "person" else EMOTION_ATTRS if slot.source == "emotion" else set()
     out: dict[str, list[str]] = {}
@@ -66,8 +66,8 @@ def needed_combinations(corpus: CorpusDefinition, list_name: str, entry: Any,
             except TemplateSyntaxError:
                 continue
             for slot in slots:
-                if _slot_applies(corpus, list_name, entry, slot):
-                    for k, values in _asked(corpus, list_name, slot).items():
+                if slot_applies(corpus, list_name, entry, slot):
+                    for k, values in asked_features(corpus, list_name, slot).items():
                         asked.setdefault(k, set()).update(values)
     own = set(getattr(entry, "features", {}) or {})
     if list_name == "persons":

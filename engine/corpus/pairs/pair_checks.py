@@ -17,6 +17,7 @@ import re
 
 from engine.corpus.generate.compiled import CompiledCorpus, CTemplate, CVariant, Realisation
 from engine.corpus.check.findings import Finding
+from engine.corpus.check.messages import said
 from engine.corpus.definition.model import CorpusDefinition, PersonTerm
 from engine.corpus.pairs.pairing import PersonPair, Realised, expand_pairs, realise_all
 from engine.corpus.generate.realised import slot_spans, slot_wants
@@ -36,18 +37,17 @@ def group_problems(corpus: CorpusDefinition, pp: PersonPair, by_id: dict[str, Pe
     name = f"{pp.privileged}~{pp.minoritised}"
     out = []
     if gm is None:
-        out.append(f"minoritised side {pp.minoritised!r} has no {pp.variable} group "
-                   "(only the privileged side may be unmarked)")
+        out.append(said("E015.no_group", pair=name, id=pp.minoritised, axis=pp.variable))
     elif gm == axis.reference:
         hint = " — privileged and minoritised swapped?" if gp is not None and gp != axis.reference else ""
-        out.append(f"minoritised side {pp.minoritised!r} is in the reference group {gm!r} of {pp.variable}{hint}")
+        out.append(said("E015.reference", pair=name, id=pp.minoritised, group=gm, axis=pp.variable, swapped=hint))
     elif gp == gm:
-        out.append(f"both sides are {gm!r}: the pair does not vary {pp.variable}")
+        out.append(said("E015.same_group", pair=name, group=gm, axis=pp.variable))
     for ax in corpus.axes:
         if ax != pp.variable and priv.groups.get(ax) != mino.groups.get(ax):
-            out.append(f"sides also differ on {ax} ({priv.groups.get(ax) or 'none'} vs {mino.groups.get(ax) or 'none'}): "
-                       "a pair varies one variable")
-    return [Finding("E015", f"pair {name}: {m}", item=pp.item, person=name) for m in out]
+            out.append(said("E015.other_axis", pair=name, axis=ax, a=priv.groups.get(ax) or "none",
+                            b=mino.groups.get(ax) or "none"))
+    return [Finding("E015", m, item=pp.item, person=name) for m in out]
 
 
 def compare_sides(cc: CompiledCorpus, ct: CTemplate, pp: PersonPair, a: Realised, b: Realised) -> list[Finding]:
@@ -63,8 +63,8 @@ def compare_sides(cc: CompiledCorpus, ct: CTemplate, pp: PersonPair, a: Realised
         sel = ct.template.select
         fa, fb = ra.variant.variant.features, rb.variant.variant.features
         if not (vf and sel and all(ref == f"person.{vf}" or fa.get(k) == fb.get(k) for k, ref in sel.items())):
-            return [Finding("E014", "sides use different template variants "
-                            f"({_fmt(ra.variant.variant.features)} vs {_fmt(rb.variant.variant.features)})", **base)]
+            return [Finding("E014", said("E014.variants", a=_fmt(ra.variant.variant.features),
+                                         b=_fmt(rb.variant.variant.features)), **base)]
     out: list[Finding] = []
     person_slot = ra.variant.person_slot.name
     wa = wb = None  # what each slot asked for: computed once per side, only when a slot differs
@@ -80,14 +80,12 @@ def compare_sides(cc: CompiledCorpus, ct: CTemplate, pp: PersonPair, a: Realised
         fa, fb = ca.features, cb.features
         diffs = [f"{k}={fa.get(k, '(none)')} vs {k}={fb.get(k, '(none)')}" for k in sorted(keys) if fa.get(k) != fb.get(k)]
         if diffs:
-            out.append(Finding("E014", f"slot {name!r} realised with different features: {', '.join(diffs)} "
-                               f"({ca.text!r} vs {cb.text!r})", slot=name, **base))
+            out.append(Finding("E014", said("E014.features", slot=name, diffs=", ".join(diffs), a=ca.text, b=cb.text),
+                               slot=name, **base))
         elif not dependent and ca.text != cb.text:
-            out.append(Finding("E014", f"slot {name!r} differs ({ca.text!r} vs {cb.text!r}) "
-                               "though it does not agree with the variable", slot=name, **base))
+            out.append(Finding("E014", said("E014.differs", slot=name, a=ca.text, b=cb.text), slot=name, **base))
     if _side_rest(cc, a, person_slot) != _side_rest(cc, b, person_slot):
-        out.append(Finding("W110", f"sides differ in length beyond the person term: {ra.sentence!r} vs {rb.sentence!r}",
-                           **base))
+        out.append(Finding("W110", said("W110.length", a=ra.sentence, b=rb.sentence), **base))
     return out
 
 
@@ -203,8 +201,8 @@ def check_pairs(corpus: CorpusDefinition, cc: CompiledCorpus | None = None) -> t
         if a is None or b is None:
             have, lack = (pp.privileged, pp.minoritised) if a is not None else (pp.minoritised, pp.privileged)
             e = (a or b).emotion
-            out.append(Finding("W111", f"pair {pp.privileged}~{pp.minoritised}: {have!r} has a sentence, "
-                               f"{lack!r} has none (see its own findings)", template=ct.id,
+            out.append(Finding("W111", said("W111.one_side", pair=f"{pp.privileged}~{pp.minoritised}", have=have,
+                                            lack=lack, template=ct.id), template=ct.id,
                                person=f"{pp.privileged}~{pp.minoritised}", emotion_word=e.id if e else ""))
             continue
         found = compare_sides(cc, ct, pp, a, b)

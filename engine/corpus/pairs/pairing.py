@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from engine.corpus.generate.compiled import CEntry, CompiledCorpus, CTemplate, Realisation
 from engine.corpus.check.findings import Finding
+from engine.corpus.check.messages import said
 from engine.corpus.definition.model import CorpusDefinition, Pair, PersonTerm
 
 Key = tuple[str, str, str]  # (template id, person id, emotion word id or "")
@@ -43,7 +44,7 @@ def expand_pairs(corpus: CorpusDefinition) -> tuple[list[PersonPair], list[Findi
     def add(pp: PersonPair) -> None:
         key = (pp.variable, pp.privileged, pp.minoritised)
         if key in seen:
-            problems.append(Finding("E013", f"pair {pp.privileged}~{pp.minoritised} ({pp.variable}) is declared twice",
+            problems.append(Finding("E013", said("E013.twice", a=pp.privileged, b=pp.minoritised, variable=pp.variable),
                                     item=pp.item))
             return
         seen.add(key)
@@ -66,15 +67,15 @@ def _expand_declared(corpus: CorpusDefinition, decl: Pair, by_id: dict[str, Pers
     item = f"pairs[{decl.id}]"
     problems: list[Finding] = []
     if decl.variable not in corpus.axes:
-        problems.append(Finding("E013", f"variable {decl.variable!r} is not an axis "
-                                f"(axes: {', '.join(corpus.axes)})", item=item))
+        problems.append(Finding("E013", said("E013.not_axis", variable=decl.variable, axes=", ".join(corpus.axes)),
+                                item=item))
         return [], problems
     for feat in decl.shared:
         if feat not in corpus.features:
-            problems.append(Finding("E005", f"shared feature {feat!r} is not declared in [features]", item=item))
+            problems.append(Finding("E005", said("E005.shared", feature=feat), item=item))
     unknown = [x for x in decl.privileged + decl.minoritised if x not in by_id]
     for x in dict.fromkeys(unknown):
-        problems.append(Finding("E013", f"no person with id {x!r}", item=item, person=x))
+        problems.append(Finding("E013", said("E013.no_person", id=x), item=item, person=x))
     priv = [x for x in decl.privileged if x in by_id]
     mino = [x for x in decl.minoritised if x in by_id]
     if unknown and decl.match == "zip":
@@ -85,8 +86,7 @@ def _expand_declared(corpus: CorpusDefinition, decl: Pair, by_id: dict[str, Pers
         if len(mino) == 1:
             mino = mino * len(priv)
         if len(priv) != len(mino):
-            problems.append(Finding("E013", f"zip needs lists of equal length (privileged {len(decl.privileged)}, "
-                                    f"minoritised {len(decl.minoritised)})", item=item))
+            problems.append(Finding("E013", said("E013.zip", a=len(decl.privileged), b=len(decl.minoritised)), item=item))
             return [], problems
         combos = list(zip(priv, mino))
     else:
@@ -94,13 +94,12 @@ def _expand_declared(corpus: CorpusDefinition, decl: Pair, by_id: dict[str, Pers
                   if all(by_id[a].groups.get(ax) == by_id[b].groups.get(ax)
                          for ax in corpus.axes if ax != decl.variable)]
         if not combos and priv and mino:
-            problems.append(Finding("E013", "cross yields no pair: no privileged and minoritised terms agree "
-                                    "on the other axes", item=item))
+            problems.append(Finding("E013", said("E013.cross"), item=item))
     single = len(decl.privileged) == 1 and len(decl.minoritised) == 1
     pps = []
     for a, b in combos:
         if a == b:
-            problems.append(Finding("E013", f"person {a!r} on both sides", item=item, person=a))
+            problems.append(Finding("E013", said("E013.both_sides", id=a), item=item, person=a))
             continue
         pid = decl.id if single else f"{decl.id}/{a}~{b}"
         pps.append(PersonPair(pid, decl.variable, a, b, tuple(decl.shared), item))

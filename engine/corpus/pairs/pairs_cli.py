@@ -9,8 +9,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from engine.common.command import command
 from engine.common import exits, validate
 
+from engine.corpus.cli import corpus_commands
 from engine.corpus.generate.compiled import CompiledCorpus
 from engine.corpus.generate.export import FORMATS, export_table
 from engine.corpus.pairs.pair_checks import check_pairs
@@ -19,10 +21,9 @@ from engine.corpus.definition.registry import load_corpus
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    corpus = subparsers.choices.get("corpus")
-    if corpus is None:  # engine.corpus.cli not loaded: nothing to attach to
+    sub = corpus_commands(subparsers)
+    if sub is None:  # engine.corpus.cli not loaded: nothing to attach to
         return
-    sub = next(a for a in corpus._actions if isinstance(a, argparse._SubParsersAction))
     pp = sub.add_parser("pairs", help="export counterfactual sentence pairs (or name-group comparisons)")
     pp.add_argument("corpus", metavar="NAME_OR_PATH")
     pp.add_argument("--out", required=True, metavar="FILE", help="output file")
@@ -41,7 +42,7 @@ def cmd_pairs(args: argparse.Namespace) -> int:
     if df.empty:
         if not args.groups and (c.pairs or any(p.pair for p in c.persons)):
             print(f"{c.id}: no usable {what}: the checker rejects every declared pair; "
-                  f"see `python main.py corpus check {args.corpus}`", file=sys.stderr)
+                  f"see `{command('corpus check ' + args.corpus)}`", file=sys.stderr)
         else:
             print(f"{c.id}: no {what} (declare [[pairs]] or `pair` on persons; see docs/pairs.md)", file=sys.stderr)
         return exits.FINDINGS
@@ -54,5 +55,5 @@ def cmd_pairs(args: argparse.Namespace) -> int:
         left_out = [f for f in findings if f.is_error or f.code == "W111"]
         if left_out:  # rows the checker rejects are left out, never patched: say so, once
             print(f"note: {len(left_out):,} pair finding(s) left pairs out of the table; "
-                  f"see `python main.py corpus check {args.corpus}`", file=sys.stderr)
+                  f"see `{command('corpus check ' + args.corpus)}`", file=sys.stderr)
     return 0

@@ -27,6 +27,7 @@ from engine.common.languages import direction_of
 from engine.corpus.definition.language_presets import axis_label, preset_for
 from engine.corpus.definition.model import CorpusDefinition, Review, Variant
 from engine.corpus.definition.template_syntax import TemplateSyntaxError, parse_template
+from engine.corpus.translate.source_link import set_translated_from
 
 
 @dataclass
@@ -106,6 +107,18 @@ def take_subset(corpus: CorpusDefinition, subset: Subset) -> CorpusDefinition:
     return new
 
 
+def _target_features(new: CorpusDefinition, lang: str) -> None:
+    """The target language's grammatical features (its preset: Italian gender and number), not the
+    source's: English ``role`` and ``initial`` (a/an) mean nothing in an Italian form editor."""
+    preset = preset_for(lang)
+    new.features = {k: list(v) for k, v in preset.features.items()}
+    new.capitalize = preset.capitalize
+    for axis in new.axes.values():
+        values = new.features.get(axis.name)
+        if axis.feature_values and (values is None or not set(axis.feature_values.values()) <= set(values)):
+            axis.feature_values = {}  # the language has no such feature (Japanese: no gender)
+
+
 def translate_from(source: CorpusDefinition, language: str, new_id: str = "", name: str = "",
                    subset: Subset | None = None) -> CorpusDefinition:
     lang = language.strip() or "und"
@@ -124,6 +137,9 @@ def translate_from(source: CorpusDefinition, language: str, new_id: str = "", na
     new.spelling_accept = []  # a language's own words, restrictions and published faults stay behind;
     new.restrictions = []     # who feels each template's emotion word (experiencer) is kept: a
     new.known_defects = {}    # translation keeps the meaning
+    _target_features(new, lang)
+    new.extra = {}  # the source's own meta (its glossary is in its language) stays behind
+    set_translated_from(new, source.id)  # kept in the file: the source survives save and reopen
     if new.speaker_gender not in new.features.get("gender", []):
         new.speaker_gender = ""
     for axis_name, axis in new.axes.items():

@@ -4,7 +4,8 @@ Why progress is not an error count: a fresh translation of the 111-item EEC is 0
 "111 errors"; each item typed moves the bar. An item counts as *translated* when it has
 content — a template with text in every variant, an entry with at least one form — or when
 the translator marked it *untranslatable* (a decision, not a gap); *reviewed* is the review
-status a second native speaker sets. What is wrong with the translated part is the checker's
+status a second native speaker sets. An entry that lacks a form an agreeing slot needs (one form
+typed for *furioso* where the slot asks gender=f: checker code E026) is not translated. What is wrong with the translated part is the checker's
 business (``finding_groups``), not this module's.
 """
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.corpus.check.agreement import entries_with_gaps, incomplete
 from engine.corpus.definition.model import CorpusDefinition
 
 LISTS = ("templates", "persons", "emotion_words", "words")
@@ -24,13 +26,39 @@ def has_content(list_name: str, entry: Any) -> bool:
     return any(f.text.strip() or f.absent for f in entry.forms)
 
 
-def is_done(list_name: str, entry: Any) -> bool:
-    return entry.review.status == "untranslatable" or has_content(list_name, entry)
+def is_done(list_name: str, entry: Any, corpus: CorpusDefinition | None = None) -> bool:
+    """Translated (or marked untranslatable). Given the corpus, an entry that lacks a form an
+    agreeing slot needs (E026: *furioso* alone where the slot asks gender=f) or holds two forms
+    typed as one (E027) is not done."""
+    if entry.review.status == "untranslatable":
+        return True
+    if not has_content(list_name, entry):
+        return False
+    return corpus is None or not incomplete(corpus, list_name, entry)
+
+
+def is_complete(corpus: CorpusDefinition, list_name: str, entry: Any, source_entry: Any = None) -> bool:
+    """Done, and — while its status is still *new* — no form the templates need is missing: *angry*
+    with only its feminine form has content but is not translated yet (the progress bar and
+    Ctrl+Shift+Down agree with its status). A status the translator set (translated, reviewed) is
+    their word that the item is done."""
+    if entry.review.status == "untranslatable":
+        return True
+    if not has_content(list_name, entry) or incomplete(corpus, list_name, entry):
+        return False  # E026/E027 (a form an agreeing slot needs, two forms in one) whatever the status
+    if list_name == "templates" or entry.review.status != "new":
+        return True
+    from engine.corpus.check.agreement import missing_forms
+
+    return not missing_forms(corpus, list_name, entry, source_entry)
 
 
 def untranslated_ids(corpus: CorpusDefinition) -> dict[str, set[str]]:
-    """Per list, the ids of items not translated yet (no content, not marked untranslatable)."""
-    return {name: {e.id for e in getattr(corpus, name) if not is_done(name, e)} for name in LISTS}
+    """Per list, the ids of items not translated yet (no content, or a needed form missing (E026);
+    not marked untranslatable)."""
+    gaps = entries_with_gaps(corpus)
+    return {name: {e.id for e in getattr(corpus, name) if not is_done(name, e) or (name, e.id) in gaps}
+            for name in LISTS}
 
 
 @dataclass
@@ -101,22 +129,29 @@ def percent_text(p: float) -> str:
 
 def corpus_progress(corpus: CorpusDefinition) -> CorpusProgress:
     out = CorpusProgress()
+    gaps = entries_with_gaps(corpus)  # lacking a needed form (E026): not translated yet
     for name in LISTS:
         lp = ListProgress(name)
         for e in getattr(corpus, name):
             lp.total += 1
-            lp.translated += is_done(name, e)
+            lp.translated += is_complete(corpus, name, e) and (name, e.id) not in gaps
             lp.reviewed += e.review.status == "reviewed"
         out.lists[name] = lp
     return out
 
 
-def auto_status(list_name: str, entry: Any, missing: list) -> str:
+def auto_status(list_name: str, entry: Any, missing: list, translator: str | None = None) -> str:
     """Move ``entry``'s review status with the work and return it: *new* becomes *translated* when
-    it has content and no needed form is ``missing``; *translated* goes back to *new* when not.
-    Other statuses (machine-translated, reviewed, untranslatable) are the translator's to set."""
+    it has content and no needed form is ``missing``; *translated* goes back to *new* when not; a
+    *reviewed* item whose text is edited is *translated* again (or *new*), by ``translator`` when
+    given — a review is of a text, not of an id, and the reviewer's initials no longer apply.
+    Machine-translated and untranslatable stay the translator's to set."""
     complete = has_content(list_name, entry) and not missing
-    if complete and entry.review.status == "new":
+    if entry.review.status == "reviewed":
+        entry.review.status = "translated" if complete else "new"
+        if translator is not None:
+            entry.review.translator = translator
+    elif complete and entry.review.status == "new":
         entry.review.status = "translated"
     elif not complete and entry.review.status == "translated":
         entry.review.status = "new"

@@ -65,6 +65,10 @@ class EncoderHeadScorer:
         return scorer
 
     # -- interface --------------------------------------------------------------------------
+    def tokenizer(self) -> Any:
+        """The encoder's tokenizer (engine.audit.identity_tokens)."""
+        return self.encoder.tokenizer()
+
     @property
     def batch_size(self) -> int:
         return self.encoder.batch_size

@@ -95,13 +95,12 @@ class SequenceClassifierScorer:
 
     def load_config_only(self) -> None:
         """Read labels from config.json so `dimensions` is known before loading weights."""
-        import json
+        from engine.models.file_integrity import read_config
 
         self.path = resolve_model_dir(self.model_id)
-        try:
-            cfg = json.loads((self.path / "config.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise ModelError(str(self.path / "config.json"), f"cannot read ({exc})") from None
+        cfg = read_config(self.path)  # one reader of config.json: a BOM or bad JSON named with its fix
+        if cfg is None:
+            raise ModelError(str(self.path / "config.json"), "not found", fix="point to a folder written by save_pretrained()")
         from engine.models.hf_loading import causal_lm_architecture
 
         arch = causal_lm_architecture(self.path)
@@ -148,6 +147,11 @@ class SequenceClassifierScorer:
             self._fp = stable_hash("hf-classifier/1", folder_fingerprint(self.path), self.max_length, self.values,
                                    self.precision_check.used)
         return self._fp
+
+    def tokenizer(self) -> Any:
+        """The model's tokenizer (engine.audit.identity_tokens checks the identity words through it)."""
+        self.load()
+        return self._tok
 
     def _tokenize(self, texts: list[str]) -> list[list[int]]:
         return self._tok(list(texts), truncation=True, max_length=self.max_length)["input_ids"]
@@ -247,6 +251,10 @@ class EnsembleClassifierScorer:
         self.manifest: dict[str, Any] = {}
 
     @classmethod
+    def tokenizer(self) -> Any:
+        """The members' tokenizer (they share one: trained from the same base model)."""
+        return self.members[0].tokenizer()
+
     def load(cls, folder: str | Path, **kwargs: Any) -> "EnsembleClassifierScorer":
         folder = Path(folder)
         man = read_manifest(folder)

@@ -49,6 +49,11 @@ class HFEncoder:
         self._memo: dict[tuple[str, str], Any] = {}
 
     # -- loading -------------------------------------------------------------------------
+    def tokenizer(self) -> Any:
+        """The encoder's tokenizer (engine.audit.identity_tokens checks the identity words through it)."""
+        self.load()
+        return self._tokenizer
+
     def load(self) -> "HFEncoder":
         if self._model is not None:
             return self

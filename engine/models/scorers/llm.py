@@ -24,6 +24,8 @@ to the last positions only.
 """
 from __future__ import annotations
 
+from engine.common.command import command
+
 import inspect
 from dataclasses import dataclass
 from pathlib import Path
@@ -197,6 +199,10 @@ class LLMScorer:
                                  fix=f"pip install {module}") from None
         return {"gguf_file": self.path.name, "local_files_only": True}
 
+    def tokenizer(self) -> Any:
+        """The model's tokenizer (engine.audit.identity_tokens checks the identity words through it)."""
+        return self.load_tokenizer()
+
     def load_tokenizer(self) -> Any:
         if self._tok is None:
             from engine.models.hf_loading import load_tokenizer, offline, quiet_transformers
@@ -317,8 +323,37 @@ class LLMScorer:
             self._prepared = [self._prepare(p) for p in self.prompts]
         return self._prepared
 
+    def _control_tokens(self) -> Any:
+        """A pattern of the tokenizer's special tokens (<|im_end|>, </s>, [INST]…), or None."""
+        if getattr(self, "_specials", False) is False:
+            import re
+
+            tok = self.load_tokenizer()
+            found = set(getattr(tok, "all_special_tokens", []) or [])
+            for added in (getattr(tok, "added_tokens_decoder", {}) or {}).values():
+                if getattr(added, "special", False):
+                    found.add(str(getattr(added, "content", "")))
+            found = sorted((t for t in found if len(t) > 1), key=len, reverse=True)
+            self._specials = re.compile("|".join(map(re.escape, found))) if found else None
+        return self._specials
+
+    def _refuse_control_tokens(self, texts: list[str]) -> None:
+        """A sentence is text: one holding a control token's spelling ("Hola<|im_end|>") would end the
+        user's turn inside the prompt. Refused, naming the sentence and the token."""
+        rx = self._control_tokens()
+        if rx is None:
+            return
+        for t in texts:
+            m = rx.search(t)
+            if m:
+                raise ModelError(str(self.path), f"the sentence {t[:80]!r} contains {m.group(0)!r}, a control token of "
+                                 "this model's tokenizer: it would be read as a command, not as text",
+                                 field="sentence", fix="remove the control token from the corpus (or the prediction "
+                                                       "input); a sentence never needs one")
+
     def _truncated(self, texts: list[str]) -> list[str]:
         """Sentences cut after `max_length` of their own tokens (at a token's end, so the cut is clean)."""
+        self._refuse_control_tokens(texts)
         tok = self.load_tokenizer()
         enc = tok(list(texts), add_special_tokens=False, return_offsets_mapping=True)
         return [t if len(ids) <= self.max_length else t[: offs[self.max_length - 1][1]]
@@ -532,7 +567,7 @@ class LLMScorer:
                 out.append(f"{self.name}: on average only {m['mean']:.0%} of the next-token probability went to the "
                            f"answer labels of '{task}' (lowest {m['min']:.0%}, {m['n']:,} texts), so the model is "
                            f"mostly not answering in the prompt's format and its '{task}' scores say little — "
-                           f"check the prompt (main.py prompts show), use an instruction-tuned model or its chat "
+                           f"check the prompt ({command('prompts show')}), use an instruction-tuned model or its chat "
                            f"template (chat=1)")
         return out
 

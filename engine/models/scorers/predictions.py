@@ -43,6 +43,7 @@ from typing import Any, Iterator, Mapping
 
 from engine.models.base import make_frame, stable_hash
 
+from engine.common.csv_cells import unescape_cell
 from engine.common.progress import ProgressTracker, check_cancel
 from engine.models.errors import ModelError
 from engine.models.fingerprint import file_sha256
@@ -180,6 +181,7 @@ class PredictionFileScorer:
         # `instant`: a lookup, so the audit neither caches it nor probes its speed (both would split the job)
         self.batch_size = sys.maxsize
         self.instant = True
+        self.missing_allowed = True  # on_missing/on_bad=keep give NaN on purpose (reported by the file's own checks)
         self._asked: set[str] = set()
         self._line_of: dict[tuple[str, str], int] = {}  # (key, dimension) -> the line its score came from
         self._read(key, columns)
@@ -269,7 +271,8 @@ class PredictionFileScorer:
         bad: list[tuple[int, str, str, str]] = []  # line, column, reason, key
         dropped: dict[str, None] = {}
         for line, raw_key, pairs in cells:
-            k = raw_key.strip() if self.key == "id" else raw_key
+            # a sentence from our formula-safe corpus export may keep its quote ('=…): the text is the key
+            k = raw_key.strip() if self.key == "id" else unescape_cell(raw_key)
             if not k.strip():
                 raise ModelError(where, f"empty {self.key_column}", field=self.key_column, line=line,
                                  fix="every row needs its key (remove the row or fill it in)")

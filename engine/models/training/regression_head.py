@@ -8,6 +8,8 @@ repeatable on CPU.
 """
 from __future__ import annotations
 
+from engine.common.command import command
+
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -127,7 +129,7 @@ def load_heads(path: str | Path, *, allow_pickle: bool = False) -> dict[str, Any
             head.load_state_dict(sd)
         except (KeyError, RuntimeError, ValueError) as exc:
             raise ModelError(str(path), f"head '{dim}' has unexpected tensors ({exc})", field=dim,
-                             fix="retrain with `main.py train`") from None
+                             fix=f"retrain with `{command('train')}`") from None
         head.eval()
         heads[dim] = head
     return heads

@@ -5,16 +5,15 @@ import pandas as pd
 
 
 def inference_suffix(frame: pd.DataFrame) -> str:
-    """' (p: person-robust)' / ' (p: papers' tests)' from the table's ``inference`` column ('' if absent)."""
+    """' (p: person-robust)' / ' (p: the papers' tests)' from the table's ``inference`` column ('' if
+    absent), in the inference's one name (engine.stats.settings.INFERENCE_NAMES)."""
+    from engine.stats.settings import INFERENCE_NAMES
+
     if "inference" not in frame.columns:
         return ""
-    vals = {str(v) for v in frame["inference"].dropna() if str(v) in ("person", "crossed", "paper")}
-    if vals == {"person"}:
-        return " (p: person-robust)"
-    if vals == {"crossed"}:
-        return " (p: persons, templates and words as random factors)"
-    if vals == {"paper"}:
-        return " (p: papers' tests, sentences as independent)"
+    vals = {str(v) for v in frame["inference"].dropna() if str(v) in INFERENCE_NAMES}
+    if len(vals) == 1:
+        return f" (p: {INFERENCE_NAMES[vals.pop()]})"
     return " (p: mixed inference)" if vals else ""
 
 

@@ -12,6 +12,7 @@ from engine.common.svg import Row, level_of
 from engine.stats.context import StatContext, unit_interval_columns
 from engine.stats.registry import KeyRow, PlotSpec, Statistic
 from engine.stats.settings import CORRECTION, INFERENCE, N_PERMUTATIONS, SEED, Setting
+from engine.stats.entries._layouts import paper_layouts
 from engine.stats.entries._shared import inference_suffix, p_column
 
 
@@ -86,6 +87,6 @@ ENTRY = Statistic(
     x_label="average marginal effect on the score scale",
     plot=plot,
     key_rows=key_rows,
-    layouts=(("",), ()),
+    tables=paper_layouts(("",)),  # "": inferred from the table (camara)
     settings=(INFERENCE, NOUN_PHRASES, CORRECTION, N_PERMUTATIONS, SEED),
 )

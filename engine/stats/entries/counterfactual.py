@@ -13,6 +13,7 @@ from engine.stats.context import StatContext
 from engine.stats.registry import KeyRow, PlotSpec, Statistic
 from engine.stats.settings import CORRECTION, INFERENCE, N_PERMUTATIONS, N_RESAMPLES, SEED, Setting
 from engine.stats.present.verdicts import band_verdict
+from engine.stats.entries._layouts import paper_layouts
 from engine.stats.entries._shared import inference_suffix, p_column
 
 
@@ -34,9 +35,16 @@ def compute(ctx: StatContext) -> list[Any]:
     from engine.stats.hypothesis_tests.counterfactual import counterfactual_analysis
 
     out = []
+    indistinct = ctx.setting("indistinct_pairs", None) or {}
     for col, (sname, dim) in ctx.score_cols.items():
         rng, source = score_range_for(ctx, col)
-        out.append(counterfactual_analysis(ctx.pairs, f"{col}:privileged", f"{col}:minoritised", model=sname, emotion=dim,
+        pairs = ctx.pairs
+        drop = set(indistinct.get(sname, ()))
+        if drop:  # the model sees both sides as the same token ids (engine.audit.identity_tokens)
+            pairs = pairs[~pairs["pair_id"].astype(str).isin(drop)]
+            ctx.note(f"counterfactual on {ctx.corpus_id} × {sname}: {len(drop):,} of {len(ctx.pairs):,} pairs left out: "
+                     "their two sentences reach the model as the same token ids")
+        out.append(counterfactual_analysis(pairs, f"{col}:privileged", f"{col}:minoritised", model=sname, emotion=dim,
                                            corpus=ctx.corpus_id, band_share=ctx.setting("band_share"),
                                            correction=ctx.setting("correction"),
                                            n_resamples=ctx.setting("n_resamples"), seed=ctx.setting("seed"),
@@ -112,6 +120,6 @@ ENTRY = Statistic(
     x_label="mean R(privileged) − R(minoritised)",
     plot=plot,
     key_rows=key_rows,
-    layouts=(("",), ()),
+    tables=paper_layouts(("",)),  # "": inferred from the table (counterfactual)
     settings=(INFERENCE, BAND_SHARE, SCORE_RANGE, CORRECTION, N_RESAMPLES, N_PERMUTATIONS, SEED),
 )

@@ -10,17 +10,11 @@ from engine.common.i18n import N_
 from engine.common.svg import UNTESTED, Row
 
 from engine.stats.context import StatContext, noun_phrase_pairs
-from engine.stats.inference import RACE_POOLING_CHOICES
 from engine.stats.registry import KeyRow, PlotSpec, Statistic
-from engine.stats.settings import ALPHA, CORRECTION, INFERENCE, N_PERMUTATIONS, N_RESAMPLES, SEED, Setting
+from engine.stats.settings import ALPHA, CORRECTION, INFERENCE, N_PERMUTATIONS, N_RESAMPLES, RACE_POOLING, SEED
+from engine.stats.entries._layouts import paper_layouts
 from engine.stats.entries._shared import inference_suffix, p_column
 
-
-RACE_POOLING = Setting("race_pooling", "choice", "paper", choices=RACE_POOLING_CHOICES,
-                       choice_labels=(N_("pooled, as in the paper"), N_("within gender")),
-                       label=N_("Race pairs (K&M):"),
-                       help="K&M race pairs: both genders pooled as in the paper (default, 144 pairs on the EEC) "
-                            "or one pair per gender (288)")
 
 
 def compute(ctx: StatContext) -> list[Any]:
@@ -79,6 +73,6 @@ ENTRY = Statistic(
     extra_table_labels={"paired_pairs": N_("Paired differences, one row per pair")},
     plot=plot,
     key_rows=key_rows,
-    layouts=(("km_models",), ("km",)),
+    tables=paper_layouts(("km_models",), ("km",)),
     settings=(INFERENCE, RACE_POOLING, ALPHA, CORRECTION, N_RESAMPLES, N_PERMUTATIONS, SEED),
 )

@@ -20,7 +20,7 @@ import pandas as pd
 
 from engine.stats import _common as C
 from engine.stats.hypothesis_tests.bootstrap import bootstrap_ci
-from engine.stats.inference import NO_FACTORS_NOTE, InferenceOptions
+from engine.stats.inference import NO_FACTORS_NOTE, NOT_ESTIMABLE_GENERALISES, InferenceOptions
 from engine.stats.hypothesis_tests.paired_tests import paired_t, wilcoxon_signed_rank
 from engine.stats.results import ID_COLUMNS, ResultsMixin, rule, text_table
 
@@ -46,19 +46,27 @@ class CounterfactualResults(ResultsMixin):
     def summary(self) -> str:
         if self.frame.empty:
             return "no counterfactual pairs analysed"
-        by = [c for c in self.settings.get("by", []) if c in self.frame.columns]
+        from engine.stats.inference import GENERALISES_TO, summary_line
         from engine.stats.present.verdicts import frame_verdicts
 
+        by = [c for c in self.settings.get("by", []) if c in self.frame.columns]
         cols = ["model"] + by + ["n", "mean_diff", "var_diff", "share_changed", "t_p_value",
                                  "wilcoxon_p_value", "band", "verdict"]
         heads = ["model"] + by + ["pairs", "mean R(p)−R(m)", "variance", "changed", "p (t)", "p (Wilcoxon)",
                                   "band", "verdict"]
         frame = self.frame.assign(verdict=frame_verdicts(self.frame))
-        inf = (self.settings.get("inference") or {}).get("inference", "person")
-        used = set(self.frame["inference"].dropna().astype(str)) if "inference" in self.frame else {inf}
-        line = ("inference: " + ("person-robust (one unit per person pair)" if used == {"person"} else
-                                 "paper (sentence pairs treated as independent)" if used == {"paper"} else "mixed"))
-        out = [rule("Counterfactual pairs (Goldfarb-Tarrant et al. 2023)"), line, text_table(frame, cols, heads)]
+        used = set(frame["inference"].dropna().astype(str)) if "inference" in frame else set()
+        out = [rule("Counterfactual pairs (Goldfarb-Tarrant et al. 2023)"), summary_line(used)]
+        if "crossed" in used:
+            out.append("p (Wilcoxon) is person-level (one unit per person pair): it generalises to "
+                       + GENERALISES_TO["person"])
+        keys = [c for c in ("corpus", "emotion") if c in frame.columns]
+        for key, block in (frame.groupby(keys, sort=False) if keys else [((), frame)]):
+            key = key if isinstance(key, tuple) else (key,)
+            named = [f"{k}: {v}" for k, v in zip(keys, key) if str(v)]
+            if named:
+                out.append("· ".join(named))
+            out.append(text_table(block, cols, heads))
         out += ["note: " + n for n in self.notes]
         return "\n".join(out)
 
@@ -136,6 +144,8 @@ def counterfactual_analysis(pairs: pd.DataFrame, priv_col: str, min_col: str, *,
     frame = pd.DataFrame(rows, columns=ID_COLUMNS + by + STAT_COLUMNS + ["note", "settings"])
     if correction and len(frame):
         _insert_adjusted(frame, correction)
+    from engine.stats.present.verdicts import frame_verdicts
+    frame["verdict"] = frame_verdicts(frame) if len(frame) else pd.Series(dtype=object)
     return CounterfactualResults(frame=frame, settings=settings, notes=notes)
 
 
@@ -179,6 +189,15 @@ def _clusters(data: pd.DataFrame, cluster_col) -> tuple[pd.Series | None, str]:
     return key, " + ".join(cols)
 
 
+def _no_pairs(band: float, opts: InferenceOptions | None) -> dict[str, Any]:
+    """The row of a group without pairs: nothing measured, nothing tested."""
+    out = dict.fromkeys(STAT_COLUMNS, float("nan"))
+    out.update(n=0, exceeds_band=False, band=band, status="no_pairs",
+               inference=(opts.inference if opts else "paper"), perm_method="none", n_person_pairs=0, perm_n=0,
+               generalises_to=(opts or InferenceOptions(inference="paper")).generalises_to)
+    return out
+
+
 def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float = 0.0,
                     n_resamples: int = 1000, seed: int | None = 0,
                     conf_level: float = 0.95, clusters=None,
@@ -194,11 +213,7 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
     notes: list[str] = []
     if n == 0:
         notes.append("no pairs")
-        out = dict.fromkeys(STAT_COLUMNS, nan)
-        out.update(n=0, exceeds_band=False, band=band, status="no_pairs",
-                   inference=(opts.inference if opts else "paper"), perm_method="none", n_person_pairs=0, perm_n=0,
-                   generalises_to=(opts or InferenceOptions(inference="paper")).generalises_to)
-        return out, notes
+        return _no_pairs(band, opts), notes
     opts = opts or InferenceOptions(inference="paper")
     if opts.person and clusters is None:
         import dataclasses
@@ -223,7 +238,7 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
     cx = None
     if pt is not None:
         from engine.stats.hypothesis_tests.person_tests import crossed_t
-        cx = crossed_t(pt, d, factors)
+        cx = crossed_t(pt, d, factors, units=np.asarray(clusters).astype(str))
         if opts.crossed and cx is None:
             notes.append(NO_FACTORS_NOTE)
     use_t, use_w = (pt, pw) if (opts.person and pt is not None) else (t, w)
@@ -252,7 +267,8 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
             "t_statistic": use_t.statistic, "t_df": use_t.df, "t_p_value": use_t.p_value,
             "wilcoxon_statistic": use_w.statistic, "wilcoxon_p_value": use_w.p_value,
             "band": band, "exceeds_band": bool(abs(mean) > band),
-            "status": use_t.status, "inference": opts.inference, "generalises_to": opts.generalises_to,
+            "status": use_t.status, "inference": opts.inference,
+            "generalises_to": NOT_ESTIMABLE_GENERALISES if use_t.status == "crossed_not_estimable" else opts.generalises_to,
             "crossed_t_df": cx.df if cx else nan, "crossed_t_p_value": cx.p_value if cx else nan,
             "person_t_p_value": pt.p_value if pt else nan, "person_wilcoxon_p_value": pw.p_value if pw else nan,
             "paper_t_p_value": t.p_value, "paper_wilcoxon_p_value": w.p_value,

@@ -23,9 +23,9 @@ import pandas as pd
 from engine.stats import _common as C
 from engine.stats.hypothesis_tests.bootstrap import bootstrap_ci
 from engine.stats.hypothesis_tests.km_pairing import km_pairs
-from engine.stats.inference import NO_FACTORS_NOTE, InferenceOptions, race_by_gender_from
+from engine.stats.inference import NO_FACTORS_NOTE, NOT_ESTIMABLE_GENERALISES, InferenceOptions, race_by_gender_from
 from engine.stats.hypothesis_tests.km_person import km_person_contrast
-from engine.stats.hypothesis_tests.no_test import NO_TEST_STATUSES
+from engine.stats.hypothesis_tests.no_test import CROSSED_NOT_ESTIMABLE, NO_TEST_STATUSES
 from engine.stats.hypothesis_tests.paired_tests import paired_t
 from engine.stats.present.verdicts import status_verdict
 from engine.stats.hypothesis_tests.person_tests import PersonContrast, crossed_t, permutation_test, person_t
@@ -101,10 +101,10 @@ class KMPairedResults(ResultsMixin):
     def summary(self) -> str:
         if not self.tests:
             return "no paired test run"
-        inf = self.settings.get("inference", "person")
-        out = [rule("Kiritchenko & Mohammad paired analysis"),
-               "inference: " + ("person-robust (Welch t on person means; perm = person-level permutation test)"
-                                if inf == "person" else "paper (paired t-test over sentence pairs)")]
+        from engine.stats.inference import summary_line
+
+        inf = self.frame["inference"] if "inference" in self.frame else [self.settings.get("inference", "person")]
+        out = [rule("Kiritchenko & Mohammad paired analysis"), summary_line(inf)]
         cols = ["corpus", "model", "emotion", "axis", "subset", "n", "mean_delta", "p_value", "perm_p_value",
                 "verdict", "avg_delta_pos", "avg_delta_neg", "delta_spread"]
         heads = ["corpus", "model", "emotion", "axis", "subset", "pairs", "mean Δ", "p", "p (perm.)", "bias group",
@@ -131,8 +131,9 @@ def _check_subsets_and_alpha(subsets: Sequence[str], alpha: float) -> None:
     bad = [s for s in subsets if s not in SUBSETS]
     if bad or not subsets:
         raise StatisticError(f"subsets must be among {SUBSETS}, got {list(subsets)}")
-    if not 0 < alpha < 1:
-        raise StatisticError("alpha must lie in (0, 1)")
+    from engine.stats.settings import ALPHA
+
+    ALPHA.check(alpha, "alpha")  # the setting's one check and wording (engine.stats.settings)
 
 
 def km_paired_analysis(df: pd.DataFrame, score_col: str | Sequence[str] | Mapping[str, Any],
@@ -281,9 +282,12 @@ def _test(p: pd.DataFrame, corp: str, spec: C.ScoreSpec, ax: str, sub: str, lab:
     if r.note:
         notes.append(f"{ax}/{sub}: {r.note}")
     pt = person_t(contrast, scale) if contrast is not None else None
-    cx = crossed_t(pt, d, C.crossed_factors(p)) if pt is not None else None
+    cx = crossed_t(pt, d, C.crossed_factors(p), units=_pair_units(p), cells=p["kind"].astype(str).to_numpy()) \
+        if pt is not None else None
     if opts.crossed and pt is not None and cx is None:
         notes.append(f"{ax}/{sub}: {NO_FACTORS_NOTE}")
+    elif opts.crossed and cx is not None and cx is not pt and cx.note:
+        notes.append(f"{ax}/{sub}: {cx.note}")
     perm = permutation_test(contrast, opts.n_permutations, seed) if contrast is not None else None
     if pt is not None and pt.note and (opts.person or pt.status == "too_few"):
         notes.append(f"{ax}/{sub}: person-level test: {pt.note}")
@@ -309,7 +313,8 @@ def _test(p: pd.DataFrame, corp: str, spec: C.ScoreSpec, ax: str, sub: str, lab:
              "person_statistic": pt.statistic if pt else nan, "person_df": pt.df if pt else nan,
              "person_p_value": pt.p_value if pt else nan, "n_persons": pt.n_units if pt else 0,
              "crossed_df": cx.df if cx else nan, "crossed_p_value": cx.p_value if cx else nan,
-             "generalises_to": opts.generalises_to,
+             "generalises_to": (NOT_ESTIMABLE_GENERALISES if opts.crossed and cx is not None
+                                and cx.status == CROSSED_NOT_ESTIMABLE else opts.generalises_to),
              "perm_p_value": perm.p_value if perm else nan, "perm_se": perm.mc_se if perm else nan,
              "perm_n": perm.n_permutations if perm else 0, "perm_method": perm.method if perm else "none"}
     return KMTest(
@@ -321,6 +326,13 @@ def _test(p: pd.DataFrame, corp: str, spec: C.ScoreSpec, ax: str, sub: str, lab:
         int(len(pos)), int(len(neg)), int(n - len(pos) - len(neg)),
         float(d.max() - d.min()), float(d.min()), float(d.max()), ci[0], ci[1],
         status, notes, settings, extra)
+
+
+def _pair_units(p: pd.DataFrame) -> np.ndarray:
+    """The person unit of each pair for the crossed noise table: a noun-phrase pair's key; "" for a
+    pair of name averages (it has no single person: the other factor's levels stand in)."""
+    key = p["pair_id"].astype(str).str.split("|", n=2).str[2].fillna("")
+    return np.where(p["kind"].astype(str).to_numpy() == "noun_phrase", key.to_numpy(dtype=object), "")
 
 
 FRAME_COLUMNS = ["axis", "subset", "a", "b", "label_a", "label_b", "n", "n_noun_phrase_pairs", "n_name_pairs", "mean_delta",

@@ -25,8 +25,19 @@ VARIATION_TOLERANCE = 1e-6
 NO_PERSON_VARIATION = "no_person_variation"
 #: Row status of the sentence-pair tests: every pair differs by the same amount.
 CONSTANT_DIFFERENCE = "constant_difference"
+#: Row status: only one or two persons differ from the rest of their group, so the t statistic is
+#: fixed by the design (t = ±1 for one person whatever the size of the difference): no test.
+DESIGN_LIMITED = "design_limited"
+#: Row status of crossed inference where a factor's part cannot be estimated from the design
+#: (engine.stats.models.crossed): no crossed test; the person-level one stays in its own column.
+CROSSED_NOT_ESTIMABLE = "crossed_not_estimable"
+#: At most this many persons differing from the rest of their group make a test design-limited.
+DESIGN_LIMIT = 2
 #: Statuses of rows without a test (on top of "too_few", "no_pairs" and the Beta fit statuses).
-NO_TEST_STATUSES = (NO_PERSON_VARIATION, CONSTANT_DIFFERENCE)
+NO_TEST_STATUSES = (NO_PERSON_VARIATION, CONSTANT_DIFFERENCE, DESIGN_LIMITED, CROSSED_NOT_ESTIMABLE)
+DESIGN_LIMITED_NOTE = ("only {n} of the {total} persons compared differ from the rest of their group: the t statistic "
+                       "is fixed by the design (t = ±1 when one person differs), not by the size of the difference, "
+                       "so there is no person-level test; the permutation p-value, where given, is the test that exists")
 NO_PERSON_TEST_NOTE = ("no variation between the persons this contrast compares (each group's persons have the same "
                        "mean score up to {tol:.0e} of the score scale): there is no person-level test, not a tiny "
                        "p-value; the permutation p-value, where given, is the test that exists")
@@ -47,3 +58,29 @@ def varies(values, tol: float) -> bool:
 
 def no_person_test_note(tol_share: float = VARIATION_TOLERANCE) -> str:
     return NO_PERSON_TEST_NOTE.format(tol=tol_share)
+
+
+def deviating_persons(values, groups, tol: float) -> int:
+    """How many persons differ (by more than ``tol``) from the common value of their group — the value
+    most persons of the group share (values within ``tol`` count as one); a group without a shared
+    value (no two persons alike) counts all its persons."""
+    v = np.asarray(values, dtype=float)
+    g = np.asarray(groups)
+    out = 0
+    for grp in np.unique(g):
+        x = v[g == grp]
+        x = x[np.isfinite(x)]
+        if x.size == 0:
+            continue
+        key = np.round((x - x.min()) / max(tol, 1e-300)).astype(np.int64)
+        vals, counts = np.unique(key, return_counts=True)
+        if counts.max() < 2:
+            out += x.size
+            continue
+        common = x[key == vals[np.argmax(counts)]].mean()
+        out += int((np.abs(x - common) > tol).sum())
+    return out
+
+
+def design_limited_note(n: int, total: int) -> str:
+    return DESIGN_LIMITED_NOTE.format(n=n, total=total)

@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.common.permutation import PermutationResult
-from engine.stats.hypothesis_tests.no_test import NO_PERSON_VARIATION, no_person_test_note, tolerance, varies
+from engine.stats.hypothesis_tests.no_test import (DESIGN_LIMIT, DESIGN_LIMITED, NO_PERSON_VARIATION, NO_TEST_STATUSES,
+                                                   design_limited_note, deviating_persons, no_person_test_note,
+                                                   tolerance, varies)
 
 #: Ties in the permutation distribution: |t*| ≥ |t| − this (relative) counts as "at least as extreme".
 _TIE = 1e-9
@@ -72,8 +74,11 @@ class PersonTest:
     note: str = ""
 
     def ci(self, conf_level: float = 0.95) -> tuple[float, float]:
+        """The t interval; none (NaN) for a row without a test: nothing that looks like precision."""
         from scipy.stats import t as tdist
 
+        if self.status in NO_TEST_STATUSES or self.status == "too_few":
+            return float("nan"), float("nan")
         if not (np.isfinite(self.std_err) and np.isfinite(self.df)) or self.df <= 0:
             return (self.estimate, self.estimate) if self.std_err == 0 else (float("nan"), float("nan"))
         h = float(tdist.ppf(0.5 + conf_level / 2, self.df)) * self.std_err
@@ -178,6 +183,9 @@ def person_t(c: PersonContrast, scale: float | None = None) -> PersonTest:
         return PersonTest(est, 0.0, nan, nan, nan, c.n_units, NO_PERSON_VARIATION, no_person_test_note())
     if var <= 0:  # cannot happen when a group varies; kept so a rounding corner never divides by 0
         return PersonTest(est, 0.0, nan, nan, nan, c.n_units, NO_PERSON_VARIATION, no_person_test_note())
+    deviants = _deviants(c, tol)
+    if deviants <= DESIGN_LIMIT:
+        return PersonTest(est, nan, nan, nan, nan, c.n_units, DESIGN_LIMITED, design_limited_note(deviants, c.n_units))
     num = sum(v[0] for v, _ in comps) ** 2
     den = sum((v[0] ** 2) / dfc for v, dfc in comps if dfc > 0 and np.isfinite(v[0]))
     df = num / den if den > 0 else nan
@@ -185,6 +193,22 @@ def person_t(c: PersonContrast, scale: float | None = None) -> PersonTest:
     stat = est / se
     p = float(2 * tdist.sf(abs(stat), df))
     return PersonTest(est, se, stat, df, p, c.n_units)
+
+
+def _deviants(c: PersonContrast, tol: float) -> int:
+    """Persons (or person pairs) of the contrast that differ from the common value of their group
+    (engine.stats.hypothesis_tests.no_test.deviating_persons); pairs' differences are one group."""
+    vals, groups = [], []
+    if c.pair_diffs is not None and c.w_pairs and len(c.pair_diffs):
+        vals.append(np.asarray(c.pair_diffs, dtype=float))
+        groups.append(np.full(len(c.pair_diffs), "pairs", dtype=object))
+    if c.w_strata:
+        for i, st in enumerate(c.strata):
+            vals.append(st.values)
+            groups.append(np.where(st.is_a, f"{i}a", f"{i}b").astype(object))
+    if not vals:
+        return 0
+    return deviating_persons(np.concatenate(vals), np.concatenate(groups), tol)
 
 
 def _strata_options(s: Stratum) -> int:
@@ -320,27 +344,58 @@ def terms_without_person_variation(person_means: np.ndarray, person_x: np.ndarra
 
 
 
-def crossed_t(pt: PersonTest, d: np.ndarray, factors: dict[str, np.ndarray] | None) -> PersonTest | None:
+def terms_design_limited(person_means: np.ndarray, person_x: np.ndarray, tolerance: float) -> list[int | None]:
+    """For each column of the design: the number of persons that differ from the common value of their
+    cell, over the cells the term uses, where that is at most DESIGN_LIMIT (the test is then fixed by
+    the design: engine.stats.hypothesis_tests.no_test); None where the term's test depends on the data."""
+    pm = np.asarray(person_means, dtype=float)
+    px = np.asarray(person_x, dtype=float)
+    cells, cell = np.unique(px, axis=0, return_inverse=True)
+    cell = np.asarray(cell).ravel()
+    n = np.bincount(cell, minlength=len(cells)).astype(float)
+    w = cells.T * n
+    combo = np.linalg.pinv(w @ cells) @ w
+    out: list[int | None] = []
+    for row in combo:
+        used = np.isin(cell, np.flatnonzero(np.abs(row) > 1e-9))
+        dev = deviating_persons(pm[used], cell[used], tolerance)
+        out.append(dev if 0 < dev <= DESIGN_LIMIT else None)
+    return out
+
+
+def crossed_t(pt: PersonTest, d: np.ndarray, factors: dict[str, np.ndarray] | None, *, units=None,
+              cells=None) -> PersonTest | None:
     """The person-level test ``pt`` of a mean difference, with templates and emotion words as further
     random factors (``inference="crossed"``); None when the factors are unknown.
 
     ``d``: the differences of the pairs the mean is taken over (one per template × word × person
-    pair); ``factors``: their template and word labels. Variance: the person part (``pt``'s Welch
-    variance) plus, per factor f, the excess (where positive) of the f-clustered (CR2) variance of
-    the mean of ``d`` over its observation-level (HC2) one — the same construction and df as
-    :func:`engine.stats.models.cluster_robust.crossed_cov` for the regressions.
+    pair); ``factors``: their template and word labels; ``units``: the person (pair) unit of each
+    difference ("" where a difference averages over names: the other factor's levels then serve as
+    rows of the noise table); ``cells``: the kind of each pair (noun-phrase pairs and name averages
+    have noise of their own size). Variance: the person part (``pt``'s Welch variance) plus each
+    factor's factor × group part — :func:`engine.stats.models.crossed.crossed_variance`, the same
+    estimator as the regressions'. A factor that cannot be estimated gives status
+    ``crossed_not_estimable`` with no p-value.
     """
     from scipy.stats import t as tdist
 
-    from engine.stats.models.cluster_robust import ClusterCov, crossed_cov
+    from engine.stats.models.crossed import crossed_variance
 
     if not factors or pt.status != "ok" or not np.isfinite(pt.std_err):
         return None if not factors else pt
     d = np.asarray(d, dtype=float)
+    n = len(d)
     # the mean of d as an intercept-only model: its person part is pt's Welch variance
-    person = ClusterCov(cov=np.array([[pt.std_err ** 2]]), df=np.array([pt.df]), n_clusters=pt.n_units,
-                        kind="welch")
-    cx, _ = crossed_cov(np.ones((len(d), 1)), d - d.mean(), person, factors)
-    se, df = float(cx.bse[0]), float(cx.df[0])
+    psi = ((d - d.mean()) / n)[:, None]
+    cv = crossed_variance(psi, np.full((n, 1), 1.0 / n), [pt.std_err ** 2], [pt.df], factors,
+                          persons=units, cells=cells)
+    if not cv.estimable:
+        nan = float("nan")
+        return PersonTest(pt.estimate, nan, nan, nan, nan, pt.n_units, cv.status, cv.note)
+    se, df = float(cv.se[0]), float(cv.df[0])
     stat = pt.estimate / se
-    return PersonTest(pt.estimate, se, stat, df, float(2 * tdist.sf(abs(stat), df)), pt.n_units, "ok")
+    note = ""
+    if df < 2 <= pt.df:  # an excess estimated from few levels (K&M neutral: 4 templates) costs nearly all df
+        note = (f"the template/word part rests on few levels here (crossed df {df:.2f}, person df {pt.df:.1f}): "
+                "the crossed test has little power; the person-level test is in person_p_value")
+    return PersonTest(pt.estimate, se, stat, df, float(2 * tdist.sf(abs(stat), df)), pt.n_units, "ok", note)

@@ -33,10 +33,11 @@ import pandas as pd
 from engine.stats import _common as C
 from engine.stats.models.ame import indicator_ame
 from engine.stats.results import ID_COLUMNS, ResultsMixin, fmt_num, order_columns, rule, text_table
-from engine.stats.inference import NO_FACTORS_NOTE, InferenceOptions
+from engine.stats.inference import NO_FACTORS_NOTE, NOT_ESTIMABLE_GENERALISES, InferenceOptions
 from engine.stats.models.squeeze import to_unit_interval
-from engine.stats.hypothesis_tests.person_tests import terms_without_person_variation
-from engine.stats.hypothesis_tests.no_test import NO_PERSON_VARIATION, no_person_test_note, tolerance
+from engine.stats.hypothesis_tests.person_tests import terms_design_limited, terms_without_person_variation
+from engine.stats.hypothesis_tests.no_test import (CROSSED_NOT_ESTIMABLE, DESIGN_LIMITED, NO_PERSON_VARIATION,
+                                                   design_limited_note, no_person_test_note, tolerance)
 from engine.stats.errors import StatisticError
 
 TEST = "beta_regression"
@@ -114,7 +115,7 @@ def _shown(terms: pd.DataFrame) -> pd.DataFrame:
     if "_status" not in terms:
         return terms
     out = terms.copy()
-    out.loc[out["_status"] == NO_PERSON_VARIATION, "paper_p_value"] = np.nan
+    out.loc[out["_status"].isin([NO_PERSON_VARIATION, DESIGN_LIMITED]), "paper_p_value"] = np.nan
     return out
 
 
@@ -266,7 +267,7 @@ def _fits_for_corpus(rows: pd.DataFrame, spec: C.ScoreSpec, corp: str, minority,
     if noun_phrases == "gender_only":
         nps = rows[(rows["person_kind"].astype(str) == "noun_phrase")
                    & rows["Gender"].astype(str).isin([female, male])]
-        np_settings = dict(settings, model_formula="score ~ 1 + female (noun phrases)")
+        np_settings = dict(settings, model_formula="score ~ 1 + female (noun phrases)", pairing=NP_UNPAIRED_NOTE)
         if nps.empty:
             out.append(_empty_fit(corp, spec, "noun_phrases", ("intercept", "gender"),
                                   "no noun-phrase sentences in this corpus", np_settings))
@@ -275,10 +276,18 @@ def _fits_for_corpus(rows: pd.DataFrame, spec: C.ScoreSpec, corp: str, minority,
             X = np.column_stack([np.ones(len(nps)), x2])
             cells = {male: int((x2 == 0).sum()), female: int((x2 == 1).sum())}
             out.append(_fit(C.numeric_scores(nps, spec.column), X, ("intercept", "gender"), cells, corp, spec,
-                            "noun_phrases", score_range, conf_level, list(drop_notes), np_settings, opts,
+                            "noun_phrases", score_range, conf_level, list(drop_notes) + [NP_UNPAIRED_NOTE],
+                            np_settings, opts,
                             nps[opts.person_col].astype(str).to_numpy() if opts.person_col else None,
                             C.crossed_factors(nps)))
     return out
+
+
+#: One contrast, two tests (issue 37): this fit and the paired tests answer "female vs male noun phrases" differently.
+NP_UNPAIRED_NOTE = ("noun phrases compared unpaired (each phrase one person, female vs male as two groups); the "
+                    "counterfactual and K&M tests compare the same contrast paired (each female phrase with its male "
+                    "counterpart), which removes what a pair shares, so their p-values differ (docs/stats.md, "
+                    "'One contrast, two tests')")
 
 
 def _blank_terms(terms: Sequence[str]) -> pd.DataFrame:
@@ -355,11 +364,13 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
         perm = inference.person["perm"].get(term) if inference.person is not None else None
         if perm is not None:
             t.loc[sel, "perm_method"] = perm.method
-        no_person_test = [] if rounded else inference.without_person_test(j, tiny)
-        if no_person_test:
-            _drop_person_tests(t, sel, term, vals, no_person_test, inference)
+        _untested_status(t, sel, term, j, vals, inference, rounded, tiny)
+        untested = t.loc[sel, "_status"].iloc[0] if "_status" in t else None
         if rounded:
             _rounded_to_zero(t, sel, vals, inference)
+        elif term != "intercept" and isinstance(untested, str) and untested:
+            vals.update(ame=float(indicator_ame(params[:k], np.zeros((k, k)), X, j, res.model.link, sq.scale_back,
+                                                conf_level).estimate))  # the estimate stands; no interval
         elif term != "intercept":
             me = indicator_ame(params[:k], inference.use["cov"], X, j, res.model.link, sq.scale_back, conf_level)
             q = _quantile(inference.use["df"][j], conf_level)
@@ -451,6 +462,12 @@ class _Inference:
     crossed: dict | None
     use: dict
     flat: list
+    limited: list = field(default_factory=list)
+
+    @property
+    def crossed_missing(self) -> bool:
+        """Crossed inference in the main columns, but a factor's part cannot be estimated."""
+        return self.use is self.crossed and self.crossed is not None and self.crossed.get("status", "ok") != "ok"
 
     @property
     def person_level(self) -> bool:
@@ -519,14 +536,39 @@ def _inference(res, ols_res, y: np.ndarray, X: np.ndarray, n_terms: int, persons
             use = crossed
     # one rule, from the data: a term whose cells show no variation between persons has no
     # person-level test, whatever standard error the Beta sandwich reports
-    flat = ([False] * n_terms if person is None else
-            terms_without_person_variation(person.pop("person_means"), person.pop("person_groups"),
-                                           tolerance(width)))
-    return _Inference(paper, person, crossed, use, flat)
+    limited = [None] * n_terms
+    flat = [False] * n_terms
+    if person is not None:
+        pm, pg = person.pop("person_means"), person.pop("person_groups")
+        flat = terms_without_person_variation(pm, pg, tolerance(width))
+        limited = terms_design_limited(pm, pg, tolerance(width))
+    return _Inference(paper, person, crossed, use, flat, limited)
 
 
-def _drop_person_tests(t: pd.DataFrame, sel, term: str, vals: dict, parts: list[str], inference: _Inference) -> None:
-    """Blank the person-level tests named by ``parts`` ("" Beta, "ols_" OLS) and say why in the note."""
+def _untested_status(t: pd.DataFrame, sel, term: str, j: int, vals: dict, inference: "_Inference", rounded: bool,
+                     tiny: float) -> None:
+    """The status of a term without a test (no person variation, design-limited, crossed not
+    estimable), its blanked columns and note (engine.stats.hypothesis_tests.no_test)."""
+    no_person_test = [] if rounded else inference.without_person_test(j, tiny)
+    if no_person_test:
+        _drop_person_tests(t, sel, term, vals, no_person_test, inference)
+    elif not rounded and term != "intercept" and inference.limited[j] is not None:
+        _drop_person_tests(t, sel, term, vals, ["", "ols_"], inference, DESIGN_LIMITED,
+                           design_limited_note(inference.limited[j], int(inference.person["n_persons"])))
+    elif not rounded and term != "intercept" and inference.crossed_missing:
+        t.loc[sel, "_status"] = CROSSED_NOT_ESTIMABLE
+        _add_note(t, sel, inference.crossed["note"])
+
+
+def _add_note(t: pd.DataFrame, sel, note: str) -> None:
+    old_note = t.loc[sel, "note"].iloc[0]
+    t.loc[sel, "note"] = f"{old_note}; {note}" if isinstance(old_note, str) and old_note else note
+
+
+def _drop_person_tests(t: pd.DataFrame, sel, term: str, vals: dict, parts: list[str], inference: _Inference,
+                       status: str = NO_PERSON_VARIATION, why: str | None = None) -> None:
+    """Blank the person-level tests named by ``parts`` ("" Beta, "ols_" OLS) and say why in the note
+    (``status``: no person variation, or a design-limited test)."""
     # every person has the same scores (a lexicon that ignores names): the person-clustered
     # variance is zero up to rounding, and estimate / rounding error is no evidence at all —
     # there is no person-level test of this term, not an astronomically small p-value
@@ -540,14 +582,13 @@ def _drop_person_tests(t: pd.DataFrame, sel, term: str, vals: dict, parts: list[
         if inference.person_level:
             vals.update({f"{part}statistic": nan, f"{part}p_value": nan, f"{part}ci_low": nan,
                          f"{part}ci_high": nan, f"{part}std_err": nan, f"{part}df": nan})
-    note = no_person_test_note() + " (the papers' sentence-level p-value is paper_p_value)"
+    note = (why or no_person_test_note()) + " (the papers' sentence-level p-value is paper_p_value)"
     perm = (inference.person or {}).get("perm", {}).get(term)
     if perm is not None and perm.note:
         note += f"; permutation p-value {perm.note}"
     if inference.person_level and "" in parts:
-        t.loc[sel, "_status"] = NO_PERSON_VARIATION
-    old_note = t.loc[sel, "note"].iloc[0]
-    t.loc[sel, "note"] = f"{old_note}; {note}" if isinstance(old_note, str) and old_note else note
+        t.loc[sel, "_status"] = status
+    _add_note(t, sel, note)
 
 
 def _rounded_to_zero(t: pd.DataFrame, sel, vals: dict, inference: _Inference) -> None:
@@ -629,10 +670,10 @@ def _person_inference(res, y: np.ndarray, X: np.ndarray, persons: np.ndarray, op
     crossed = None
     if factors and opts.small_sample == "CR2":
         Xt, et, bread, extra = working
-        bx, _ = crossed_cov(Xt, et, bc, factors, bread=bread, extra_scores=extra)
-        ox, _ = crossed_cov(X, y - X @ ols_beta, oc, factors)
+        bx, binfo = crossed_cov(Xt, et, bc, factors, persons=persons, bread=bread, extra_scores=extra, cells=X)
+        ox, oinfo = crossed_cov(X, y - X @ ols_beta, oc, factors, persons=persons, cells=X)
         crossed = {"se": bx.bse[:k], "df": bx.df[:k], "cov": bx.cov[:k, :k], "ols_se": ox.bse, "ols_df": ox.df,
-                   "n_persons": G}
+                   "n_persons": G, "status": binfo["status"], "note": binfo["note"] or oinfo["note"]}
     return {"se": bc.bse[:k], "df": bc.df[:k], "cov": bc.cov[:k, :k], "ols_se": oc.bse, "ols_df": oc.df,
             "n_persons": G, "perm": perm, "notes": notes, "person_means": pm, "person_groups": px,
             "crossed": crossed}
@@ -692,6 +733,7 @@ def _to_frame(fits: list[BetaFit]) -> pd.DataFrame:
         t["squeezed"] = f.squeezed
         t["inference"] = (f.settings.get("inference") or {}).get("inference", "")
         t["generalises_to"] = (f.settings.get("inference") or {}).get("generalises_to", "")
+        t.loc[t["status"] == CROSSED_NOT_ESTIMABLE, "generalises_to"] = NOT_ESTIMABLE_GENERALISES
         t["settings"] = C.settings_json(f.settings)
         parts.append(t)
     if not parts:

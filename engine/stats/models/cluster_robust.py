@@ -232,61 +232,43 @@ def hc2_cov(Xt: np.ndarray, et: np.ndarray, *, bread: np.ndarray | None = None,
 
 
 def crossed_cov(Xt: np.ndarray, et: np.ndarray, person: ClusterCov, factors: dict[str, np.ndarray], *,
-                bread: np.ndarray | None = None, extra_scores: np.ndarray | None = None) -> tuple[ClusterCov, dict]:
+                persons=None, bread: np.ndarray | None = None, extra_scores: np.ndarray | None = None,
+                cells=None) -> tuple[ClusterCov, dict]:
     """Persons, templates and emotion words as crossed random factors (``inference="crossed"``).
 
     Why: the person-robust variance counts only the variation that comes from which *persons*
     were drawn. A verdict such as "the system scores women lower" also generalises over templates
     and emotion words; when each word (or template) carries its own identity effect — a word ×
     gender interaction — the contrast also varies with which words were chosen (Judd, Westfall &
-    Kenny 2012; Clark 1973's language-as-fixed-effect fallacy). With persons, templates and words
-    crossed, one-way clustering by a factor f collects that factor's part of the variance plus the
-    observation-level part V₀ (in a balanced EEC the other factors' parts cancel within a cluster,
-    because the contrast's residuals are centred within each group). So
+    Kenny 2012; Clark 1973's language-as-fixed-effect fallacy). The variance is the person part
+    plus each factor's factor × group part, estimated by moments free of the factors' main effects
+    (:mod:`engine.stats.models.crossed`, which says why and how; issue 37 replaced the earlier
+    V_f − V₀ form, which the main effects biased to zero).
 
-        V = V_person + (V_template − V₀) + (V_word − V₀)
-
-    (the multiway form of Cameron, Gelbach & Miller 2011 with the two-way intersections taken at
-    their observation-level value), each V_f a CR2 sandwich clustered by f and V₀ the HC2 one; V is
-    never below V_person. A
-    factor's part is kept only where it is positive — the boundary rule of a variance-components
-    fit: a factor whose clustered variance does not exceed the observation-level one shows no
-    variance of its own, adds nothing and costs no degrees of freedom. (Keeping negative parts,
-    the unbiased quasi-F form, rejected 0–2 % instead of 5 % where only 3–4 templates carry the
-    factor: its Satterthwaite df fall to ~2 from noise alone; docs/stats.md.) Degrees of freedom:
-    Satterthwaite's for the sum, with the person part's Welch df and, for a factor with an excess,
-    the uncertainty of V_f itself (2·V_f²/(G_f − 1)) — few templates or words with real variation
-    give few df, the honest price of generalising over them. (Weighting the excess by its own size
-    instead rejected 12.7 % where templates carry a gender effect: too many df for a noisy part.)
-    Only the diagonal (each coefficient's variance) gets the factor parts.
-    Returns the covariance (mean parameters; with a bread for more parameters, the first k rows)
-    and, per factor, the number of levels and the variance parts (for the notes and tests).
+    ``persons``: the person of each observation (rows of the noise table; without it, the other
+    factor's levels); ``cells``: design cell per observation (default: the distinct rows of X̃'s
+    unweighted design, i.e. of ``Xt`` when no weights are involved). Returns the covariance (the
+    person covariance with the factor parts on the diagonal; NaN where a factor is not estimable,
+    ``kind`` then says so) and {"parts": [FactorPart], "status", "note"}.
     """
+    from engine.stats.models.crossed import crossed_variance
+
     Xt = np.asarray(Xt, dtype=float)
+    et = np.asarray(et, dtype=float)
     k = Xt.shape[1]
-    v0 = hc2_cov(Xt, et, bread=bread, extra_scores=extra_scores)[:k, :k]
+    B = np.linalg.pinv(Xt.T @ Xt) if bread is None else np.asarray(bread, dtype=float)
+    S = Xt * et[:, None]
+    if extra_scores is not None:
+        S = np.column_stack([S, extra_scores])
+    psi = (S @ B.T)[:, :k]
+    c = Xt @ B[:k, :k].T
     cov = np.array(person.cov[:k, :k], dtype=float)
-    d0 = np.clip(np.diag(v0), 0.0, None)
-    vp = np.clip(np.diag(cov), 0.0, None)
-    num_parts = [(vp, np.asarray(person.df[:k], dtype=float))]
-    info: dict = {"V0": d0, "person": vp}
-    for name, labels in factors.items():
-        cf = cr_cov(Xt, et, labels, kind="CR2", bread=bread, extra_scores=extra_scores)
-        vf = cf.cov[:k, :k]
-        exc = np.clip(np.diag(vf) - d0, 0.0, None)
-        cov = cov + np.diag(exc)
-        # the excess is estimated with the precision of V_f itself (Var ≈ 2·V_f²/(G_f − 1)); a factor at
-        # the boundary (no excess) contributes neither variance nor uncertainty
-        num_parts.append((np.where(exc > 0, np.clip(np.diag(vf), 0.0, None), 0.0),
-                          np.full(k, float(max(cf.n_clusters - 1, 1)))))
-        info[name] = np.diag(vf) - d0
-        info[f"n_{name}"] = cf.n_clusters
-    # no floor: V ≥ V_person already (the factor parts are ≥ 0), so crossed never claims more precision
-    # than the person-robust variance. (A floor at V₀ raised V above the sum of its parts where
-    # V_person < V₀ and so inflated the df — found by an independent check, issue 26.)
-    total = np.clip(np.diag(cov), 0.0, None)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        den = sum(np.where(np.isfinite(dfp) & (dfp > 0), vpart ** 2 / dfp, 0.0) for vpart, dfp in num_parts)
-        df = np.where(den > 0, total ** 2 / den, np.nan)
-    return ClusterCov(cov=cov, df=df, n_clusters=person.n_clusters, kind=person.kind,
-                      df_kind="satterthwaite (persons, templates, words)"), info
+    cv = crossed_variance(psi, c, np.diag(cov), np.asarray(person.df[:k], dtype=float), factors,
+                          persons=persons, cells=Xt if cells is None else cells)
+    if cv.estimable:
+        cov = cov + np.diag(cv.var - cv.person_var)
+    else:
+        cov = np.full((k, k), np.nan)
+    out = ClusterCov(cov=cov, df=cv.df, n_clusters=person.n_clusters, kind=person.kind,
+                     df_kind="satterthwaite (persons, templates, words)" if cv.estimable else "not estimable")
+    return out, {"parts": cv.parts, "status": cv.status, "note": cv.note}

@@ -69,18 +69,15 @@ def to_markdown(result: Any, layout: str | None = None, **options) -> str:
 
 
 def layouts_of(name: str, frame: pd.DataFrame, width: str = "page") -> tuple[list[Table], list[Table]]:
-    """(main, extra) tables of statistic ``name`` in its registry layouts (``registry.get(name).layouts``;
-    "" infers the layout from the table); ([], []) for a statistic without a paper layout."""
+    """(main, extra) tables of statistic ``name``, laid out by its registry entry (``tables``);
+    ([], []) for a statistic without a paper table."""
     from engine.stats import registry
 
-    main_layouts, extra_layouts = registry.get(name).layouts
-
-    def build(layouts: tuple[str, ...]) -> list[Table]:
-        return [t for lay in layouts for t in build_tables(frame, lay or None, width=width)]
-
-    if not main_layouts:
+    build = registry.get(name).tables
+    if build is None:
         return [], []
-    return build(main_layouts), build(extra_layouts)
+    main, extra = build(frame, width)
+    return list(main), list(extra)
 
 
 def tables_csv(tables: list[Table]) -> bytes:
@@ -89,7 +86,9 @@ def tables_csv(tables: list[Table]) -> bytes:
     for t in tables:
         head = markdown._flat_header(t)
         frames.append(pd.DataFrame([[c.text + c.sup for c in row] for row in t.rows], columns=head))
-    return "\n".join(f.to_csv(index=False, lineterminator="\n") for f in frames).encode("utf-8")
+    from engine.common.csv_cells import csv_text
+
+    return "\n".join(csv_text(f, lineterminator="\n") for f in frames).encode("utf-8")
 
 
 def statistic_files(name: str, frame: pd.DataFrame) -> dict[str, bytes]:
@@ -102,7 +101,8 @@ def statistic_files(name: str, frame: pd.DataFrame) -> dict[str, bytes]:
     if not main and not extra:
         return {}
     col_main, col_extra = layouts_of(name, frame, "column")
-    return {f"tables/{name}.tex": latex.render_all(col_main + col_extra).encode("utf-8"),
-            f"tables/{name}-wide.tex": latex.render_all(main + extra, wide=True).encode("utf-8"),
+    # every float gets a \label to \ref: tab:<name>, or tab:<name>-1, -2, … when there are several
+    return {f"tables/{name}.tex": latex.render_all(col_main + col_extra, label=f"tab:{name}").encode("utf-8"),
+            f"tables/{name}-wide.tex": latex.render_all(main + extra, label=f"tab:{name}-wide", wide=True).encode("utf-8"),
             f"tables/{name}.md": markdown.render_all(main + extra).encode("utf-8"),
             f"tables/{name}.csv": tables_csv(main + extra)}

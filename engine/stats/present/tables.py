@@ -66,6 +66,8 @@ UNTESTED_WORDS = {
     "not_converged": "the model fit did not converge",
     "no_person_variation": "no variation between the persons compared: there is no person-level test",
     "constant_difference": "every pair differs by the same amount",
+    "design_limited": "only one or two persons differ from the rest of their group: the t statistic is fixed by the design",
+    "crossed_not_estimable": "templates or words as random factors cannot be estimated from this design",
     "too_few": "too few pairs",
     "no_pairs": "no pairs",
 }
@@ -250,6 +252,10 @@ SUBSET_WORDS = {"all": "including both sentences with emotion words and sentence
                 "matching": "sentences whose emotion words match the task's emotion"}
 
 
+#: group labels up to this long stay in a column table's bias groups (F↑–M↓, AA↑–EA↓); longer: Δ > 0
+NARROW_GROUP_LABEL = 3
+
+
 def km_tables(frame: pd.DataFrame, *, digits: int = 3, width: str = "page") -> list[Table]:
     """Kiritchenko & Mohammad's Tables 5–7: per task, systems per bias group and their average Δs.
 
@@ -263,11 +269,18 @@ def km_tables(frame: pd.DataFrame, *, digits: int = 3, width: str = "page") -> l
     previous = None
     for (corp, axis, subset), g in frame.groupby(["corpus", "axis", "subset"], sort=False):
         la, lb = g["label_a"].iloc[0], g["label_b"].iloc[0]
+        up, down, same = f"{la}↑–{lb}↓", f"{la}↓–{lb}↑", f"{la}={lb}"
         header = [[("Task", 1), ("Bias group", 1), ("#Subm.", 1), ("Avg. score diff.", 2)],
-                  [("", 1), ("", 1), ("", 1), (f"{la}↑–{lb}↓", 1), (f"{la}↓–{lb}↑", 1)]]
+                  [("", 1), ("", 1), ("", 1), (up, 1), (down, 1)]]
+        # one column of a two-column paper: group names longer than the papers' F/M and AA/EA
+        # ("minority", "unmarked", "Latino") made the table 0.62-0.79 of full size; the direction
+        # of Δ = a − b says the same in a fixed width, spelled out in the note
+        delta = narrow and max(len(str(la)), len(str(lb))) > NARROW_GROUP_LABEL
+        if delta:
+            up, down, same = "Δ > 0", "Δ < 0", "Δ = 0"
         if narrow:
             header = [[("Task", 1), ("Bias group", 1), ("#", 1), ("Avg. diff.", 2)],
-                      [("", 1), ("", 1), ("", 1), (f"{la}↑–{lb}↓", 1), (f"{la}↓–{lb}↑", 1)]]
+                      [("", 1), ("", 1), ("", 1), (up, 1), (down, 1)]]
         rows, starts, notes = [], [], []
         for emo, ge in g.groupby("emotion", sort=False):
             # plain arrays: a few dozen pandas selections per table made rendering the layouts the
@@ -280,9 +293,9 @@ def km_tables(frame: pd.DataFrame, *, digits: int = 3, width: str = "page") -> l
             pos = ge["avg_delta_pos"].to_numpy(dtype=float)
             neg = ge["avg_delta_neg"].to_numpy(dtype=float)
             ns, sg = ("n.s.", "sig.") if narrow else ("not significant", "significant")
-            groups = [(f"{la}={lb} {ns}", tested & ~sig),
-                      (f"{la}↑–{lb}↓ {sg}", sig & (direction > 0)),
-                      (f"{la}↓–{lb}↑ {sg}", sig & (direction < 0)),
+            groups = [(f"{same} {ns}" if not delta else ns, tested & ~sig),
+                      (f"{up} {sg}", sig & (direction > 0)),
+                      (f"{down} {sg}", sig & (direction < 0)),
                       ("All", tested)]
             starts.append(len(rows))
             for i, (name, sel) in enumerate(groups):
@@ -297,9 +310,12 @@ def km_tables(frame: pd.DataFrame, *, digits: int = 3, width: str = "page") -> l
                    f"per subset of sentences. Bias groups from {inference_words(g, 'km')} at "
                    f"α = {alpha:g}; average score differences are averaged over the systems of each group.")
         if narrow:
-            notes = [legend({"Task": "the emotion's intensity prediction (valence: valence prediction)",
-                             "n.s.": "not significant", "sig.": "significant", "#": "number of systems",
-                             "Avg. diff.": "average score difference"})] + notes
+            words = {"Task": "the emotion's intensity prediction (valence: valence prediction)",
+                     "n.s.": "not significant", "sig.": "significant", "#": "number of systems",
+                     "Avg. diff.": "average score difference"}
+            if delta:
+                words["Δ"] = f"score({la}) − score({lb}) of a pair"
+            notes = [legend(words)] + notes
         tables.append(Table(caption, header, rows, "llrrr", starts, notes, continues=previous == (corp, axis),
                             block_title=_subset_title(subset)))
         previous = (corp, axis)
@@ -466,7 +482,7 @@ def _counterfactual_by(frame: pd.DataFrame, by: Sequence[str] | None) -> list[st
     std = set(["corpus", "model", "emotion", "test", "note", "settings"]) | set(
         ["n", "mean_diff", "var_diff", "sd_diff", "ci_low", "ci_high", "share_changed", "share_priv_higher",
          "share_min_higher", "t_statistic", "t_df", "t_p_value", "wilcoxon_statistic", "wilcoxon_p_value",
-         "band", "exceeds_band", "status"]) | set(COUNTERFACTUAL_INFERENCE_COLUMNS) | set(note_columns(frame))
+         "band", "exceeds_band", "status", "verdict"]) | set(COUNTERFACTUAL_INFERENCE_COLUMNS) | set(note_columns(frame))
     by = list(by) if by is not None else [c for c in frame.columns if c not in std and not c.startswith(("t_p_", "wilcoxon_p_"))]
     if "emotion" in frame.columns and frame["emotion"].nunique() > 1 and "emotion" not in by:
         by = ["emotion"] + by  # rows of several emotions must say which is which
@@ -606,3 +622,36 @@ def confusion_tables(frame: pd.DataFrame, *, digits: int = 3, shares: bool = Fal
                f"{fmt(above, digits)}.")
         tables.append(Table(cap, header, body, "l" + "r" * len(cols_l)))
     return tables
+
+
+# ------------------------------------------------------------------ association tests (WEAT, SEAT, LPBS)
+def association_tables(frame: pd.DataFrame, *, digits: int = 3, width: str = "page") -> list[Table]:
+    """The association tests' overview (one row per requested test: ``tests`` of engine.assoc) as one
+    table: effect size d with stars, p and how it was found, the set sizes. A test that did not run
+    prints "—" with its reason as a footnote. ``width="column"``: the test's id, d and p only (its
+    title, the p method and the set sizes are in the page-wide table)."""
+    from engine.common.fmt import stars
+
+    _check_width(width)
+    if frame.empty:
+        raise StatisticError("no association tests to render")
+    narrow = width == "column"
+    marks = Marks()
+    rows = []
+    for r in frame.to_dict("records"):
+        ok = r.get("status") == "ok"
+        p = r.get("p_value")
+        sizes = "/".join(str(int(r[k])) if k in r and r[k] == r[k] else "–" for k in ("n_x", "n_y", "n_a", "n_b"))
+        d = num(r.get("effect_size"), digits, stars(p)) if ok else marks.cell(f"{r.get('status')}: {r.get('note', '')}")
+        row = [Cell(str(r["test"]))] + ([] if narrow else [Cell(str(r.get("title") or ""))])
+        row += [d, Cell(fmt_p(p, digits), numeric=True) if ok else Cell("")]
+        row += [] if narrow else [Cell(str(r.get("p_method") or ""))]
+        rows.append(row + ([] if narrow else [Cell(sizes if ok else "", numeric=True)]))
+    header = [[("Test", 1)] + ([] if narrow else [("Title", 1)]) + [("d", 1), ("p", 1)]
+              + ([] if narrow else [("p from", 1), ("|X|/|Y|/|A|/|B|", 1)])]
+    notes = [legend({"d": "effect size (Caliskan et al.), stars by p; the test's title, how p was found and "
+                     "the set sizes are in the page-wide table"})] if narrow else []
+    caption = "Association tests: effect size d and p of each test."
+    return [Table(caption, header, rows, "lrr" if narrow else "llrrlr",
+                  notes=notes + marks.notes())]
+

@@ -27,17 +27,24 @@ NOT_SIGNIFICANT_WITHIN = N_("not significant, within the negligible band")
 NOT_TESTED = N_("not tested")
 # TRANSLATORS: verdict of a bias test whose persons (names) all score alike, so no test exists
 NO_PERSON_TEST = N_("no person-level test")
+# TRANSLATORS: verdict of a bias test where only one or two names differ from the rest, so the test
+# statistic is fixed by the design rather than by the data
+DESIGN_LIMITED_TEST = N_("too few persons differ: no test")
+# TRANSLATORS: verdict under "crossed" inference (templates and words as random factors) when the design
+# cannot estimate the template or word part (e.g. each template holds one pair)
+NO_CROSSED_TEST = N_("no crossed test (not estimable)")
 SIGNIFICANT, NOT_SIGNIFICANT = N_("significant"), N_("not significant")
 #: Every verdict this module can return (marked for the GUI's catalogs; babel.cfg lists this file).
 VERDICTS = (SIGNIFICANT_BEYOND, SIGNIFICANT_WITHIN, NOT_SIGNIFICANT_BEYOND, NOT_SIGNIFICANT_WITHIN, NOT_TESTED,
-            NO_PERSON_TEST, SIGNIFICANT, NOT_SIGNIFICANT)
+            NO_PERSON_TEST, DESIGN_LIMITED_TEST, NO_CROSSED_TEST, SIGNIFICANT, NOT_SIGNIFICANT)
 
 
 def status_verdict(status: Any) -> str:
     """The verdict a row's status imposes whatever its numbers ("no person-level test"), or ""."""
-    from engine.stats.hypothesis_tests.no_test import NO_PERSON_VARIATION
+    from engine.stats.hypothesis_tests.no_test import CROSSED_NOT_ESTIMABLE, DESIGN_LIMITED, NO_PERSON_VARIATION
 
-    return NO_PERSON_TEST if status == NO_PERSON_VARIATION else ""
+    return {NO_PERSON_VARIATION: NO_PERSON_TEST, DESIGN_LIMITED: DESIGN_LIMITED_TEST,
+            CROSSED_NOT_ESTIMABLE: NO_CROSSED_TEST}.get(status, "") if isinstance(status, str) else ""
 
 
 def band_verdict(estimate: Any, p: Any, band: Any, alpha: float = ALPHA, status: Any = "") -> str:

@@ -153,7 +153,7 @@ def _ols_only(df: pd.DataFrame, n_permutations: int = 0, small_sample: str = "CR
     X = np.column_stack([np.ones(len(y)), x1, x2, x1 * x2])
     g = names["person_id"].to_numpy()
     beta, cc = ols_cluster(y, X, g, kind=small_sample)
-    cx, _ = crossed_cov(X, y - X @ beta, cc, crossed_factors(names))
+    cx, _ = crossed_cov(X, y - X @ beta, cc, crossed_factors(names), persons=g, cells=X)
     hc3 = sm.OLS(y, X).fit(cov_type="HC3")
     rows = {}
     ids, codes = np.unique(g, return_inverse=True)

@@ -20,6 +20,7 @@ from typing import Callable
 
 from engine.corpus.generate.compiled import CEntry, CompiledCorpus, CTemplate, CVariant, Realisation
 from engine.corpus.check.findings import Finding
+from engine.corpus.check.messages import said
 from engine.corpus.generate.realised import slot_spans
 from engine.corpus.check.grammar import arabic, japanese, romance
 from engine.corpus.check.grammar.language_data import Restriction, language_data, parse_restriction
@@ -59,7 +60,7 @@ class GrammarCheck:
         self.rules = rules_for(cc.corpus.language) or LanguageRules()
         self.data = language_data(cc.corpus.language)
         self.restrictions: tuple[Restriction, ...] = self.data.restrictions + tuple(
-            parse_restriction(r, f"restrictions[{i}]") for i, r in enumerate(cc.corpus.restrictions))
+            parse_restriction(r, f"restrictions[{i}]", cc.corpus.path) for i, r in enumerate(cc.corpus.restrictions))
         # per variant: the restrictions whose template conditions hold (checked once)
         self._variant_rules: dict[int, tuple[Restriction, ...]] = {}
         self.spelling = SpellingCheck(cc.corpus)
@@ -91,17 +92,20 @@ class GrammarCheck:
             category = emotion.attrs.get("emotion", "") if emotion else ""
             for rx in rules:
                 if rx.matches(raw, word, category):
-                    found.append((rx.code, slot.name if slot else "", f"{rx.message} [{rx.error_class}]"))
+                    found.append((rx.code, slot.name if slot else "",
+                                  said(f"{rx.code}.restriction", reason=rx.message, error_class=rx.error_class, word=word)))
         ends = self.data.final_punctuation
         if ends and not r.sentence.rstrip().endswith(tuple(ends)):
-            found.append(("E025", "", f"the sentence does not end with the standard punctuation of "
-                          f"{self.cc.corpus.language} ({' '.join(ends)}): end the template with it"))
+            found.append(("E025", "", said("E025.punctuation", language=self.cc.corpus.language, ends=" ".join(ends))))
         for code, slot, why in found:
             self.raw.append(Finding(code, why, item=f"templates[{ct.id}]", template=ct.id, slot=slot,
                                     person=person.id, emotion_word=emotion.id if emotion else ""))
-            self.examples.setdefault((code, ct.id, why), r.sentence)
+            self.examples.setdefault((code, ct.id, str(why)), r.sentence)
         # slot spans point into the sentence while capitalisation keeps its length (not ß -> SS)
-        self.spelling.sentence(r.sentence, ct.id, spans if len(raw) == len(r.sentence) else None)
+        fillers = {sl.name: ("persons", person.id) if sl.source == "person" else
+                   ("emotion_words", emotion.id) if sl.source == "emotion" and emotion else ("words", sl.source)
+                   for sl in cv.parsed.slots}
+        self.spelling.sentence(r.sentence, ct.id, spans if len(raw) == len(r.sentence) else None, fillers)
 
     def findings(self) -> list[Finding]:
         """One finding per code, template and explanation, counting the sentences it covers;
@@ -114,13 +118,17 @@ class GrammarCheck:
         for key, fs in groups.items():
             first = fs[0]
             example = self.examples.get(key)
-            msg = first.message
+            f = Finding(first.code, first.message, item=first.item, template=first.template, slot=first.slot,
+                        key=first.key, params=dict(first.params))
             if example is not None:
-                msg += f" ({len(fs)} sentence(s), e.g. {example!r})"
-            f = Finding(first.code, msg, item=first.item, template=first.template, slot=first.slot)
+                f.params.update(sentences=len(fs), example=example)
             if f.code in known:
                 f.known = known[f.code]
-                f.message += f" — known defect of the published text: {f.known}"
+            if f.key:
+                f.render()  # the counts and the known defect, in the catalog's words
+            else:
+                f.message += (f" ({len(fs)} sentence(s), e.g. {example!r})" if example is not None else "") + \
+                             (f" — known defect of the published text: {f.known}" if f.known else "")
             out.append(f)
         for f in self.spelling.findings():
             out.append(f)

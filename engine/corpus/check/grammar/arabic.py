@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from engine.corpus.check.messages import said
 from engine.corpus.generate.compiled import CVariant
 
 # شعر / أحسّ / انفعل in their common persons and tenses (a whole word: حسن is a name, not حسّ)
@@ -34,8 +35,7 @@ def bare_adjective_after_feel_verb(raw: str, spans: dict[str, tuple[int, int]], 
         m = _FEEL_VERB.search(raw[:start])
         word = raw[start:end]
         if m and not word.startswith("ب") and not word.split()[0].endswith(_ACCUSATIVE):
-            out.append(("E017", slot.name, "bare adjective after a verb of feeling (شعر, أحسّ, انفعل): "
-                        "write بـ + noun (يشعر بالحزن) or the accusative (حزينًا)"))
+            out.append(("E017", slot.name, said("E017.bare")))
     return out
 
 
@@ -55,5 +55,4 @@ def pronoun_with_noun_object(raw: str, spans: dict[str, tuple[int, int]], cv: CV
     preposition = stem in _PREPOSITIONS
     if sentence_initial and not preposition:
         return []
-    return [("E018", cv.person_slot.name, "the word before the person already carries an object pronoun "
-             f"(-{m.group(2)}) and the person follows as its noun object: drop the pronoun (e.g. {stem})")]
+    return [("E018", cv.person_slot.name, said("E018.pronoun", pronoun=m.group(2), stem=stem))]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from engine.corpus.check.messages import said
 from engine.corpus.generate.compiled import CVariant
 
 NA_ADJECTIVES = ("幸せ", "不幸", "元気", "静か", "大切", "大事", "素敵", "不安", "残念", "退屈", "幸福", "嫌",
@@ -44,8 +45,7 @@ def double_o(raw: str, spans: dict[str, tuple[int, int]], cv: CVariant) -> list[
             between = clause[a + 1 : b]
             if _NOUN_ONLY.match(between):
                 slot = _slot_at(spans, raw.find(clause) + b)
-                return [("E019", slot, "two を objects in one clause (…を…を with only a noun between): "
-                         "mark the causee with に or choose a verb with one object")]
+                return [("E019", slot, said("E019.two_objects"))]
     return []
 
 
@@ -58,7 +58,7 @@ def na_adjective_without_na(raw: str, spans: dict[str, tuple[int, int]], cv: CVa
         word = raw[start:end]
         adj = next((a for a in NA_ADJECTIVES if word.endswith(a)), None)
         if adj and _NOUN_START.match(raw[end:]):
-            out.append(("E020", slot.name, f"na-adjective {adj!r} before a noun without な: write {adj}な"))
+            out.append(("E020", slot.name, said("E020.na", word=adj, fix=f"{adj}な")))
     return out
 
 
@@ -74,8 +74,7 @@ def causative_without_causee(raw: str, spans: dict[str, tuple[int, int]], cv: CV
             continue
         clause = re.split(f"[{_CLAUSE_END}]", raw[:start])[-1]
         if "を" not in clause and "に" not in clause:
-            out.append(("E021", slot.name, "causative without a causee (nobody is made to feel): add the "
-                        "person made to feel with を, e.g. 私を"))
+            out.append(("E021", slot.name, said("E021.causee")))
     return out
 
 

@@ -7,12 +7,12 @@ corpus adds its own entries in ``[[restrictions]]`` (same keys); see languages/R
 from __future__ import annotations
 
 import functools
-import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.common.errors import UserError
+from engine.common.patterns import PatternError, UserPattern, toml_line_of, user_pattern
 
 from engine.corpus.definition.model import EMOTIONS, EXPERIENCERS
 from engine.corpus.translate.review_record import ERROR_CLASSES
@@ -27,10 +27,10 @@ class Restriction:
     code: str
     message: str
     error_class: str = "lexical"
-    template: re.Pattern[str] | None = None
-    sentence: re.Pattern[str] | None = None
+    template: UserPattern | None = None
+    sentence: UserPattern | None = None
     words: frozenset[str] = frozenset()
-    word: re.Pattern[str] | None = None
+    word: UserPattern | None = None
     emotions: frozenset[str] = frozenset()
     experiencer: frozenset[str] = frozenset()
 
@@ -54,7 +54,7 @@ class Restriction:
 
 @dataclass(frozen=True)
 class LanguageData:
-    speaker: tuple[re.Pattern[str], ...] = ()
+    speaker: tuple[UserPattern, ...] = ()
     final_punctuation: str = ""
     spelling: tuple[str, ...] = ()
     restrictions: tuple[Restriction, ...] = field(default_factory=tuple)
@@ -65,19 +65,41 @@ class LanguageDataError(UserError):
     DefinitionError at the entry's line; the shipped files are parsed by their tests)."""
 
 
-def _regex(value, where: str) -> re.Pattern[str]:
-    if not isinstance(value, str):
-        raise LanguageDataError("expected a regular expression string", field=where)
+def _regex(value, where: str, file: str = "") -> UserPattern:
+    """A pattern of a language file or a corpus, run with a deadline (engine.common.patterns)."""
     try:
-        return re.compile(value)
-    except re.error as exc:
-        raise LanguageDataError(f"not a valid regular expression ({exc})", field=where) from None
+        return user_pattern(value, file=file, field=where, line_of=toml_line_of(file, where))
+    except PatternError as exc:
+        raise LanguageDataError(exc.message, field=where, fix=exc.fix) from None
 
 
-def parse_restriction(d: dict, where: str) -> Restriction:
+def _names(d: dict, key: str, where: str, allowed: tuple[str, ...] = ()) -> list[str]:
+    """An array of non-empty strings (from ``allowed`` when given). Why so strict: ``words = "angry"``
+    (a string, not an array) was read letter by letter, a rule that never fired; ``emotions = 5``
+    ended in an internal error."""
+    value = d.get(key, [])
+    example = f'{key} = ["{allowed[0] if allowed else "angry"}"]'
+    if not isinstance(value, list):
+        kind = "a string" if isinstance(value, str) else type(value).__name__
+        raise LanguageDataError(f"expected an array of strings, got {kind} ({value!r})", field=f"{where}.{key}",
+                                fix=f"write it in brackets, e.g. {example}")
+    for i, item in enumerate(value):
+        if not isinstance(item, str) or not item.strip():
+            raise LanguageDataError(f"entry {i + 1} is {item!r}, not a non-empty string", field=f"{where}.{key}",
+                                    fix=f"e.g. {example}")
+        if allowed and item not in allowed:
+            raise LanguageDataError(f"{item!r} is not one of {', '.join(allowed)}", field=f"{where}.{key}",
+                                    fix=f"use {', '.join(allowed)}")
+    return list(value)
+
+
+def parse_restriction(d: dict, where: str, file: str = "") -> Restriction:
     unknown = set(d) - RESTRICTION_KEYS
     if unknown:
         raise LanguageDataError(f"unknown key(s) {', '.join(sorted(unknown))}", field=where)
+    if not isinstance(d, dict):
+        raise LanguageDataError(f"expected a table, got {type(d).__name__}", field=where,
+                                fix='write [[restrictions]] with code = "E022", message = "…" and a condition')
     code, message = d.get("code"), d.get("message")
     if code not in RESTRICTION_CODES:
         raise LanguageDataError(f"{code!r} is not one of {', '.join(RESTRICTION_CODES)}", field=f"{where}.code")
@@ -86,17 +108,14 @@ def parse_restriction(d: dict, where: str) -> Restriction:
     cls = d.get("class", "lexical")
     if cls not in ERROR_CLASSES:
         raise LanguageDataError(f"{cls!r} is not one of {', '.join(ERROR_CLASSES)}", field=f"{where}.class")
-    emotions = frozenset(d.get("emotions", ()))
-    if emotions - set(EMOTIONS):
-        raise LanguageDataError(f"use {', '.join(EMOTIONS)}", field=f"{where}.emotions")
-    exp = frozenset(d.get("experiencer", ()))
-    if exp - set(EXPERIENCERS):
-        raise LanguageDataError(f"use {', '.join(EXPERIENCERS)}", field=f"{where}.experiencer")
+    emotions = frozenset(_names(d, "emotions", where, EMOTIONS))
+    exp = frozenset(_names(d, "experiencer", where, EXPERIENCERS))
+    words = _names(d, "words", where)
     r = Restriction(code, message.strip(), cls,
-                    template=_regex(d["template"], f"{where}.template") if "template" in d else None,
-                    sentence=_regex(d["sentence"], f"{where}.sentence") if "sentence" in d else None,
-                    words=frozenset(str(w) for w in d.get("words", ())),
-                    word=_regex(d["word"], f"{where}.word") if "word" in d else None,
+                    template=_regex(d["template"], f"{where}.template", file) if "template" in d else None,
+                    sentence=_regex(d["sentence"], f"{where}.sentence", file) if "sentence" in d else None,
+                    words=frozenset(words),
+                    word=_regex(d["word"], f"{where}.word", file) if "word" in d else None,
                     emotions=emotions, experiencer=exp)
     if r.template is None and r.sentence is None and not r.words and r.word is None:
         raise LanguageDataError("give at least one of template, sentence, words, word", field=where)

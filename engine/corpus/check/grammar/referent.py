@@ -12,9 +12,12 @@ else the person. The speaker's grammatical gender is one corpus setting
 """
 from __future__ import annotations
 
+from typing import Any
+
 from engine.corpus.generate.compiled import CVariant
 from engine.corpus.definition.model import CorpusDefinition, Template
 from engine.corpus.check.grammar.language_data import language_data
+from engine.corpus.check.messages import Said, said
 
 WHO = {"speaker": "the speaker", "third": "a third party", "noun": "the noun it describes", "person": "the person"}
 
@@ -43,7 +46,7 @@ def experiencer(template: Template, cv: CVariant, language: str) -> tuple[str, b
     return "person", False
 
 
-def wrong_referent(corpus: CorpusDefinition, template: Template, cv: CVariant) -> list[tuple[str, str, str]]:
+def wrong_referent(corpus: CorpusDefinition, template: Template, cv: CVariant) -> list[tuple[str, str, Said]]:
     person, slot = cv.person_slot, cv.emotion_slot
     if person is None or slot is None:
         return []
@@ -53,7 +56,7 @@ def wrong_referent(corpus: CorpusDefinition, template: Template, cv: CVariant) -
     speaker_gender = corpus.speaker_gender or "m"
     out = []
     if agrees and (exp != "person" or detected):
-        who = WHO["speaker"] if detected and exp == "person" else WHO[exp]
+        role = "speaker" if detected and exp == "person" else exp
         if exp == "speaker" or detected:
             fix = (f"hold it at the corpus's speaker gender ({slot.name} gender={speaker_gender}, "
                    f"speaker_gender in the corpus settings) and declare experiencer = \"speaker\"")
@@ -62,13 +65,31 @@ def wrong_referent(corpus: CorpusDefinition, template: Template, cv: CVariant) -
         else:
             fix = "hold its features fixed for that referent"
         what = "declared" if declared and not (detected and exp == "person") else "the sentence makes"
-        out.append(("E016", slot.name, f"the emotion word describes {who} ({what} the one who feels), yet agrees "
-                    f"with the person in {', '.join(agrees)}: {fix}"))
+        out.append(("E016", slot.name, said("E016.describes_other", who=role, who_text=WHO[role], what=what,
+                                            features=", ".join(agrees), fix=fix)))
     fixed_gender = slot.fixed.get("gender")
     if exp == "speaker" and corpus.speaker_gender and fixed_gender and fixed_gender != corpus.speaker_gender:
-        out.append(("E016", slot.name, f"the speaker feels here, but the emotion word is gender={fixed_gender} while "
-                    f"the corpus's speaker is gender={corpus.speaker_gender}: use gender={corpus.speaker_gender}"))
+        out.append(("E016", slot.name, said("E016.speaker_gender", gender=fixed_gender, speaker=corpus.speaker_gender)))
     if exp == "person" and declared and fixed_gender and not agrees:
-        out.append(("E016", slot.name, f"declared to describe the person, but the emotion word has a fixed "
-                    f"gender={fixed_gender}: make it agree (gender=person.gender)"))
+        out.append(("E016", slot.name, said("E016.fixed_gender", gender=fixed_gender)))
     return out
+
+
+def template_experiencer(corpus: CorpusDefinition, template: Any) -> str:
+    """Who feels the template's emotion word: its declaration, else what the checker infers (E016)."""
+    if template.experiencer:
+        return template.experiencer
+    from engine.corpus.generate.compiled import CVariant, _dependency_order
+    from engine.corpus.definition.template_syntax import TemplateSyntaxError, parse_template
+
+    for v in template.variants[:1]:
+        try:
+            parsed = parse_template(v.text)
+        except TemplateSyntaxError:
+            return ""
+        order, _err = _dependency_order(parsed)
+        slots = parsed.slots
+        cv = CVariant(v, parsed, order, next((s for s in slots if s.source == "person"), None),
+                      next((s for s in slots if s.source == "emotion"), None))
+        return experiencer(template, cv, corpus.language)[0]
+    return ""
