@@ -201,7 +201,9 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
     generated here."""
     from engine.common.executor import LocalPool, can_fork
 
-    if processes < 2 or not can_fork() or not plan.corpora:
+    # one corpus is built here: built in a worker, its table came back pickled — for a corpus of a
+    # million sentences 13 s and 400 MB more than building it here (bench/bench_growth.py, issue 42)
+    if processes < 2 or not can_fork() or len(plan.corpora) < 2:
         corpora = _load_corpora(plan, result, say)
         return corpora, _load_scorers(plan, lambda: _sentence_ids(corpora), result)
     names, want_pairs = list(plan.corpora), _wants_pairs(plan)

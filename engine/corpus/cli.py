@@ -12,8 +12,8 @@ from engine.corpus.generate.compiled import CompiledCorpus
 from engine.corpus.generate.export import FORMATS, export_table
 from engine.corpus.generate.generator import generate
 from engine.corpus.definition.registry import list_corpora, load_corpus
-from engine.corpus.translate.review_record import (ERROR_CLASSES, RUBRIC, draw_sample, read_review,
-                                                   save_record, write_sheet)
+from engine.corpus.translate.review_record import (ERROR_CLASSES, RUBRIC, draw_sample, read_review, save_record,
+                                                   write_sheet)
 
 
 def corpus_commands(subparsers: argparse._SubParsersAction) -> argparse._SubParsersAction | None:

@@ -47,7 +47,7 @@ class Frames(dict):
     def _load(self, value: Any) -> Any:
         if not isinstance(value, Spilled):
             return value
-        from engine.results.reader import read_table
+        from engine.results.table_file import read_table
 
         path = value.folder / value.rel
         if not path.is_file() and self.home is not None:

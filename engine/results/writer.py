@@ -95,7 +95,7 @@ def spill_corpus(result: AuditResult, cid: str, folder: Path) -> None:
     df = result.scores[cid]
     rel = f"{SCORES}/{cid}.csv"
     (folder / SCORES).mkdir(parents=True, exist_ok=True)
-    df.to_csv(folder / rel, index=False)
+    csv_text(df, path_or_buf=folder / rel)  # formula-safe, as corpus_files writes it (straight to the file)
     files[rel] = folder / rel
     parquet = _parquet_bytes(df, f"{cid}.parquet", result)
     if parquet is not None:
@@ -106,7 +106,7 @@ def spill_corpus(result: AuditResult, cid: str, folder: Path) -> None:
     if cid in result.pairs:
         prel = f"{PAIRS}/{cid}.csv"
         (folder / PAIRS).mkdir(parents=True, exist_ok=True)
-        result.pairs[cid].to_csv(folder / prel, index=False)
+        csv_text(result.pairs[cid], path_or_buf=folder / prel)
         files[prel] = folder / prel
         result.pairs[cid] = Spilled(folder, prel)
     result.rendered[cid] = files

@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from engine.audit.plan import AuditPlan
 from engine.common.progress import LogFn, PhaseFn, ProgressFn, StepFn
-from engine.results.result import AuditResult
+from engine.audit import AuditResult
 
 from .errors import SweepError
 from .paths import spec_paths

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from engine.common.user_dirs import default_cache_dir
 
-FORMAT = 1  # bump when CorpusStatus changes shape
+FORMAT = 2  # bump when CorpusStatus changes shape
 # the code whose behaviour the status depends on: the corpus engine (checker, grammar data,
 # generation, pairs, reviews) and the common helpers it uses
 _CODE_DIRS = (Path(__file__).resolve().parents[1], Path(__file__).resolve().parents[2] / "common")
@@ -46,7 +46,7 @@ class CorpusStatus:
     errors: int
     warnings: int
     review: str  # ReviewStatus.text(): 'not reviewed', or the summary with its interval and stale items
-    labels: str = "-"  # the latest review's label-error rate with its interval ('-': no review)
+    labels: str = "-"  # the latest review's label errors (ReviewRecord.label_text()), '-' without a review
 
     def checker_text(self) -> str:
         """'ok', 'ok, 2 warning(s)', '3 error(s), 1 warning(s)'."""
@@ -81,10 +81,10 @@ def compute_status(path: Path) -> CorpusStatus:
     corpus = load_corpus(path)
     cc = CompiledCorpus(corpus)
     report = check_corpus(corpus, cc, keep_sentences=True)
-    st = review_status(corpus, compiled=cc)
-    labels = st.record.label_text() if st.record is not None else "-"
+    review = review_status(corpus, compiled=cc)
+    labels = review.record.label_text() if review.record is not None else "-"
     return CorpusStatus(corpus.id, corpus.language, corpus.name, report.sentences, report.pairs,
-                        len(report.errors), len(report.warnings), st.text(), labels)
+                        len(report.errors), len(report.warnings), review.text(), labels)
 
 
 def status_key(path: Path, data: bytes) -> str:

@@ -55,7 +55,7 @@ def generate_pairs(corpus: CorpusDefinition, compiled: CompiledCorpus | None = N
             cols["pair_id"].append(f"{prefix}-P{len(cols['pair_id']):05d}")
             cols["template_id"].append(ct.id)
             cols["emotion"].append(a.emotion.attrs["emotion"] if a.emotion else "")
-            cols["emotion_word"].append(_emotion_text(a))
+            cols["emotion_word"].append(emotion_text(a))
             cols["variable"].append(pp.variable)
             cols["privileged"].append(a.realisation.sentence)
             cols["minoritised"].append(b.realisation.sentence)
@@ -74,7 +74,7 @@ def generate_pairs(corpus: CorpusDefinition, compiled: CompiledCorpus | None = N
             cols["minoritised_person_id"].append(pp.minoritised)
             cols["privileged_group"].append(by_id[pp.privileged].groups.get(pp.variable, ""))
             cols["minoritised_group"].append(by_id[pp.minoritised].groups.get(pp.variable, ""))
-            cols["minoritised_emotion_word"].append(_emotion_text(b))
+            cols["minoritised_emotion_word"].append(emotion_text(b))
             cols["emotion_word_id"].append(a.emotion.id if a.emotion else "")
             cols["emotion_kind"].append(a.emotion.attrs["kind"] if a.emotion else "")
             cols["language"].append(corpus.language)
@@ -97,7 +97,8 @@ def usable_pair_rows(corpus: CorpusDefinition, cc: CompiledCorpus) -> list[tuple
             if a is not None and b is not None and not any(f.is_error for f in compare_sides(cc, ct, pp, a, b))]
 
 
-def _emotion_text(r: Realised) -> str:
+def emotion_text(r: Realised) -> str:
+    """The emotion word as the sentence has it ("" for a template without one)."""
     slot = r.realisation.variant.emotion_slot
     return r.realisation.chosen[slot.name].text if slot is not None and slot.name in r.realisation.chosen else ""
 
@@ -167,7 +168,7 @@ def generate_group_comparisons(corpus: CorpusDefinition, compiled: CompiledCorpu
                 cols["comparison_id"].append(f"{prefix}-G{len(cols['comparison_id']):05d}")
                 cols["template_id"].append(ct.id)
                 cols["emotion"].append(e.attrs["emotion"] if e else "")
-                cols["emotion_word"].append(_emotion_text(a[0]))
+                cols["emotion_word"].append(emotion_text(a[0]))
                 cols["emotion_word_id"].append(eid)
                 for key in ("variable", "within", "privileged_group", "minoritised_group"):
                     cols[key].append(spec[key])

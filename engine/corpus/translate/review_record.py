@@ -175,22 +175,32 @@ def population(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None)
     """Every reviewable unit of the corpus: its counterfactual pairs, and every sentence no pair
     covers (a corpus whose pairs are its noun phrases has most of its name sentences outside them:
     2/3 of the Câmara and Kiritchenko corpora). The unit is "pairs", "sentences" or "items" (both).
-    Each unit carries its emotion label, its emotion word and the word's source label."""
+    Each unit carries its emotion label, its emotion word and the word's source label. Ids and texts
+    are those of ``generate_pairs`` and ``generate``, read from the realised sentences (no tables
+    built); with the ``compiled`` corpus a ``check_corpus(..., keep_sentences=True)`` left them on,
+    nothing is realised again."""
     from engine.corpus.generate.compiled import CompiledCorpus
-    from engine.corpus.generate.generator import generate
-    from engine.corpus.pairs.tables import generate_pairs
+    from engine.corpus.pairs.pairing import realise_all
+    from engine.corpus.pairs.tables import emotion_text, usable_pair_rows
 
     cc = compiled or CompiledCorpus(corpus)
-    pairs = generate_pairs(corpus, cc)
-    df = generate(corpus, cc)
+    sentences = realise_all(cc)
+    prefix = corpus.id_prefix or corpus.id
     gloss = {e.id: e.review.source for e in corpus.emotion_words}
-    units = [SampleItem(0, r.pair_id, r.template_id, r.variable, r.privileged, r.minoritised, r.emotion or "",
-                        _word_pair(r.emotion_word, r.minoritised_emotion_word), gloss.get(r.emotion_word_id, ""))
-             for r in pairs.itertuples(index=False)]
-    covered = set(pairs["privileged_id"]) | set(pairs["minoritised_id"]) if len(pairs) else set()
-    cols = ["ID", "template_id", "Sentence", "Emotion", "Emotion word", "emotion_word_id"]
-    single = [SampleItem(0, r[0], r[1], "", r[2], "", r[3] or "", r[4] or "", gloss.get(r[5], ""))
-              for r in df[cols].itertuples(index=False, name=None) if r[0] not in covered]
+
+    def label(r) -> tuple[str, str]:  # (emotion, the source word's label) of a realised sentence
+        return (r.emotion.attrs["emotion"] or "", gloss.get(r.emotion.id, "")) if r.emotion else ("", "")
+
+    units, covered = [], set()
+    for i, (ct, pp, a, b) in enumerate(usable_pair_rows(corpus, cc)):
+        emotion, word_label = label(a)
+        units.append(SampleItem(0, f"{prefix}-P{i:05d}", ct.id, pp.variable, a.realisation.sentence,
+                                b.realisation.sentence, emotion, _word_pair(emotion_text(a), emotion_text(b)),
+                                word_label))
+        covered.update((a.id, b.id))
+    single = [SampleItem(0, r.id, r.template.id, "", r.realisation.sentence, "", label(r)[0], emotion_text(r),
+                         label(r)[1])
+              for r in sentences.values() if r.id not in covered]
     unit = "items" if units and single else "pairs" if units else "sentences"
     return unit, units + single
 
