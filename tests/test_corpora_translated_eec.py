@@ -117,8 +117,9 @@ def test_language_specific_constructions():
     # French: que elides before a vowel, never otherwise; the participle agrees with l'
     assert {"La situation fait qu'elle se sent furieuse.", "J'ai fait en sorte qu'Émilie se sente soulagée.",
             "La situation fait que Yasmina se sent anxieuse.", "Je l'ai vue au marché.", "Je l'ai vu au marché.",
-            "Ma mère m'a rendu furieux."} <= fr
-    assert not any("m'a fait me sentir" in s or "m'a rendue" in s for s in fr)  # issue 38: T04, speaker masculine
+            "Avec ma mère, je me suis senti furieux."} <= fr
+    # issue 38, reviews: T04 is neither the calque 'm'a fait me sentir' nor 'm'a rendu' (+ participle); speaker masculine
+    assert not any("m'a fait me sentir" in s or "m'a rendu" in s or "je me suis sentie" in s for s in fr)
     assert not any(re.search(r"\bque [aeiouéèêàâîïôûAEIOUÉÈÊÀÂÎÏÔÛ]", s) for s in fr)
     assert not any(re.search(r"qu'[^aeiouéèêàâîïôûAEIOUÉÈÊÀÂÎÏÔÛ]", s) for s in fr)
     # French typography: any ; : ! ? would take a narrow no-break space (U+202F) before it
@@ -157,11 +158,15 @@ def test_datasheet_and_dataset_card_say_translated_and_where_the_names_come_from
 
     corpus = load_corpus("pt-BR-kiritchenko2018")
     md = build_datasheet(corpus).to_markdown()
-    assert "| Native review | not reviewed (translated, not native-signed) |" in md
+    if review_status(corpus).record is None:
+        assert "| Native review | not reviewed (translated, not native-signed) |" in md
+    else:  # the blind review stored (issue 43): its reviewer says what it was, the status stays 'translated'
+        assert "AI helper; not a native speaker" in md and "not yet signed by a native reviewer" in md
     assert "Status: translated, not native-signed — 111 items are translated" in md
     assert "Names: No given names: IBGE's 'Nomes no Brasil'" in md
     it = build_datasheet(load_corpus("it-kiritchenko2018")).to_markdown()
     assert "Names: Moroccan (10 female, 10 male)" in it
     card = (export_hf_dataset("fr-kiritchenko2018", tmp_path / "hf", data_format="jsonl").path / "README.md").read_text(
         encoding="utf-8")
-    assert "not reviewed (translated, not native-signed)" in card and "Names: Maghrebi (10 female, 10 male)" in card
+    assert "Names: Maghrebi (10 female, 10 male)" in card
+    assert "not reviewed (translated, not native-signed)" in card or "AI helper; not a native speaker" in card

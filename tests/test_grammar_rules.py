@@ -117,7 +117,7 @@ def test_e021_causative_without_a_causee():
     templates = ["{person}との会話は{emotion voice=causative}た。", "{person}は{emotion voice=causative}た。",
                  "{person}との会話は私を{emotion voice=causative}た。", "その状況は{person}を{emotion voice=causative}る。",
                  "{person}は{emotion voice=active}。"]
-    assert found(corpus("ja", templates, JA.format(a="驚く", c="驚かせ"), features=JA_FEAT)) == {"E021": {"T1", "T2"}}
+    assert found(corpus("ja", templates, JA.format(a="怯える", c="怯えさせ"), features=JA_FEAT)) == {"E021": {"T1", "T2"}}
     # 知らせる ends like a causative but is a verb of its own; 幸せな気持ちに… holds its に inside the slot
     lexical = corpus("ja", ["{person}は{emotion voice=causative}た。"], JA.format(a="知る", c="知らせ"), features=JA_FEAT)
     assert found(lexical) == {}
@@ -128,24 +128,24 @@ def test_e021_causative_without_a_causee():
 
 def test_rules_follow_the_language():
     """A language without rules is not checked by another language's rules."""
-    text = corpus("ja", ["{person}との会話は{emotion voice=causative}た。"], JA.format(a="驚く", c="驚かせ"), features=JA_FEAT)
+    text = corpus("ja", ["{person}との会話は{emotion voice=causative}た。"], JA.format(a="怯える", c="怯えさせ"), features=JA_FEAT)
     assert found(text.replace('language = "ja"', 'language = "ko"')) == {}
     assert found(text.replace('language = "ja"', 'language = "ja-JP"')) == {"E021": {"T1"}}
 
 
 def test_findings_are_collapsed_per_template_with_a_count_and_an_example():
-    text = corpus("ja", ["{person}との会話は{emotion voice=causative}た。"], JA.format(a="驚く", c="驚かせ"), features=JA_FEAT)
+    text = corpus("ja", ["{person}との会話は{emotion voice=causative}た。"], JA.format(a="怯える", c="怯えさせ"), features=JA_FEAT)
     rep = check_corpus(parse_definition(text))
     e021 = [f for f in rep.findings if f.code == "E021"]
     assert len(e021) == 1 and e021[0].is_error and not rep.ok
-    assert "2 sentence(s)" in e021[0].message and "との会話は驚かせた。" in e021[0].message
+    assert "2 sentence(s)" in e021[0].message and "との会話は怯えさせた。" in e021[0].message
 
 
 KNOWN = '[known_defects]\nE021 = "as published; kept to reproduce the paper"\n'
 
 
 def test_known_defects_are_warnings_with_their_reason():
-    text = corpus("ja", ["{person}との会話は{emotion voice=causative}た。"], JA.format(a="驚く", c="驚かせ"),
+    text = corpus("ja", ["{person}との会話は{emotion voice=causative}た。"], JA.format(a="怯える", c="怯えさせ"),
                   features=JA_FEAT, extra=KNOWN)
     rep = check_corpus(parse_definition(text))
     e021 = [f for f in rep.findings if f.code == "E021"]
@@ -162,7 +162,7 @@ def test_known_defects_are_warnings_with_their_reason():
 
 
 def test_known_defects_round_trip_and_validation():
-    text = corpus("ja", ["{person}は{emotion voice=active}。"], JA.format(a="驚く", c="驚かせ"), features=JA_FEAT, extra=KNOWN)
+    text = corpus("ja", ["{person}は{emotion voice=active}。"], JA.format(a="怯える", c="怯えさせ"), features=JA_FEAT, extra=KNOWN)
     c = parse_definition(text)
     assert c.known_defects == {"E021": "as published; kept to reproduce the paper"}
     assert parse_definition(to_toml(c)).known_defects == c.known_defects

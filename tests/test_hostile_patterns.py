@@ -115,3 +115,15 @@ def test_a_huge_pattern_is_refused_before_compiling():
 ])
 def test_only_patterns_that_may_backtrack_pay_for_the_timeout(pattern, risky):
     assert patterns.needs_deadline(pattern) is risky
+
+
+def test_a_sane_pattern_is_never_refused_for_being_used_often(monkeypatch):
+    """The budget was fixed per process: a sane pattern of a language file, matched on every sentence of
+    every check of a long session (the test suite: ~575,000 sentences), was refused at 30 s. It now grows
+    with the runs (1 ms a text on average), so only a pattern that is slow on average is refused."""
+    from engine.common import patterns
+
+    monkeypatch.setattr(patterns, "TOTAL_BUDGET_S", 0.0005)  # as if the fixed budget were spent already
+    p = patterns.user_pattern(r"(?i)\bse\s+sienta\s+con\s+(?:un|una)\b", file="es.toml", field="restrictions[3]")
+    for _ in range(3000):
+        assert p.search("María se siente furiosa.") is None

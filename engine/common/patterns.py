@@ -23,9 +23,13 @@ from engine.common.errors import UserError
 MATCH_DEADLINE_S = 1.0
 #: the deadline of each probe run when the pattern is read
 PROBE_DEADLINE_S = 0.25
-#: all matches of one pattern in one process together (a pattern just under the deadline on each of
-#: thousands of sentences would still take hours)
+#: all matches of one pattern together may take this long, or the average below times its runs if that
+#: is more (a pattern just under the deadline on each of thousands of sentences would still take hours;
+#: a budget fixed per process, by contrast, was spent by a sane pattern in a long session — a test
+#: suite or a day in the workbench — after ~575,000 matches)
 TOTAL_BUDGET_S = 30.0
+#: the average time one match may take over many runs (a sane pattern takes microseconds on a sentence)
+AVERAGE_PER_TEXT_S = 1e-3
 #: a pattern of a corpus is a line or two; a longer one is refused before it is compiled
 MAX_PATTERN_CHARS = 10_000
 _PROBE_LENGTH = 64
@@ -71,21 +75,24 @@ class UserPattern:
             if not self._timeout and len(text) <= _SAFE_TEXT_CHARS:
                 result = fn(text)
             else:
-                result = fn(text, timeout=min(MATCH_DEADLINE_S, max(0.01, TOTAL_BUDGET_S - self.spent)))
+                result = fn(text, timeout=min(MATCH_DEADLINE_S, max(0.01, self._budget() - self.spent)))
         except TimeoutError:
-            if self.spent + MATCH_DEADLINE_S > TOTAL_BUDGET_S:
+            if self.spent + MATCH_DEADLINE_S > self._budget():
                 raise self._over_budget() from None
             raise self.too_slow(text, MATCH_DEADLINE_S) from None
         finally:
             self.spent += time.perf_counter() - start
             self.runs += 1
-        if self.spent > TOTAL_BUDGET_S:
+        if self.spent > self._budget():
             raise self._over_budget()
         return result
 
+    def _budget(self) -> float:
+        return max(TOTAL_BUDGET_S, self.runs * AVERAGE_PER_TEXT_S)
+
     def _over_budget(self) -> PatternError:
         line = self.line if self.line is not None or self._line_of is None else self._line_of()
-        return PatternError(f"pattern {self.pattern!r} refused: its matches took over {TOTAL_BUDGET_S:g} s in all "
+        return PatternError(f"pattern {self.pattern!r} refused: its matches took over {self._budget():g} s in all "
                             f"({self.runs:,} texts; a pattern takes microseconds on a sentence)",
                             file=self.file, line=line, field=self.field,
                             fix="simplify it (anchor it, avoid repeats inside repeats), or remove it")

@@ -132,11 +132,14 @@ def _native_review(corpus: CorpusDefinition, shipped: Shipped = IN_PACKAGE) -> S
             ["Reviewer, date", f"{rec.reviewer}, {rec.date}"]]
     if status.stale:
         rows.append(["Text changed since", f"{status.stale} of the {rec.n} reviewed items no longer read as reviewed"])
-    return Section("Native review", [Table(["", "value"], rows),
-                                     "Every sampled item has a verdict (ok, awkward or error), an error class and a "
-                                     "correction; the signed record with every verdict is "
-                                     + (f"{shipped.review}." if shipped.review else
-                                        "kept beside the corpus definition in EEC Studio.")])
+    blocks: list = [Table(["", "value"], rows),
+                    "Every sampled item has a verdict (ok, awkward or error), an error class and a "
+                    "correction; the signed record with every verdict is "
+                    + (f"{shipped.review}." if shipped.review else "kept beside the corpus definition in EEC Studio.")]
+    if status.awaiting and not status.signed:  # a blind sample was rated; no item is signed by a native speaker
+        blocks.append(f"Status: translated, not native-signed — {status.awaiting} items are translated and none "
+                      "is signed by a second native speaker yet.")
+    return Section("Native review", blocks)
 
 
 def _axes(corpus: CorpusDefinition) -> Section:

@@ -250,11 +250,11 @@ class EnsembleClassifierScorer:
         self.languages = members[0].languages
         self.manifest: dict[str, Any] = {}
 
-    @classmethod
     def tokenizer(self) -> Any:
         """The members' tokenizer (they share one: trained from the same base model)."""
         return self.members[0].tokenizer()
 
+    @classmethod
     def load(cls, folder: str | Path, **kwargs: Any) -> "EnsembleClassifierScorer":
         folder = Path(folder)
         man = read_manifest(folder)
