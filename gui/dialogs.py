@@ -228,8 +228,13 @@ class TranslateDialog(QDialog):
         return sum(box.item(i).checkState() == Qt.Checked for box in self.subset.values() for i in range(box.count()))
 
     def _suggest(self, lang: str) -> None:
+        """Propose an id the user can keep: the language and the source's tail, numbered when taken
+        (it-kiritchenko2018 is a built-in corpus since issue 43: it-kiritchenko2018-2)."""
         tail = self.source_id.split("-", 1)[1] if "-" in self.source_id else self.source_id
-        self.corpus_id.setText(f"{lang}-{tail}" if lang else "")
+        new_id, n = f"{lang}-{tail}" if lang else "", 2
+        while new_id and new_id in self.taken_ids:
+            new_id, n = f"{lang}-{tail}-{n}", n + 1
+        self.corpus_id.setText(new_id)
         self._validate()
 
     def _unknown_text(self) -> str:

@@ -177,12 +177,14 @@ def test_german_bedruecken_has_no_person_as_agent():
     assert t03.str.contains(r"\benttäuscht\.$").sum() and t03.str.contains(r"\bwehmütig gestimmt\.$").sum()
 
 
-def test_french_t04_is_m_a_rendu_with_a_masculine_speaker():
+def test_french_t04_is_avec_x_je_me_suis_senti_with_a_masculine_speaker():
+    """Round 2 of the labelled review: 'X m'a rendu agacé/déçu/en colère' is a calque too, so T04 is
+    'Avec X, je me suis senti …' (one construction for every state word; the speaker held masculine)."""
     df = _df("fr-kiritchenko2018")
     t04 = df[df.template_id == "T04"].Sentence
-    assert not df.Sentence.str.contains(r"m'a fait me sentir").any()
-    assert t04.str.contains(r" m'a rendu (?:\w|fou de rage)").all()
-    assert not t04.str.contains(r"m'a rendue").any()  # the speaker is held masculine
+    assert not df.Sentence.str.contains(r"m'a fait me sentir|m'a rendu").any()
+    assert t04.str.match(r"Avec [^,]+, je me suis senti ").all()
+    assert not t04.str.contains(r"je me suis sentie").any()  # the speaker is held masculine
 
 
 def test_arabic_justin_is_spelled_jastin():
@@ -195,7 +197,7 @@ def test_arabic_justin_is_spelled_jastin():
 RETURNS = [
     ("fr-kiritchenko2018", '{ text = "inquiète", gender = "f" }, { text = "inquiet", gender = "m" }',
      '{ text = "découragée", gender = "f" }, { text = "découragé", gender = "m" }', "label"),
-    ("fr-kiritchenko2018", "m'a rendu {emotion", "m'a fait me sentir {emotion", "lexical"),
+    ("fr-kiritchenko2018", "je me suis senti {emotion", "m'a fait me sentir {emotion", "lexical"),
     ("it-kiritchenko2018", '{ text = "preoccupata", gender = "f" }, { text = "preoccupato", gender = "m" }',
      '{ text = "scoraggiata", gender = "f" }, { text = "scoraggiato", gender = "m" }', "label"),
     ("pt-BR-kiritchenko2018", '{ text = "preocupada", gender = "f" }, { text = "preocupado", gender = "m" }',
