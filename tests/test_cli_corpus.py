@@ -85,7 +85,8 @@ def test_export_all(run, tmp_path):
                      "en-goldfarb2023": 8640, "es-camara2022-published": 8460, "ar-camara2022-published": 8040,
                      "ja-goldfarb2023-published": 5010, "zh-goldfarb2023-published": 4928,
                      "de-goldfarb2023-published": 8640, "es-goldfarb2023-published": 10600,
-                     "en-camara2022-latino-published": 8640, "en-camara2022-arab-published": 8640}
+                     "en-camara2022-latino-published": 8640, "en-camara2022-arab-published": 8640,
+                     "it-kiritchenko2018": 8640, "fr-kiritchenko2018": 8640, "pt-BR-kiritchenko2018": 8640}
 
 
 def test_export_arabic_utf8_roundtrip(run, tmp_path):
