@@ -40,7 +40,7 @@ def make_window(qtbot):
     return win
 
 
-def wait_idle(qtbot, page, timeout: int = 15000) -> None:
+def wait_idle(qtbot, page, timeout: int = 60000) -> None:
     """Wait until the debounced check (and preview generation, if shown) has finished."""
     qtbot.waitUntil(lambda: page.idle, timeout=timeout)
 
