@@ -28,12 +28,14 @@ run: $(STAMP)
 	$(VPY) main.py corpus list
 	$(VPY) main.py demo --out out/demo
 
+# one worker per core (pytest-xdist); `worksteal` evens out the long GUI tests between them
+TEST_JOBS ?= auto
 test: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(VPY) -m pytest
+	QT_QPA_PLATFORM=offscreen $(VPY) -m pytest -n $(TEST_JOBS) --dist worksteal
 
 # the suite with the system's Hunspell dictionaries hidden (issue 38): it must give what `make test` gives
 test-no-system-dictionaries: $(STAMP)
-	EEC_STUDIO_SYSTEM_DICTIONARIES=0 QT_QPA_PLATFORM=offscreen $(VPY) -m pytest
+	EEC_STUDIO_SYSTEM_DICTIONARIES=0 QT_QPA_PLATFORM=offscreen $(VPY) -m pytest -n $(TEST_JOBS) --dist worksteal
 
 bench: $(STAMP)
 	@echo "== installing the benchmark extra (all-MiniLM-L6-v2)"

@@ -47,6 +47,7 @@ def _session_home(tmp_path_factory):
     fontconfig's, fill it once."""
     home = tmp_path_factory.mktemp("home")
     with pytest.MonkeyPatch.context() as mp:
+        (home / ".status-cache").mkdir()
         _point_home_at(mp, home, tmp_path_factory.mktemp("eec_home"), tmp_path_factory.mktemp("eec_cache"))
         yield home
 
@@ -57,8 +58,13 @@ def _isolated_user_home(_session_home, tmp_path_factory, monkeypatch):
     ~/.cache/eec-studio (scores, vector caches) or any other dot-folder. HOME and the XDG
     folders point into the session's temp home; the corpus folder and the score/vector cache
     are fresh for every test, so no test sees another's results."""
-    _point_home_at(monkeypatch, _session_home, tmp_path_factory.mktemp("eec_home"),
-                   tmp_path_factory.mktemp("eec_cache"))
+    cache = tmp_path_factory.mktemp("eec_cache")
+    # ... except the corpus-status cache, which is keyed by the content of everything a status depends
+    # on (engine/corpus/check/status_cache.py), so sharing it cannot show one test another's answer.
+    # Without it every test that opens the main window re-checks the 18 built-in corpora in the
+    # background: ~12 s of CPU per window test, most of the suite's time.
+    (cache / "corpus-status").symlink_to(_session_home / ".status-cache", target_is_directory=True)
+    _point_home_at(monkeypatch, _session_home, tmp_path_factory.mktemp("eec_home"), cache)
     yield
 
 

@@ -96,11 +96,12 @@ def test_kill_9_then_next_start_recovers_the_edit(qtbot, tmp_path):
     win.auto_answer = QMessageBox.Yes
     page = win.offer_recovery()
     assert page is not None
+    # read at once: the message stays 10 s, and the check waited for below can take longer under load
+    assert "Recovered" in win.statusBar().currentMessage()
     wait_idle(qtbot, page)
     angry = next(e for e in page.doc.corpus.emotion_words if e.id == "angry")
     assert [f.text for f in angry.forms] == ["enojado", "enfadadísima"]
     assert page.doc.modified and page.doc.path == path  # unsaved, and Save goes to the original file
-    assert "Recovered" in win.statusBar().currentMessage()
     # the dead process's file is consumed; the restored state is protected again by this process
     files = _recovery_files(home)
     assert len(files) == 1 and "enfadadísima" in files[0].read_text("utf-8")

@@ -130,6 +130,9 @@ class WorkbenchPage(QWidget):
         self.filter_label = QLabel()
         self.progress = QLabel()
         self.progress.setTextFormat(Qt.RichText)
+        # wraps too: a corpus typed in from nothing says what to add next ("next: add persons (Persons
+        # tab, Add)"), and in German at 125 % that one line pushed the window past 1280 px
+        self.progress.setWordWrap(True)
         # translated / total as a bar, as Weblate shows it (untranslated items are progress, not errors)
         self.progress_bar = QProgressBar()
         self.progress_bar.setRange(0, 1000)
