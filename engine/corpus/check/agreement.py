@@ -29,7 +29,7 @@ from typing import Any
 from engine.corpus.check.findings import Finding
 from engine.corpus.check.grammar.inflection import BASE, OTHER, Inflection, inflection
 from engine.corpus.definition.model import CorpusDefinition, Form
-from engine.corpus.definition.template_syntax import TemplateSyntaxError, parse_template
+from engine.corpus.definition.template_syntax import readable_slots
 from engine.corpus.generate.needed_forms import asked_features, slot_applies, missing_combinations, needed_combinations
 
 SEPARATOR = re.compile(r"\s*[/|]\s*")
@@ -86,16 +86,10 @@ def template_slots(corpus: CorpusDefinition) -> list[tuple[Any, Any, Any, dict[s
     computed once per check or progress count, then matched against each entry."""
     data = _data_features(inflection(corpus.language))
     out = []
-    for t in corpus.templates:
-        for v in t.variants:
-            try:
-                slots = parse_template(v.text).slots
-            except TemplateSyntaxError:
-                continue
-            for s in slots:
-                asked = {name: {k: vals for k, vals in asked_features(corpus, name, s).items() if k in data or k in s.refs}
-                         for name in LISTS}
-                out.append((t, v, s, asked))
+    for t, v, s in readable_slots(corpus.templates):
+        asked = {name: {k: vals for k, vals in asked_features(corpus, name, s).items() if k in data or k in s.refs}
+                 for name in LISTS}
+        out.append((t, v, s, asked))
     return out
 
 

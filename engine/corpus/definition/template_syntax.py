@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any, Iterator
 
 from engine.common.errors import UserError
 
@@ -131,3 +132,19 @@ def placeholder_text(parsed: ParsedTemplate) -> str:
     for p in parsed.pieces:
         out.append(p if isinstance(p, str) else f"<{p.name}>")
     return "".join(out)
+
+
+def readable_slots(templates) -> Iterator[tuple[Any, Any, Slot]]:
+    """(template, variant, slot) for every slot of every template variant that parses.
+
+    Why one home: the agreement checker, the forms a word needs and the words a subset keeps all
+    walk the same templates; a variant with a syntax error is the checker's own finding (E0xx),
+    so these walks skip it rather than fail."""
+    for t in templates:
+        for v in t.variants:
+            try:
+                slots = parse_template(v.text).slots
+            except TemplateSyntaxError:
+                continue
+            for s in slots:
+                yield t, v, s

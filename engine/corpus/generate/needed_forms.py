@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.corpus.generate.compiled import EMOTION_ATTRS, PERSON_ATTRS
 from engine.corpus.definition.model import CorpusDefinition
-from engine.corpus.definition.template_syntax import TemplateSyntaxError, parse_template
+from engine.corpus.definition.template_syntax import readable_slots
 
 
 def slot_applies(corpus: CorpusDefinition, list_name: str, entry: Any, slot) -> bool:
@@ -59,16 +59,10 @@ def needed_combinations(corpus: CorpusDefinition, list_name: str, entry: Any,
     if list_name == "templates":
         return [{}]
     asked: dict[str, set[str]] = {}
-    for t in corpus.templates:
-        for v in t.variants:
-            try:
-                slots = parse_template(v.text).slots
-            except TemplateSyntaxError:
-                continue
-            for slot in slots:
-                if slot_applies(corpus, list_name, entry, slot):
-                    for k, values in asked_features(corpus, list_name, slot).items():
-                        asked.setdefault(k, set()).update(values)
+    for _t, _v, slot in readable_slots(corpus.templates):
+        if slot_applies(corpus, list_name, entry, slot):
+            for k, values in asked_features(corpus, list_name, slot).items():
+                asked.setdefault(k, set()).update(values)
     own = set(getattr(entry, "features", {}) or {})
     if list_name == "persons":
         own |= {a for a in corpus.axes if a in corpus.features}  # gender comes from the group

@@ -26,7 +26,7 @@ from engine.common.ids import is_corpus_id
 from engine.common.languages import direction_of
 from engine.corpus.definition.language_presets import axis_label, preset_for
 from engine.corpus.definition.model import CorpusDefinition, Review, Variant
-from engine.corpus.definition.template_syntax import TemplateSyntaxError, parse_template
+from engine.corpus.definition.template_syntax import readable_slots
 from engine.corpus.translate.source_link import set_translated_from
 
 
@@ -53,14 +53,7 @@ def _review(source_text: str) -> Review:
 
 
 def _words_used(corpus: CorpusDefinition) -> set[str]:
-    used: set[str] = set()
-    for t in corpus.templates:
-        for v in t.variants:
-            try:
-                used |= {s.source for s in parse_template(v.text).slots if not s.generating}
-            except TemplateSyntaxError:
-                continue
-    return used
+    return {s.source for _t, _v, s in readable_slots(corpus.templates) if not s.generating}
 
 
 def take_subset(corpus: CorpusDefinition, subset: Subset) -> CorpusDefinition:
