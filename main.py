@@ -14,7 +14,7 @@ from importlib import import_module
 # same engine functions as the GUI. A command line imports only its command's modules (all of them
 # cost a tenth of a second of every start); tests/test_cli_validation.py checks this table.
 COMMANDS: dict[str, list[str]] = {
-    # the modules after engine.corpus.cli add their commands to `corpus` (corpus.cli.corpus_commands):
+    # the modules after engine.corpus.cli add their commands to `corpus` (corpus.cli.add_corpus_command):
     # `corpus pairs`, `corpus hf-export` (package), `corpus tm-export|tm-import` (exchange)
     "corpus": ["engine.corpus.cli", "engine.corpus.pairs.pairs_cli", "engine.package.corpus_cli",
                "engine.exchange.corpus_cli"],

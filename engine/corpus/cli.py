@@ -28,6 +28,12 @@ def corpus_commands(subparsers: argparse._SubParsersAction) -> argparse._SubPars
     return next(a for a in corpus._actions if isinstance(a, argparse._SubParsersAction))
 
 
+def add_corpus_command(subparsers: argparse._SubParsersAction, name: str, **kw) -> argparse.ArgumentParser | None:
+    """A ``corpus NAME`` sub-command added from a package above corpus (None: no ``corpus`` command)."""
+    sub = corpus_commands(subparsers)
+    return None if sub is None else sub.add_parser(name, **kw)
+
+
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("corpus", help="list, check and export corpora")
     sub = p.add_subparsers(dest="corpus_cmd", required=True, metavar="COMMAND")

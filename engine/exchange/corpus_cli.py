@@ -10,15 +10,15 @@ import argparse
 
 from engine.common import exits
 from engine.common.errors import UsageError
-from engine.corpus.cli import corpus_commands
+from engine.corpus.cli import add_corpus_command
 from engine.corpus.definition.registry import load_corpus
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    sub = corpus_commands(subparsers)
-    if sub is None:  # engine.corpus.cli not loaded: nothing to attach to
+    te = add_corpus_command(subparsers, "tm-export",
+                            help="write the translation memory of a language as TMX 1.4b (for other CAT tools)")
+    if te is None:  # engine.corpus.cli not loaded: nothing to attach to
         return
-    te = sub.add_parser("tm-export", help="write the translation memory of a language as TMX 1.4b (for other CAT tools)")
     te.add_argument("out", help="the .tmx file to write")
     te.add_argument("--language", help="target language (every corpus in it, glossaries, imported pairs)")
     te.add_argument("--corpus", help="only this corpus's pairs (its language is the target)")
@@ -26,7 +26,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                                                         "language of the corpus it was translated from, else en)")
     te.set_defaults(func=cmd_tm_export)
 
-    ti = sub.add_parser("tm-import", help="add a TMX file's pairs to the translation memory (suggestions)")
+    ti = add_corpus_command(subparsers, "tm-import", help="add a TMX file's pairs to the translation memory (suggestions)")
     ti.add_argument("tmx", help="a TMX 1.1-1.4b file")
     ti.set_defaults(func=cmd_tm_import)
 

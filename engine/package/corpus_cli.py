@@ -9,14 +9,13 @@ from __future__ import annotations
 import argparse
 
 from engine.common import exits
-from engine.corpus.cli import corpus_commands
+from engine.corpus.cli import add_corpus_command
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    sub = corpus_commands(subparsers)
-    if sub is None:  # engine.corpus.cli not loaded: nothing to attach to
+    hf = add_corpus_command(subparsers, "hf-export", help="write a Hugging Face dataset folder (data files + dataset card)")
+    if hf is None:  # engine.corpus.cli not loaded: nothing to attach to
         return
-    hf = sub.add_parser("hf-export", help="write a Hugging Face dataset folder (data files + dataset card)")
     hf.add_argument("corpus", metavar="NAME_OR_PATH")
     hf.add_argument("--out", required=True, metavar="FOLDER")
     hf.add_argument("--format", choices=("parquet", "jsonl"), default=None,

@@ -12,7 +12,7 @@ from pathlib import Path
 from engine.common.command import command
 from engine.common import exits, validate
 
-from engine.corpus.cli import corpus_commands
+from engine.corpus.cli import add_corpus_command
 from engine.corpus.generate.compiled import CompiledCorpus
 from engine.corpus.generate.export import FORMATS, export_table
 from engine.corpus.pairs.pair_checks import check_pairs
@@ -21,10 +21,9 @@ from engine.corpus.definition.registry import load_corpus
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    sub = corpus_commands(subparsers)
-    if sub is None:  # engine.corpus.cli not loaded: nothing to attach to
+    pp = add_corpus_command(subparsers, "pairs", help="export counterfactual sentence pairs (or name-group comparisons)")
+    if pp is None:  # engine.corpus.cli not loaded: nothing to attach to
         return
-    pp = sub.add_parser("pairs", help="export counterfactual sentence pairs (or name-group comparisons)")
     pp.add_argument("corpus", metavar="NAME_OR_PATH")
     pp.add_argument("--out", required=True, metavar="FILE", help="output file")
     pp.add_argument("--format", choices=FORMATS, default=None, help="default: from the --out suffix, else csv")
