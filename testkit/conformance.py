@@ -177,14 +177,22 @@ def check_statistic_gui(stat: Any, name: str, out: Path) -> None:
         if missing:
             _fail(name, f"the Audit page's form has no row for {', '.join(missing)}")
     finally:
-        view.deleteLater()
+        _dispose(view)
     page = ResultsPage()
     try:
         tab = BESPOKE[stat.id][0] if stat.id in BESPOKE else stat.id  # the papers' three: views of their own
         if tab not in page.views:
             _fail(name, "has no tab on the Results page")
     finally:
-        page.deleteLater()
+        _dispose(page)
+
+
+def _dispose(widget: Any) -> None:
+    """Delete a probe widget now: deleteLater waits for an event loop, and a widget left alive is
+    retranslated by the next language change — after a toy statistic it was built for is gone."""
+    import shiboken6
+
+    shiboken6.delete(widget)
 
 
 # -- scorers ------------------------------------------------------------------------------------------

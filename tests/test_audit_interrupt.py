@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from testkit.terminal import default_sigint
+
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not hasattr(os, "killpg") or not sys.platform.startswith("linux"),
                                                    reason="process groups and forked workers: Linux")]
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,7 +43,8 @@ def _interrupt_cli(tmp: Path, i: int, after_line: str | None, delay: float) -> t
     proc = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "audit", "--corpus", *CORPORA, "--model", "vader",
                              "textblob", "--stats", "paired", "--bootstrap", "0", "--jobs", "2", "--out", str(out),
                              "--cache-dir", str(tmp / f"cache{i}")],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=default_sigint)
     lines: list[str] = []
     seen = threading.Event()
 

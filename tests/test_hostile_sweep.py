@@ -22,6 +22,7 @@ from engine.sweep.cluster import check_address, handshake
 from engine.sweep.errors import SweepError
 from engine.sweep.scale import MAX_CELLS, Scale, confirm_scale
 from testkit.audit_fixtures import write_mini_corpus
+from testkit.terminal import default_sigint
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -69,7 +70,7 @@ def _plan(tmp_path: Path, corpora: str = '["c/gui-mini.toml"]', models: str = '[
 def _sweep(tmp_path: Path, *extra: str, plan: Path | None = None) -> subprocess.Popen:
     plan = plan or _plan(tmp_path)
     return subprocess.Popen([sys.executable, "main.py", "sweep", str(plan), "--out", str(tmp_path / "out"), *extra],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
 
 
 def test_a_silent_listener_is_named_within_the_deadline(tmp_path):

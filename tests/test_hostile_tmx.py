@@ -14,6 +14,7 @@ import pytest
 from engine.corpus.translate.memory import IMPORTED, TranslationMemory
 from engine.exchange.errors import ExchangeError
 from engine.exchange.tmx_format import import_tmx, store_path, translation_memory
+from testkit.terminal import default_sigint
 
 HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
 TMX = ('<tmx version="1.4"><header srclang="en" creationtool="x" creationtoolversion="1" segtype="phrase" '
@@ -107,7 +108,7 @@ def test_ctrl_c_stops_a_long_import_at_once_and_changes_nothing(tmp_path):
         fh.write(TMX.split("{body}")[1])
     proc = subprocess.Popen([sys.executable, "main.py", "corpus", "tm-import", str(big)],
                             cwd=Path(__file__).resolve().parents[1], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=default_sigint)
     deadline = time.monotonic() + 60
     while not store_path().exists() and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)  # the import has begun: the store is open
