@@ -76,11 +76,15 @@ def untested_text(status: Any = "", note: Any = "", reason: Any = "") -> str:
     The reason is rendered from the row's ``reason`` cell (a key and its fields: engine.stats.reasons)
     by the catalog's interface sentence — never by translating the engine's English note, which may be
     reworded at any time. A file without reasons (written by an older version) gets its status's
-    short reason (engine.stats.present.tables.untested_status)."""
+    short reason (engine.stats.present.tables.untested_status), as does a row whose reason explains
+    another status than its own."""
     from engine.stats.present.tables import untested_status
-    from engine.stats.reasons import STATUSES, read_reason, reason_text
+    from engine.stats.reasons import STATUSES, read_reason, reason_text, status_of
 
     said = read_reason(reason)
+    st = "" if not isinstance(status, str) else status
+    if said is not None and st not in ("", "ok") and status_of(said) != st:
+        said = None  # a status changed without its reason (an edited file): the status decides
     if said is not None:
         why = reason_text(said, _)
     else:
