@@ -31,7 +31,7 @@ from engine.stats.hypothesis_tests.no_test import (DESIGN_LIMIT, NO_TEST_STATUSE
                                                    deviating_persons, design_limited_reason,
                                                    no_person_test_reason, tolerance, varies)
 from engine.common.messages import Said
-from engine.stats.reasons import reason
+from engine.stats.reasons import reason, status_of
 
 #: Ties in the permutation distribution: |t*| ≥ |t| − this (relative) counts as "at least as extreme".
 _TIE = 1e-9
@@ -80,8 +80,6 @@ class PersonTest:
     @classmethod
     def untested(cls, estimate: float, std_err: float, n_units: int, why: Said) -> "PersonTest":
         """A result without a test: no statistic, df or p-value; status, note and reason from ``why``."""
-        from engine.stats.reasons import status_of
-
         nan = float("nan")
         return cls(estimate, std_err, nan, nan, nan, n_units, status_of(why), str(why), why)
 

@@ -387,10 +387,8 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
     prec = float(np.exp(params[k])) if len(params) > k else float("nan")
     prec_se = prec * float(bse[k]) if len(bse) > k else float("nan")
     status = STATUS_OK if ok else "not_converged"
-    if not ok:  # the caution replaces the note; a term's own reason for no test (a status) stays its reason
-        why = reason("not_converged")
-        t.loc[t["term"] != "intercept", "note"] = str(why)
-        t.loc[(t["term"] != "intercept") & (t["_reason"] == ""), "_reason"] = reason_json(why)
+    if not ok:
+        _not_converged(t)
     fit = draft.done(status, sq.squeezed, precision=prec, precision_std_err=prec_se, llf=float(res.llf))
     fit.settings["ols_cov_type"] = ols_cov
     return fit
@@ -573,6 +571,14 @@ def _say(t: pd.DataFrame, sel, why: Said) -> None:
     t.loc[sel, "_reason"] = reason_json(why)
 
 
+def _not_converged(t: pd.DataFrame) -> None:
+    """The caution of a fit that did not converge: it replaces the terms' notes; a term's own reason
+    for no test (its status) stays its reason."""
+    why = reason("not_converged")
+    t.loc[t["term"] != "intercept", "note"] = str(why)
+    t.loc[(t["term"] != "intercept") & (t["_reason"] == ""), "_reason"] = reason_json(why)
+
+
 def _add_note(t: pd.DataFrame, sel, note: str) -> None:
     old_note = t.loc[sel, "note"].iloc[0]
     t.loc[sel, "note"] = f"{old_note}; {note}" if isinstance(old_note, str) and old_note else note
@@ -602,7 +608,7 @@ def _drop_person_tests(t: pd.DataFrame, sel, term: str, vals: dict, parts: list[
         note += f"; permutation p-value {perm.note}"
     if inference.person_level and "" in parts:
         t.loc[sel, "_status"] = status
-        t.loc[sel, "_reason"] = reason_json(why)
+    t.loc[sel, "_reason"] = reason_json(why)  # also where the papers' test stands: why no person-level one
     _add_note(t, sel, note)
 
 
