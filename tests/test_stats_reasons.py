@@ -20,7 +20,7 @@ from engine.stats import beta_regression, counterfactual_analysis, km_paired_ana
 from engine.stats.hypothesis_tests.counterfactual import pair_statistics
 from engine.stats.hypothesis_tests.no_test import NO_TEST_STATUSES
 from engine.stats.hypothesis_tests.paired_tests import paired_t
-from engine.stats.hypothesis_tests.person_tests import PersonContrast, Stratum, crossed_t, person_t
+from engine.stats.hypothesis_tests.person_tests import PersonContrast, Stratum, crossed_t, permutation_test, person_t
 from engine.stats.present.tables import UNTESTED_WORDS, untested_reason
 from engine.stats.reasons import (REASON_COLUMN, REASONS, STATUSES, read_reason, reason, reason_json, reason_text,
                                   status_of)
@@ -54,6 +54,8 @@ def test_every_status_a_statistic_produces_has_a_catalog_entry():
         assert result.reason is not None and status_of(result.reason) == status
         assert result.reason.key in REASONS and status in STATUSES
         assert result.note == str(result.reason) == render(REASONS, result.reason.key, result.reason.params)
+    too_few = _two_groups(np.array([0.6]), np.full(5, 0.5))
+    assert permutation_test(too_few, 100, 0).note == planted["too_few"].note  # the same English, as text
     stats, notes = pair_statistics(np.array([]), np.array([]), band=0.05)
     assert stats["status"] == "no_pairs" and read_reason(stats[REASON_COLUMN]).key == "no_pairs"
     # the vocabulary: every no-test status and every status a table explains has a reason and a short form

@@ -234,8 +234,9 @@ def permutation_test(c: PersonContrast, n_permutations: int = 2000, seed: int | 
     give p = (1 + #{|t*| ≥ |t|}) / (R + 1) with Monte Carlo standard error √(p(1 − p)/R).
     """
     why = _too_small(c)
-    if why or n_permutations < 1:
-        return PermutationResult(float("nan"), float("nan"), 0, "none", why or "no permutations requested")
+    if why is not None or n_permutations < 1:
+        return PermutationResult(float("nan"), float("nan"), 0, "none",
+                                 str(why) if why is not None else "no permutations requested")
     nd = 0 if c.pair_diffs is None else len(c.pair_diffs)
     total = (2 ** nd if nd else 1) * math.prod(_strata_options(s) for s in c.strata)
     scale = _scale(c)
