@@ -168,7 +168,8 @@ class BetaView(PlotPanel):
                         txt.setPos(pt["end"], pt["y"])
                         plot.addItem(txt)
                     elif not pt["tested"]:  # a hollow point says so, and why, beside itself
-                        txt = text_item(untested_text(pt["row"].get("status"), pt["row"].get("note")), GREY,
+                        txt = text_item(untested_text(pt["row"].get("status"), pt["row"].get("note"),
+                                                      pt["row"].get("reason")), GREY,
                                         anchor=(0, 0.5), italic=True)
                         txt.setPos(pt["end"], pt["y"])
                         plot.addItem(txt)

@@ -147,7 +147,8 @@ class ForestView(PlotPanel):
         for k, ((r, rec), y) in enumerate(zip(rows, ys)):
             end = float(r.high) if _finite(r.high) else float(r.value)
             if r.level == UNTESTED:  # said in words beside the hollow marker, with the reason when known
-                txt = text_item(untested_text((rec or {}).get("status"), (rec or {}).get("note")), COLOURS[UNTESTED],
+                txt = text_item(untested_text((rec or {}).get("status"), (rec or {}).get("note"),
+                                              (rec or {}).get("reason")), COLOURS[UNTESTED],
                                 anchor=(0, 0.5), italic=True)
             else:
                 txt = text_item(r.note, COLOURS.get(r.level, COLOURS["ns"]), anchor=(0, 0.5), bold=True) if r.note else None

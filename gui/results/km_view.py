@@ -188,8 +188,8 @@ class KMView(PlotPanel):
                 txt = text_item(f"{verdict_text(r.get('verdict'))} {stars(r.get('p_value'))}  "
                                 f"({fmt.p_phrase(r.get('p_value'))}, n = {int(r['n'])})", "#222", anchor=(0, 0.5))
             else:  # no test: say why on the plot, never "not tested (, n = 72)"
-                txt = text_item(f"{untested_text(r.get('status'), r.get('note'))}  (n = {int(r['n'])})", GREY,
-                                anchor=(0, 0.5), italic=True)
+                why = untested_text(r.get('status'), r.get('note'), r.get('reason'))
+                txt = text_item(f"{why}  (n = {int(r['n'])})", GREY, anchor=(0, 0.5), italic=True)
             txt.setPos(x_max + width * 0.04, box["y"])
             plot.addItem(txt)
             if k % 4 == 3:

@@ -69,15 +69,29 @@ def stars_legend() -> str:
     return _("*** p ≤ .01 · ** p ≤ .05 · * p ≤ .10")
 
 
-def untested_text(status: Any = "", note: Any = "") -> str:
-    """What a plot prints beside the hollow marker of a row without a test: "not tested" and why
-    (engine.stats.present.tables.untested_reason: from the row's status, e.g. constant scores), so the reason
-    is on the plot itself, not only in the Notes tab."""
-    from engine.stats.present.tables import untested_reason
+def untested_text(status: Any = "", note: Any = "", reason: Any = "") -> str:
+    """What a plot prints beside the hollow marker of a row without a test: "not tested" and why, in
+    the interface language, so the reason is on the plot itself, not only in the Notes tab.
 
-    reason = untested_reason(None, status, note)
+    The reason is rendered from the row's ``reason`` cell (a key and its fields: engine.stats.reasons)
+    by the catalog's interface sentence — never by translating the engine's English note, which may be
+    reworded at any time. A file without reasons (written by an older version) gets its status's
+    short reason (engine.stats.present.tables.untested_status), as does a row whose reason explains
+    another status than its own."""
+    from engine.stats.present.tables import untested_status
+    from engine.stats.reasons import STATUSES, read_reason, reason_text, status_of
+
+    said = read_reason(reason)
+    st = "" if not isinstance(status, str) else status
+    if said is not None and st not in ("", "ok") and status_of(said) != st:
+        said = None  # a status changed without its reason (an edited file): the status decides
+    if said is not None:
+        why = reason_text(said, _)
+    else:
+        st = untested_status(None, status, note, reason)
+        why = _(STATUSES[st]) if st in STATUSES else st.replace("_", " ")
     # TRANSLATORS: beside a hollow marker on a results plot; {reason} e.g. "the scores do not vary"
-    return _("not tested: {reason}").format(reason=_(reason)) if reason else _("not tested")
+    return _("not tested: {reason}").format(reason=why) if why else _("not tested")
 
 
 def legend_html(entries: list[tuple[str, str]], extra: str = "") -> str:

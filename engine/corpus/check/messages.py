@@ -7,6 +7,8 @@ used to read the engine's English back into fields with 61 regular expressions; 
 English message then broke the Spanish interface without a test failing. Now the English
 (``en``, a ``str.format`` template; ``!r`` quotes as Python does) and the interface's sentence
 (``ui``, N_-marked: the translators' catalogs hold it) are two templates over the same fields.
+``Message``, ``Said`` and the rendering itself live in engine.common.messages, shared with the
+statistics' reasons (engine.stats.reasons); this module adds the checker's tails (counts, known defects).
 
 ``complete``: the interface sentence carries everything the English does (False: the GUI also
 offers the English, marked as such). Adding a checker rule: its code and title in
@@ -14,18 +16,12 @@ offers the English, marked as such). Adding a checker rule: its code and title i
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from engine.common.i18n import N_
+from engine.common.messages import Message, Said, Translate, render, said_in
 
-
-@dataclass(frozen=True)
-class Message:
-    code: str
-    en: str
-    ui: str
-    complete: bool = True
+__all__ = ["MESSAGES", "Message", "Said", "TAILS", "complete", "finding_text", "ngettext", "said"]
 
 
 def _m(code: str, en: str, ui: str, complete: bool = True) -> Message:
@@ -276,33 +272,12 @@ TAILS = {
 }
 
 
-@dataclass(frozen=True)
-class Said:
-    """A message key and its fields, before it becomes a finding (``str()``: the English)."""
-
-    key: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-    def __str__(self) -> str:
-        return MESSAGES[self.key].en.format(**self.params)
-
-
 def said(key: str, **params: Any) -> Said:
     """What a rule found, as data: ``said("E020.na", word="静か", fix="静かな")``."""
-    if key not in MESSAGES:
-        raise LookupError(f"no checker message {key!r} in engine.corpus.check.messages")  # a bug in the rule
-    return Said(key, params)
+    return said_in(MESSAGES, key, params, "engine.corpus.check.messages")  # unknown: a bug in the rule
 
 
-Translate = Callable[[str], str]
 Plural = Callable[[str, str, int], str]
-
-
-def _shown(value: Any) -> str:
-    """A field as the interface shows it: a list as 'a, b', anything else as its text."""
-    if isinstance(value, (list, tuple)):
-        return ", ".join(str(v) for v in value)
-    return str(value)
 
 
 def finding_text(f: Any, translate: Translate | None = None, plural_of: Plural | None = None,
@@ -315,8 +290,8 @@ def finding_text(f: Any, translate: Translate | None = None, plural_of: Plural |
     if msg is None:
         return f.message
     params = dict(f.params)
+    text = render(MESSAGES, f.key, params, translate, values)
     if translate is None:
-        text = msg.en.format(**params)
         if "sentences" in params and "{sentences}" not in msg.en:
             text += " " + TAILS["sentences"][0].format(**params)
         if "combinations" in params:
@@ -324,8 +299,6 @@ def finding_text(f: Any, translate: Translate | None = None, plural_of: Plural |
         if f.known:
             text += TAILS["known"][0].format(known=f.known)
         return text
-    shown = {k: _shown(values(k, v) if values else v) for k, v in params.items()}
-    text = translate(msg.ui).format(**shown)
     plural = plural_of or (lambda one, many, n: translate(one if n == 1 else many))
     if "sentences" in params:
         one, many = TAILS["sentences"][1]

@@ -95,7 +95,9 @@ def key_rows(cf: pd.DataFrame) -> list[KeyRow]:
     pc = p_column(cf, "t_p_value")
     from engine.stats.hypothesis_tests.counterfactual import INFERENCE_COLUMNS
 
-    std = {"corpus", "model", "emotion", "test", "note", "settings", "status", "band", "exceeds_band",
+    from engine.stats.reasons import REASON_COLUMN
+
+    std = {"corpus", "model", "emotion", "test", "note", "settings", "status", REASON_COLUMN, "band", "exceeds_band",
            *INFERENCE_COLUMNS}
     by = [c for c in cf.columns if c not in std and cf[c].dtype == object and not c.startswith(("t_p_", "wilcoxon_p_"))]
     for r in cf.to_dict("records"):

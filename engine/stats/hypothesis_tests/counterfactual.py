@@ -22,12 +22,13 @@ from engine.stats import _common as C
 from engine.stats.hypothesis_tests.bootstrap import bootstrap_ci
 from engine.stats.inference import NO_FACTORS_NOTE, NOT_ESTIMABLE_GENERALISES, InferenceOptions
 from engine.stats.hypothesis_tests.paired_tests import paired_t, wilcoxon_signed_rank
+from engine.stats.reasons import REASON_COLUMN, reason, reason_json
 from engine.stats.results import ID_COLUMNS, ResultsMixin, rule, text_table
 
 TEST = "counterfactual"
 STAT_COLUMNS = ["n", "mean_diff", "var_diff", "sd_diff", "ci_low", "ci_high", "share_changed",
                 "share_priv_higher", "share_min_higher", "t_statistic", "t_df", "t_p_value",
-                "wilcoxon_statistic", "wilcoxon_p_value", "band", "exceeds_band", "status"]
+                "wilcoxon_statistic", "wilcoxon_p_value", "band", "exceeds_band", "status", REASON_COLUMN]
 #: Which inference the tests used, both inferences' p-values and the permutation test (not grouping columns).
 INFERENCE_COLUMNS = ["inference", "generalises_to", "person_t_p_value", "crossed_t_df", "crossed_t_p_value",
                      "person_wilcoxon_p_value", "paper_t_p_value",
@@ -192,7 +193,7 @@ def _clusters(data: pd.DataFrame, cluster_col) -> tuple[pd.Series | None, str]:
 def _no_pairs(band: float, opts: InferenceOptions | None) -> dict[str, Any]:
     """The row of a group without pairs: nothing measured, nothing tested."""
     out = dict.fromkeys(STAT_COLUMNS, float("nan"))
-    out.update(n=0, exceeds_band=False, band=band, status="no_pairs",
+    out.update(n=0, exceeds_band=False, band=band, status="no_pairs", reason=reason_json(reason("no_pairs")),
                inference=(opts.inference if opts else "paper"), perm_method="none", n_person_pairs=0, perm_n=0,
                generalises_to=(opts or InferenceOptions(inference="paper")).generalises_to)
     return out
@@ -212,7 +213,7 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
     nan = float("nan")
     notes: list[str] = []
     if n == 0:
-        notes.append("no pairs")
+        notes.append(str(reason("no_pairs")))
         return _no_pairs(band, opts), notes
     opts = opts or InferenceOptions(inference="paper")
     if opts.person and clusters is None:
@@ -267,7 +268,7 @@ def pair_statistics(a: np.ndarray, b: np.ndarray, band: float, change_tol: float
             "t_statistic": use_t.statistic, "t_df": use_t.df, "t_p_value": use_t.p_value,
             "wilcoxon_statistic": use_w.statistic, "wilcoxon_p_value": use_w.p_value,
             "band": band, "exceeds_band": bool(abs(mean) > band),
-            "status": use_t.status, "inference": opts.inference,
+            "status": use_t.status, REASON_COLUMN: reason_json(use_t.reason), "inference": opts.inference,
             "generalises_to": NOT_ESTIMABLE_GENERALISES if use_t.status == "crossed_not_estimable" else opts.generalises_to,
             "crossed_t_df": cx.df if cx else nan, "crossed_t_p_value": cx.p_value if cx else nan,
             "person_t_p_value": pt.p_value if pt else nan, "person_wilcoxon_p_value": pw.p_value if pw else nan,

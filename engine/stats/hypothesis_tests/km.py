@@ -29,6 +29,7 @@ from engine.stats.hypothesis_tests.no_test import CROSSED_NOT_ESTIMABLE, NO_TEST
 from engine.stats.hypothesis_tests.paired_tests import paired_t
 from engine.stats.present.verdicts import status_verdict
 from engine.stats.hypothesis_tests.person_tests import PersonContrast, crossed_t, permutation_test, person_t
+from engine.stats.reasons import REASON_COLUMN, reason, reason_json
 from engine.stats.results import ID_COLUMNS, ResultsMixin, order_columns, rule, text_table
 from engine.stats.errors import StatisticError
 
@@ -87,6 +88,8 @@ class KMTest:
     notes: list[str] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)
     inference_columns: dict[str, Any] = field(default_factory=dict)
+    #: why the test is not done, as data (engine.stats.reasons; JSON, '' when tested)
+    reason: str = ""
 
 
 @dataclass
@@ -273,11 +276,12 @@ def _test(p: pd.DataFrame, corp: str, spec: C.ScoreSpec, ax: str, sub: str, lab:
     notes = list(notes)
     opts = opts or InferenceOptions(inference="paper")
     if n == 0:
-        notes.append(f"{ax}/{sub}: no pairs")
+        notes.append(f"{ax}/{sub}: {reason('no_pairs')}")
         return KMTest(corp, spec.model, spec.emotion, ax, sub, lab["a"], lab["b"], la, lb, 0, 0, 0, nan, nan,
                       nan, nan, nan, False, 0, "not tested", nan, nan, 0, 0, 0, nan, nan, nan, nan, nan,
                       "no_pairs", notes, settings, {"inference": opts.inference, "perm_method": "none",
-                                                    "generalises_to": opts.generalises_to})
+                                                    "generalises_to": opts.generalises_to},
+                      reason_json(reason("no_pairs")))
     r = paired_t(p["score_a"].to_numpy(dtype=float), p["score_b"].to_numpy(dtype=float))
     if r.note:
         notes.append(f"{ax}/{sub}: {r.note}")
@@ -297,11 +301,11 @@ def _test(p: pd.DataFrame, corp: str, spec: C.ScoreSpec, ax: str, sub: str, lab:
     ci = (nan, nan)
     if opts.person and pt is not None:
         use = cx if (opts.crossed and cx is not None) else pt
-        stat, df_, pv, status = use.statistic, use.df, use.p_value, use.status
+        stat, df_, pv, status, why = use.statistic, use.df, use.p_value, use.status, use.reason
         tested = use.status not in ("too_few", *NO_TEST_STATUSES)
         ci = use.ci(conf_level)
     else:
-        stat, df_, pv, status = r.statistic, r.df, r.p_value, r.status
+        stat, df_, pv, status, why = r.statistic, r.df, r.p_value, r.status, r.reason
         tested = r.status not in ("too_few", *NO_TEST_STATUSES)
         if n_resamples:
             b = bootstrap_ci(d, n_resamples=n_resamples, conf_level=conf_level, seed=seed)
@@ -325,7 +329,7 @@ def _test(p: pd.DataFrame, corp: str, spec: C.ScoreSpec, ax: str, sub: str, lab:
         float(pos.mean()) if len(pos) else nan, float(neg.mean()) if len(neg) else nan,
         int(len(pos)), int(len(neg)), int(n - len(pos) - len(neg)),
         float(d.max() - d.min()), float(d.min()), float(d.max()), ci[0], ci[1],
-        status, notes, settings, extra)
+        status, notes, settings, extra, reason_json(why))
 
 
 def _pair_units(p: pd.DataFrame) -> np.ndarray:
@@ -338,7 +342,7 @@ def _pair_units(p: pd.DataFrame) -> np.ndarray:
 FRAME_COLUMNS = ["axis", "subset", "a", "b", "label_a", "label_b", "n", "n_noun_phrase_pairs", "n_name_pairs", "mean_delta",
                  "sd_delta", "ci_low", "ci_high", "statistic", "df", "p_value", "significant", "direction",
                  "verdict", "avg_delta_pos", "avg_delta_neg", "n_pos", "n_neg", "n_zero", "delta_spread",
-                 "delta_min", "delta_max", "status"]
+                 "delta_min", "delta_max", "status", REASON_COLUMN]
 INFERENCE_COLUMNS = ["inference", "generalises_to", "person_statistic", "person_df", "person_p_value",
                      "crossed_df", "crossed_p_value", "paper_statistic", "paper_df",
                      "paper_p_value", "perm_p_value", "perm_se", "perm_n", "perm_method", "n_persons"]

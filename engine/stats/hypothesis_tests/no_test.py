@@ -8,7 +8,7 @@ measure the difference against. Any standard error a model still reports then co
 rounding or from another parameter (the Beta precision's per-person scores leak through the
 sandwich's cross term), and a Wald test on it prints p = 1e-60 for what is no evidence at all.
 Such rows carry ``status = "no_person_variation"`` (or ``"constant_difference"`` for the papers'
-sentence-pair tests), a note, no p-value, no stars and the verdict "no person-level test";
+sentence-pair tests), their reason as data (engine.stats.reasons; the note is its English), no p-value, no stars and the verdict "no person-level test";
 the permutation p-value, which is defined, may stand with its floor stated.
 
 "No variation" means: the values differ by at most ``VARIATION_TOLERANCE`` of the score scale.
@@ -18,6 +18,9 @@ by ~1e-7; 1e-6 of the scale is above that noise and far below any difference a s
 from __future__ import annotations
 
 import numpy as np
+
+from engine.common.messages import Said
+from engine.stats.reasons import reason
 
 #: Values of the unit of inference closer than this share of the score scale count as equal.
 VARIATION_TOLERANCE = 1e-6
@@ -35,12 +38,7 @@ CROSSED_NOT_ESTIMABLE = "crossed_not_estimable"
 DESIGN_LIMIT = 2
 #: Statuses of rows without a test (on top of "too_few", "no_pairs" and the Beta fit statuses).
 NO_TEST_STATUSES = (NO_PERSON_VARIATION, CONSTANT_DIFFERENCE, DESIGN_LIMITED, CROSSED_NOT_ESTIMABLE)
-DESIGN_LIMITED_NOTE = ("only {n} of the {total} persons compared differ from the rest of their group: the t statistic "
-                       "is fixed by the design (t = ±1 when one person differs), not by the size of the difference, "
-                       "so there is no person-level test; the permutation p-value, where given, is the test that exists")
-NO_PERSON_TEST_NOTE = ("no variation between the persons this contrast compares (each group's persons have the same "
-                       "mean score up to {tol:.0e} of the score scale): there is no person-level test, not a tiny "
-                       "p-value; the permutation p-value, where given, is the test that exists")
+# The reasons' English and interface sentences: engine.stats.reasons (keys = these statuses).
 
 
 def tolerance(scale: float | None) -> float:
@@ -56,8 +54,9 @@ def varies(values, tol: float) -> bool:
     return bool(v.size > 1 and float(np.ptp(v)) > tol)
 
 
-def no_person_test_note(tol_share: float = VARIATION_TOLERANCE) -> str:
-    return NO_PERSON_TEST_NOTE.format(tol=tol_share)
+def no_person_test_reason(tol_share: float = VARIATION_TOLERANCE) -> Said:
+    """Why there is no person-level test (``str()``: the English note)."""
+    return reason(NO_PERSON_VARIATION, tol=tol_share)
 
 
 def deviating_persons(values, groups, tol: float) -> int:
@@ -82,5 +81,6 @@ def deviating_persons(values, groups, tol: float) -> int:
     return out
 
 
-def design_limited_note(n: int, total: int) -> str:
-    return DESIGN_LIMITED_NOTE.format(n=n, total=total)
+def design_limited_reason(n: int, total: int) -> Said:
+    """Why a design-limited contrast has no test: ``n`` of ``total`` persons differ from their group."""
+    return reason(DESIGN_LIMITED, n=int(n), total=int(total))

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.common.messages import Said
 from engine.stats.hypothesis_tests.no_test import CONSTANT_DIFFERENCE, tolerance, varies
+from engine.stats.reasons import reason
 
 
 @dataclass(frozen=True)
@@ -26,21 +28,22 @@ class TestResult:
     df: float
     status: str  # ok | all_zero | constant_difference (no test) | too_few
     note: str = ""
+    #: why there is no test, as data (engine.stats.reasons); ``note`` then starts with its English
+    reason: Said | None = None
 
 
 def _degenerate(d: np.ndarray, what: str) -> TestResult | None:
     n = len(d)
     if n < 2:
-        return TestResult(float("nan"), float("nan"), float("nan"), "too_few",
-                          f"{what}: {n} pair(s); at least 2 are needed for a test")
+        why = reason("too_few.pairs", test=what, n=n)
+        return TestResult(float("nan"), float("nan"), float("nan"), "too_few", str(why), why)
     tol = tolerance(float(np.max(np.abs(d))))
     if np.all(np.abs(d) <= tol):
         return TestResult(0.0, 1.0, float(n - 1), "all_zero",
                           f"{what}: every difference is exactly 0 (no evidence of a difference)")
     if not varies(d, tol):
-        return TestResult(float("nan"), float("nan"), float("nan"), CONSTANT_DIFFERENCE,
-                          f"{what}: every pair differs by the same amount ({d[0]:.6g}): no variation to test "
-                          "the difference against, so no p-value")
+        why = reason(CONSTANT_DIFFERENCE, test=what, difference=float(d[0]))
+        return TestResult(float("nan"), float("nan"), float("nan"), CONSTANT_DIFFERENCE, str(why), why)
     return None
 
 
@@ -70,7 +73,7 @@ def wilcoxon_signed_rank(a, b) -> TestResult:
     deg = _degenerate(d, "Wilcoxon signed-rank test")
     if deg is not None and deg.status != "constant_difference":
         return TestResult(deg.statistic if deg.status != "all_zero" else 0.0, deg.p_value, float("nan"),
-                          deg.status, deg.note)
+                          deg.status, deg.note, deg.reason)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         r = wilcoxon(a, b)
@@ -80,4 +83,5 @@ def wilcoxon_signed_rank(a, b) -> TestResult:
     nz = int(np.count_nonzero(d))
     if nz < len(d):
         note = (note + "; " if note else "") + f"{len(d) - nz} zero difference(s) dropped (zero_method='wilcox')"
-    return TestResult(float(r.statistic), float(r.pvalue), float("nan"), "ok" if deg is None else deg.status, note)
+    return TestResult(float(r.statistic), float(r.pvalue), float("nan"), "ok" if deg is None else deg.status, note,
+                      None if deg is None else deg.reason)

@@ -27,9 +27,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.common.permutation import PermutationResult
-from engine.stats.hypothesis_tests.no_test import (DESIGN_LIMIT, DESIGN_LIMITED, NO_PERSON_VARIATION, NO_TEST_STATUSES,
-                                                   design_limited_note, deviating_persons, no_person_test_note,
-                                                   tolerance, varies)
+from engine.stats.hypothesis_tests.no_test import (DESIGN_LIMIT, NO_TEST_STATUSES,
+                                                   deviating_persons, design_limited_reason,
+                                                   no_person_test_reason, tolerance, varies)
+from engine.common.messages import Said
+from engine.stats.reasons import reason, status_of
 
 #: Ties in the permutation distribution: |t*| ≥ |t| − this (relative) counts as "at least as extreme".
 _TIE = 1e-9
@@ -72,6 +74,14 @@ class PersonTest:
     n_units: int
     status: str = "ok"  # ok | too_few | all_zero | no_person_variation (see engine.stats.hypothesis_tests.no_test)
     note: str = ""
+    #: why there is no test, as data (engine.stats.reasons); ``note`` is then its English
+    reason: Said | None = None
+
+    @classmethod
+    def untested(cls, estimate: float, std_err: float, n_units: int, why: Said) -> "PersonTest":
+        """A result without a test: no statistic, df or p-value; status, note and reason from ``why``."""
+        nan = float("nan")
+        return cls(estimate, std_err, nan, nan, nan, n_units, status_of(why), str(why), why)
 
     def ci(self, conf_level: float = 0.95) -> tuple[float, float]:
         """The t interval; none (NaN) for a row without a test: nothing that looks like precision."""
@@ -138,16 +148,16 @@ def _scale(c: PersonContrast) -> float:
     return float(allv.max()) if allv.size else 1.0
 
 
-def _too_small(c: PersonContrast) -> str:
+def _too_small(c: PersonContrast) -> Said | None:
     if c.pair_diffs is not None and 0 < len(c.pair_diffs) < 2 and c.w_pairs:
-        return f"{len(c.pair_diffs)} person pair(s); at least 2 are needed"
+        return reason("too_few.person_pairs", n=len(c.pair_diffs))
     for s in c.strata:
         na, nb = int(s.is_a.sum()), int((~s.is_a).sum())
         if na < 2 or nb < 2:
-            return f"a group has {min(na, nb)} person(s); at least 2 per group are needed for a person-level test"
+            return reason("too_few.group", n=min(na, nb))
     if not c.strata and (c.pair_diffs is None or len(c.pair_diffs) == 0):
-        return "no persons"
-    return ""
+        return reason("too_few.no_persons")
+    return None
 
 
 def _varies(c: PersonContrast, tol: float) -> bool:
@@ -169,8 +179,8 @@ def person_t(c: PersonContrast, scale: float | None = None) -> PersonTest:
 
     nan = float("nan")
     why = _too_small(c)
-    if why:
-        return PersonTest(nan, nan, nan, nan, nan, c.n_units, "too_few", why)
+    if why is not None:
+        return PersonTest.untested(nan, nan, c.n_units, why)
     labels = [s.is_a[None, :] for s in c.strata]
     signs = None if c.pair_diffs is None else np.ones((1, len(c.pair_diffs)))
     est, var, comps = _stat(c, labels, signs)
@@ -180,12 +190,12 @@ def person_t(c: PersonContrast, scale: float | None = None) -> PersonTest:
         if abs(est) <= tol:
             return PersonTest(0.0, 0.0, 0.0, nan, 1.0, c.n_units, "all_zero",
                               "every person-level difference is exactly 0 (no evidence of a difference)")
-        return PersonTest(est, 0.0, nan, nan, nan, c.n_units, NO_PERSON_VARIATION, no_person_test_note())
+        return PersonTest.untested(est, 0.0, c.n_units, no_person_test_reason())
     if var <= 0:  # cannot happen when a group varies; kept so a rounding corner never divides by 0
-        return PersonTest(est, 0.0, nan, nan, nan, c.n_units, NO_PERSON_VARIATION, no_person_test_note())
+        return PersonTest.untested(est, 0.0, c.n_units, no_person_test_reason())
     deviants = _deviants(c, tol)
     if deviants <= DESIGN_LIMIT:
-        return PersonTest(est, nan, nan, nan, nan, c.n_units, DESIGN_LIMITED, design_limited_note(deviants, c.n_units))
+        return PersonTest.untested(est, nan, c.n_units, design_limited_reason(deviants, c.n_units))
     num = sum(v[0] for v, _ in comps) ** 2
     den = sum((v[0] ** 2) / dfc for v, dfc in comps if dfc > 0 and np.isfinite(v[0]))
     df = num / den if den > 0 else nan
@@ -224,8 +234,9 @@ def permutation_test(c: PersonContrast, n_permutations: int = 2000, seed: int | 
     give p = (1 + #{|t*| ≥ |t|}) / (R + 1) with Monte Carlo standard error √(p(1 − p)/R).
     """
     why = _too_small(c)
-    if why or n_permutations < 1:
-        return PermutationResult(float("nan"), float("nan"), 0, "none", why or "no permutations requested")
+    if why is not None or n_permutations < 1:
+        return PermutationResult(float("nan"), float("nan"), 0, "none",
+                                 str(why) if why is not None else "no permutations requested")
     nd = 0 if c.pair_diffs is None else len(c.pair_diffs)
     total = (2 ** nd if nd else 1) * math.prod(_strata_options(s) for s in c.strata)
     scale = _scale(c)
@@ -391,7 +402,7 @@ def crossed_t(pt: PersonTest, d: np.ndarray, factors: dict[str, np.ndarray] | No
                           persons=units, cells=cells)
     if not cv.estimable:
         nan = float("nan")
-        return PersonTest(pt.estimate, nan, nan, nan, nan, pt.n_units, cv.status, cv.note)
+        return PersonTest.untested(pt.estimate, nan, pt.n_units, cv.reason)
     se, df = float(cv.se[0]), float(cv.df[0])
     stat = pt.estimate / se
     note = ""

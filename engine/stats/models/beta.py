@@ -37,7 +37,9 @@ from engine.stats.inference import NO_FACTORS_NOTE, NOT_ESTIMABLE_GENERALISES, I
 from engine.stats.models.squeeze import to_unit_interval
 from engine.stats.hypothesis_tests.person_tests import terms_design_limited, terms_without_person_variation
 from engine.stats.hypothesis_tests.no_test import (CROSSED_NOT_ESTIMABLE, DESIGN_LIMITED, NO_PERSON_VARIATION,
-                                                   design_limited_note, no_person_test_note, tolerance)
+                                                   design_limited_reason, no_person_test_reason, tolerance)
+from engine.common.messages import Said
+from engine.stats.reasons import REASON_COLUMN, REASONS, reason, reason_json
 from engine.stats.errors import StatisticError
 
 TEST = "beta_regression"
@@ -240,8 +242,7 @@ def _fits_for_corpus(rows: pd.DataFrame, spec: C.ScoreSpec, corp: str, minority,
     settings = dict(base_settings, score_column=spec.column)
     if names.empty:
         out.append(_empty_fit(corp, spec, "names", ("intercept", "race", "gender", "intersection"),
-                              "no name sentences in this corpus: the race/gender/intersection model "
-                              "cannot be fitted", settings))
+                              reason("insufficient_data.names"), settings))
     else:
         mino, majo = C.resolve_race_groups(names["Race"].tolist(), minority, majority, where=f"corpus {corp!r}")
         settings.update(minority=mino, majority=majo)
@@ -270,7 +271,7 @@ def _fits_for_corpus(rows: pd.DataFrame, spec: C.ScoreSpec, corp: str, minority,
         np_settings = dict(settings, model_formula="score ~ 1 + female (noun phrases)", pairing=NP_UNPAIRED_NOTE)
         if nps.empty:
             out.append(_empty_fit(corp, spec, "noun_phrases", ("intercept", "gender"),
-                                  "no noun-phrase sentences in this corpus", np_settings))
+                                  reason("insufficient_data.noun_phrases"), np_settings))
         else:
             x2 = (nps["Gender"].astype(str) == female).to_numpy(dtype=float)
             X = np.column_stack([np.ones(len(nps)), x2])
@@ -299,15 +300,17 @@ def _blank_terms(terms: Sequence[str]) -> pd.DataFrame:
     t["perm_method"] = ""
     t["inference"] = ""
     t["note"] = ""
+    t["_reason"] = ""  # why a term is not tested, as data (engine.stats.reasons): the frame's reason column
     return t
 
 
-def _empty_fit(corp: str, spec: C.ScoreSpec, subset: str, terms: Sequence[str], why: str,
+def _empty_fit(corp: str, spec: C.ScoreSpec, subset: str, terms: Sequence[str], why: Said,
                settings: dict) -> BetaFit:
     t = _blank_terms(terms)
-    t["note"] = why
+    t["note"] = str(why)
+    t["_reason"] = reason_json(why)
     return BetaFit(corp, spec.model, spec.emotion, subset, 0, {}, "insufficient_data", False, t,
-                   notes=[why], settings=settings)
+                   notes=[str(why)], settings=settings)
 
 
 def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, int], corp: str,
@@ -323,9 +326,10 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
     notes = draft.notes
     empty = [k for k, v in cells.items() if v == 0]
     if empty:
-        msg = f"no sentences for {', '.join(empty)}: the model cannot be estimated"
-        notes.append(msg)
-        t["note"] = msg
+        why = reason("insufficient_data.cells", cells=", ".join(empty))
+        notes.append(str(why))
+        t["note"] = str(why)
+        t["_reason"] = reason_json(why)
         return draft.done("insufficient_data")
     lo, hi = float(score_range[0]), float(score_range[1])
     sq = to_unit_interval(y, score_range)
@@ -384,7 +388,7 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
     prec_se = prec * float(bse[k]) if len(bse) > k else float("nan")
     status = STATUS_OK if ok else "not_converged"
     if not ok:
-        t.loc[t["term"] != "intercept", "note"] = "fit did not converge: treat with caution"
+        _not_converged(t)
     fit = draft.done(status, sq.squeezed, precision=prec, precision_std_err=prec_se, llf=float(res.llf))
     fit.settings["ols_cov_type"] = ols_cov
     return fit
@@ -428,7 +432,7 @@ def _degenerate(y: np.ndarray, X: np.ndarray, terms: Sequence[str], t: pd.DataFr
         t.loc[t["term"] != "intercept", ["estimate", "ame", "ols_estimate"]] = 0.0
         t.loc[t["term"] == "intercept", "estimate"] = float(np.log(sq.values[0] / (1 - sq.values[0])))
         t.loc[t["term"] == "intercept", "ols_estimate"] = c
-        t.loc[t["term"] != "intercept", "note"] = "constant scores: difference exactly 0, not tested"
+        _say(t, t["term"] != "intercept", reason("constant"))
         return "constant"
     within = max(float(np.ptp(y[cell_of == i])) for i in range(len(cell_rows)))
     if within > tol:
@@ -444,7 +448,7 @@ def _degenerate(y: np.ndarray, X: np.ndarray, terms: Sequence[str], t: pd.DataFr
         if term != "intercept":
             me = indicator_ame(beta, np.zeros((len(beta), len(beta))), X, j, Logit(), sq.scale_back, conf_level)
             t.loc[t["term"] == term, "ame"] = me.estimate
-            t.loc[t["term"] == term, "note"] = "no variation within groups: exact difference, not tested"
+            _say(t, t["term"] == term, reason("no_within_group_variation"))
     notes.append("every group has one fixed score (no variation within groups): the group differences "
                  "are exact and there is nothing to test; estimates are the exact cell contrasts")
     return "no_within_group_variation"
@@ -554,10 +558,25 @@ def _untested_status(t: pd.DataFrame, sel, term: str, j: int, vals: dict, infere
         _drop_person_tests(t, sel, term, vals, no_person_test, inference)
     elif not rounded and term != "intercept" and inference.limited[j] is not None:
         _drop_person_tests(t, sel, term, vals, ["", "ols_"], inference, DESIGN_LIMITED,
-                           design_limited_note(inference.limited[j], int(inference.person["n_persons"])))
+                           design_limited_reason(inference.limited[j], int(inference.person["n_persons"])))
     elif not rounded and term != "intercept" and inference.crossed_missing:
         t.loc[sel, "_status"] = CROSSED_NOT_ESTIMABLE
+        t.loc[sel, "_reason"] = reason_json(inference.crossed["reason"])
         _add_note(t, sel, inference.crossed["note"])
+
+
+def _say(t: pd.DataFrame, sel, why: Said) -> None:
+    """A term's reason for no test (or caution), as data and as its English note."""
+    t.loc[sel, "note"] = str(why)
+    t.loc[sel, "_reason"] = reason_json(why)
+
+
+def _not_converged(t: pd.DataFrame) -> None:
+    """The caution of a fit that did not converge: it replaces the terms' notes; a term's own reason
+    for no test (its status) stays its reason."""
+    why = reason("not_converged")
+    t.loc[t["term"] != "intercept", "note"] = str(why)
+    t.loc[(t["term"] != "intercept") & (t["_reason"] == ""), "_reason"] = reason_json(why)
 
 
 def _add_note(t: pd.DataFrame, sel, note: str) -> None:
@@ -566,7 +585,7 @@ def _add_note(t: pd.DataFrame, sel, note: str) -> None:
 
 
 def _drop_person_tests(t: pd.DataFrame, sel, term: str, vals: dict, parts: list[str], inference: _Inference,
-                       status: str = NO_PERSON_VARIATION, why: str | None = None) -> None:
+                       status: str = NO_PERSON_VARIATION, why: Said | None = None) -> None:
     """Blank the person-level tests named by ``parts`` ("" Beta, "ols_" OLS) and say why in the note
     (``status``: no person variation, or a design-limited test)."""
     # every person has the same scores (a lexicon that ignores names): the person-clustered
@@ -582,12 +601,14 @@ def _drop_person_tests(t: pd.DataFrame, sel, term: str, vals: dict, parts: list[
         if inference.person_level:
             vals.update({f"{part}statistic": nan, f"{part}p_value": nan, f"{part}ci_low": nan,
                          f"{part}ci_high": nan, f"{part}std_err": nan, f"{part}df": nan})
-    note = (why or no_person_test_note()) + " (the papers' sentence-level p-value is paper_p_value)"
+    why = why or no_person_test_reason()
+    note = str(why) + " (the papers' sentence-level p-value is paper_p_value)"
     perm = (inference.person or {}).get("perm", {}).get(term)
     if perm is not None and perm.note:
         note += f"; permutation p-value {perm.note}"
     if inference.person_level and "" in parts:
         t.loc[sel, "_status"] = status
+    t.loc[sel, "_reason"] = reason_json(why)  # also where the papers' test stands: why no person-level one
     _add_note(t, sel, note)
 
 
@@ -673,7 +694,8 @@ def _person_inference(res, y: np.ndarray, X: np.ndarray, persons: np.ndarray, op
         bx, binfo = crossed_cov(Xt, et, bc, factors, persons=persons, bread=bread, extra_scores=extra, cells=X)
         ox, oinfo = crossed_cov(X, y - X @ ols_beta, oc, factors, persons=persons, cells=X)
         crossed = {"se": bx.bse[:k], "df": bx.df[:k], "cov": bx.cov[:k, :k], "ols_se": ox.bse, "ols_df": ox.df,
-                   "n_persons": G, "status": binfo["status"], "note": binfo["note"] or oinfo["note"]}
+                   "n_persons": G, "status": binfo["status"], "note": binfo["note"] or oinfo["note"],
+                   "reason": binfo["reason"] or oinfo["reason"]}
     return {"se": bc.bse[:k], "df": bc.df[:k], "cov": bc.cov[:k, :k], "ols_se": oc.bse, "ols_df": oc.df,
             "n_persons": G, "perm": perm, "notes": notes, "person_means": pm, "person_groups": px,
             "crossed": crossed}
@@ -730,6 +752,11 @@ def _to_frame(fits: list[BetaFit]) -> pd.DataFrame:
         # a term without a person-level test says so in its own row (engine.stats.hypothesis_tests.no_test)
         own = t.pop("_status") if "_status" in t else pd.Series([None] * len(t), index=t.index)
         t["status"] = [x if isinstance(x, str) and x else f.status for x in own]
+        # the reason as data; a term that only inherits its fit's status gets that status's reason
+        said = t.pop("_reason") if "_reason" in t else pd.Series([""] * len(t), index=t.index)
+        t[REASON_COLUMN] = [x if isinstance(x, str) and x else
+                            (reason_json(reason(st)) if st != STATUS_OK and st in REASONS else "")
+                            for x, st in zip(said, t["status"])]
         t["squeezed"] = f.squeezed
         t["inference"] = (f.settings.get("inference") or {}).get("inference", "")
         t["generalises_to"] = (f.settings.get("inference") or {}).get("generalises_to", "")
@@ -737,7 +764,7 @@ def _to_frame(fits: list[BetaFit]) -> pd.DataFrame:
         t["settings"] = C.settings_json(f.settings)
         parts.append(t)
     if not parts:
-        cols = ID_COLUMNS + ["subset", "n"] + TERM_COLUMNS + ["status", "squeezed", "settings"]
+        cols = ID_COLUMNS + ["subset", "n"] + TERM_COLUMNS + ["status", REASON_COLUMN, "squeezed", "settings"]
         return pd.DataFrame(columns=cols)
     frame = pd.concat(parts, ignore_index=True)
     frame["n"] = frame["n"].astype(int)

@@ -249,7 +249,7 @@ def crossed_cov(Xt: np.ndarray, et: np.ndarray, person: ClusterCov, factors: dic
     factor's levels); ``cells``: design cell per observation (default: the distinct rows of X̃'s
     unweighted design, i.e. of ``Xt`` when no weights are involved). Returns the covariance (the
     person covariance with the factor parts on the diagonal; NaN where a factor is not estimable,
-    ``kind`` then says so) and {"parts": [FactorPart], "status", "note"}.
+    ``kind`` then says so) and {"parts": [FactorPart], "status", "note", "reason"} (reason: engine.stats.reasons).
     """
     from engine.stats.models.crossed import crossed_variance
 
@@ -271,4 +271,4 @@ def crossed_cov(Xt: np.ndarray, et: np.ndarray, person: ClusterCov, factors: dic
         cov = np.full((k, k), np.nan)
     out = ClusterCov(cov=cov, df=cv.df, n_clusters=person.n_clusters, kind=person.kind,
                      df_kind="satterthwaite (persons, templates, words)" if cv.estimable else "not estimable")
-    return out, {"parts": cv.parts, "status": cv.status, "note": cv.note}
+    return out, {"parts": cv.parts, "status": cv.status, "note": cv.note, "reason": cv.reason}

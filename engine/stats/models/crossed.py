@@ -45,6 +45,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from engine.common.messages import Said
+from engine.stats.reasons import reason
+
 #: |A − N| below this share of (A + N + person variance) is rounding: the factor adds nothing.
 RTOL = 1e-6
 #: Status of a crossed result whose factor parts cannot be estimated from the design.
@@ -62,7 +65,8 @@ class FactorPart:
     excess: np.ndarray         # E_f kept (0 where the factor adds nothing)
     var_excess: np.ndarray     # Var(A_f) + Var(N_f) where kept (Satterthwaite), else 0
     estimable: bool = True
-    reason: str = ""
+    #: why the factor cannot be estimated (engine.stats.reasons: crossed.*), None when it can
+    reason: Said | None = None
 
 
 @dataclass(frozen=True)
@@ -84,13 +88,14 @@ class CrossedVariance:
         return "ok" if self.estimable else NOT_ESTIMABLE
 
     @property
+    def reason(self) -> Said | None:
+        """Why there is no crossed test (each factor that cannot be estimated, said as data), or None."""
+        bad = [p.reason for p in self.parts if not p.estimable and p.reason is not None]
+        return reason(NOT_ESTIMABLE, parts=bad) if bad else None
+
+    @property
     def note(self) -> str:
-        bad = [p for p in self.parts if not p.estimable]
-        if not bad:
-            return ""
-        return ("templates and emotion words cannot both be random factors here: " +
-                "; ".join(f"{p.name}: {p.reason}" for p in bad) +
-                " — no crossed p-value (the person-level one stays in person_p_value)")
+        return "" if self.reason is None else str(self.reason)
 
     @property
     def se(self) -> np.ndarray:
@@ -178,7 +183,7 @@ def factor_part(name: str, psi: np.ndarray, c: np.ndarray, labels, rows, cells, 
     lev, L = _codes(np.asarray(labels, dtype=object)[has])
     psi_f, c_f = psi[has], c[has]
     if L < 2:
-        return FactorPart(name, L, zero, zero, zero, zero, False, f"only {L} {name}: nothing to generalise over")
+        return FactorPart(name, L, zero, zero, zero, zero, False, reason("crossed.single_level", factor=name, levels=L))
     s = np.vstack([np.bincount(lev, weights=psi_f[:, j], minlength=L) for j in range(k)]).T
     A = L / (L - 1) * ((s - s.mean(axis=0)) ** 2).sum(axis=0)
     cell_codes, n_cells = _codes(np.asarray(cells, dtype=object)[has])
@@ -204,9 +209,7 @@ def factor_part(name: str, psi: np.ndarray, c: np.ndarray, labels, rows, cells, 
         var_N += 2 * Nc ** 2 / dfc
         df_noise += dfc
     if df_noise < 1:
-        return FactorPart(name, L, A, zero, zero, zero, False,
-                          f"each of its {L} levels is seen once per row of the design, so its own variation "
-                          "cannot be told from the noise")
+        return FactorPart(name, L, A, zero, zero, zero, False, reason("crossed.no_noise", factor=name, levels=L))
     excess = A - N
     keep = excess > rtol * (A + N + np.abs(person_var))
     excess = np.where(keep, excess, 0.0)

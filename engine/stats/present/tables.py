@@ -19,6 +19,7 @@ from engine.common.fmt import as_float, number, p_value
 
 from engine.stats import _common as C
 from engine.stats.errors import StatisticError
+from engine.stats.reasons import REASON_COLUMN, STATUSES, read_reason, status_of
 
 
 @dataclass
@@ -57,31 +58,38 @@ WIDTHS = ("page", "column")
 NOT_TESTED = "—"
 _MARKS = "†‡§¶"
 
-#: Why a row has no test, from its ``status`` (the statistics' vocabulary, engine.stats.hypothesis_tests.no_test and the
-#: fit statuses); an unknown status is shown as it is.
-UNTESTED_WORDS = {
-    "constant": "the scores do not vary (every sentence scored alike)",
-    "no_within_group_variation": "no variation within the groups compared",
-    "insufficient_data": "too little data",
-    "not_converged": "the model fit did not converge",
-    "no_person_variation": "no variation between the persons compared: there is no person-level test",
-    "constant_difference": "every pair differs by the same amount",
-    "design_limited": "only one or two persons differ from the rest of their group: the t statistic is fixed by the design",
-    "crossed_not_estimable": "templates or words as random factors cannot be estimated from this design",
-    "too_few": "too few pairs",
-    "no_pairs": "no pairs",
-}
+#: Why a row has no test, from its ``status``: each status's short reason (engine.stats.reasons.STATUSES, field-free
+#: so that rows with one status share one footnote mark); an unknown status is shown as it is.
+UNTESTED_WORDS = STATUSES
 
 
-def untested_reason(p: object, status: object = "", note: object = "") -> str:
-    """Why a row's statistic is not tested ('' when it is): its p-value is missing and its status
-    is not "ok". The reason comes from the status (UNTESTED_WORDS), else the row's note."""
+def _text(x: object) -> str:
+    return "" if x is None or (isinstance(x, float) and x != x) else str(x)
+
+
+def untested_status(p: object, status: object = "", note: object = "", reason: object = "") -> str:
+    """The status that explains why a row's statistic is not tested ('' when it is tested): its p-value
+    is missing and its status is not "ok" — or, for an "ok" row whose person-level test was dropped
+    (the papers' p-value stands), the status its ``reason`` cell (engine.stats.reasons) names, else
+    "no_person_variation" where the English note says so (a file written before rows had reasons)."""
     if as_float(p) is not None:
         return ""
-    st = "" if status is None or (isinstance(status, float) and status != status) else str(status)
-    if st in ("", "ok"):
-        text = "" if note is None or (isinstance(note, float) and note != note) else str(note)
-        return text if "no person-level test" in text else ""
+    st = _text(status)
+    if st not in ("", "ok"):
+        return st
+    said = read_reason(reason)
+    if said is not None:
+        return status_of(said)
+    text = _text(note)
+    if "no person-level test" not in text:
+        return ""
+    return "design_limited" if "differ from the rest of their group" in text else "no_person_variation"
+
+
+def untested_reason(p: object, status: object = "", note: object = "", reason: object = "") -> str:
+    """Why a row's statistic is not tested, in English ('' when it is): the short reason of its
+    status (untested_status; UNTESTED_WORDS)."""
+    st = untested_status(p, status, note, reason)
     return UNTESTED_WORDS.get(st, st.replace("_", " "))
 
 
@@ -193,7 +201,7 @@ def camara_tables(frame: pd.DataFrame, *, value: str = "ame", p_col: str | None 
         if r is None:
             return Cell("–")
         p = getattr(r, p_col)
-        reason = untested_reason(p, getattr(r, "status", ""), getattr(r, "note", ""))
+        reason = untested_reason(p, getattr(r, "status", ""), getattr(r, "note", ""), getattr(r, "reason", ""))
         if reason:
             return marks.cell(reason)
         return num(getattr(r, value), digits, C.stars(p if p is not None else float("nan")))
@@ -397,7 +405,8 @@ def km_model_tables(frame: pd.DataFrame, *, digits: int = 3, width: str = "page"
                    f"p from {inference_words(g, 'km')}.")
 
         def p_cell(r) -> Cell:
-            reason = untested_reason(r.p_value, getattr(r, "status", ""), getattr(r, "note", ""))
+            reason = untested_reason(r.p_value, getattr(r, "status", ""), getattr(r, "note", ""),
+                                     getattr(r, "reason", ""))
             return marks.cell(reason) if reason else Cell(fmt_p(r.p_value, digits), numeric=True)
 
         if narrow:
@@ -482,7 +491,8 @@ def _counterfactual_by(frame: pd.DataFrame, by: Sequence[str] | None) -> list[st
     std = set(["corpus", "model", "emotion", "test", "note", "settings"]) | set(
         ["n", "mean_diff", "var_diff", "sd_diff", "ci_low", "ci_high", "share_changed", "share_priv_higher",
          "share_min_higher", "t_statistic", "t_df", "t_p_value", "wilcoxon_statistic", "wilcoxon_p_value",
-         "band", "exceeds_band", "status", "verdict"]) | set(COUNTERFACTUAL_INFERENCE_COLUMNS) | set(note_columns(frame))
+         "band", "exceeds_band", "status", REASON_COLUMN, "verdict"]) | set(COUNTERFACTUAL_INFERENCE_COLUMNS) | set(
+        note_columns(frame))
     by = list(by) if by is not None else [c for c in frame.columns if c not in std and not c.startswith(("t_p_", "wilcoxon_p_"))]
     if "emotion" in frame.columns and frame["emotion"].nunique() > 1 and "emotion" not in by:
         by = ["emotion"] + by  # rows of several emotions must say which is which
@@ -517,7 +527,7 @@ class _CounterfactualBlock:
     marks: Marks = field(default_factory=Marks)
 
     def p_cells(self, r) -> list[Cell]:
-        reason = untested_reason(r[self.t_p], r.get("status", ""), r.get("note", ""))
+        reason = untested_reason(r[self.t_p], r.get("status", ""), r.get("note", ""), r.get(REASON_COLUMN, ""))
         if reason:
             return [self.marks.cell(reason), self.marks.cell(reason)]
         return [Cell(fmt_p(r[self.t_p], self.digits), numeric=True),
