@@ -63,7 +63,8 @@ def page(qtbot, audit_dir):
 def _texts(plot):
     import pyqtgraph as pg
 
-    return [i.textItem.toPlainText() for i in plot.items if isinstance(i, pg.TextItem)]
+    # a long label is wrapped onto lines (gui.results.plots.plot_label): read it as one line
+    return [" ".join(i.textItem.toPlainText().split()) for i in plot.items if isinstance(i, pg.TextItem)]
 
 
 def _click(qtbot, view, plot_index, x, y):

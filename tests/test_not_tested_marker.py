@@ -81,3 +81,19 @@ def test_paired_and_counterfactual_plots_mark_untested_rows():
                        "exceeds_band": [False], "band": [0.03], "t_p_value": [float("nan")]})
     assert cf_plot(cf).rows[0].level == UNTESTED
     assert ">not tested</text>" in forest([Row("m", 0.0, level=UNTESTED)])
+
+
+def test_a_plot_label_is_the_reasons_first_clause_wrapped_and_the_whole_sentence_is_its_tooltip():
+    """The design-limited sentence ran off the plot's edge ("…differ from the rest of the"): the plot
+    prints its first clause in lines of about 48 characters; the tooltip keeps every word."""
+    pytest.importorskip("pyqtgraph")
+    from engine.stats.reasons import reason, reason_text
+    from gui.results.plots import has_italics, plot_label
+
+    whole = "not tested: " + reason_text(reason("design_limited", n=1, total=50), lambda s: s)
+    label = plot_label(whole)
+    assert label.replace("\n", " ") == "not tested: only 1 of the 50 persons compared differ from the rest of their group …"
+    assert all(len(line) <= 48 for line in label.splitlines()) and len(label.splitlines()) == 2
+    assert plot_label("not tested: no pairs") == "not tested: no pairs"  # short: whole, one line
+    # scripts without italics are drawn upright (an oblique font without Arabic glyphs drew boxes)
+    assert has_italics(label) and not has_italics("لم يُختبر: 1 فقط من أصل 50")

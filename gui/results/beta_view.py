@@ -23,8 +23,8 @@ from PySide6.QtWidgets import QComboBox
 from gui.i18n import _
 
 from .data import TERM_LABELS, label
-from .plots import (GREY, PlotPanel, colour, connect, is_number, legend_html, new_plot, stars, stars_legend, text_item,
-                    untested_text)
+from .plots import (GREY, PlotPanel, colour, connect, is_number, legend_html, new_plot, plot_label, stars, stars_legend,
+                    text_item, untested_text)
 from .widgets import fill_combo
 
 TERMS = ["race", "gender", "intersection"]  # top to bottom
@@ -168,10 +168,13 @@ class BetaView(PlotPanel):
                         txt.setPos(pt["end"], pt["y"])
                         plot.addItem(txt)
                     elif not pt["tested"]:  # a hollow point says so, and why, beside itself
-                        txt = text_item(untested_text(pt["row"].get("status"), pt["row"].get("note"),
-                                                      pt["row"].get("reason")), GREY,
-                                        anchor=(0, 0.5), italic=True)
-                        txt.setPos(pt["end"], pt["y"])
+                        why = untested_text(pt["row"].get("status"), pt["row"].get("note"), pt["row"].get("reason"))
+                        # beside the point on the side with room: a label right of a point near the
+                        # plot's right edge ran off it
+                        right_half = pt["x"] > (x_min + x_max) / 2
+                        txt = text_item(plot_label(why), GREY, anchor=(1, 0.5) if right_half else (0, 0.5),
+                                        italic=True, tooltip=why)
+                        txt.setPos(pt["x"] - pad * 0.15 if right_half else pt["end"], pt["y"])
                         plot.addItem(txt)
                     self.marks.append({"plot": p_i, "x": pt["x"], "y": pt["y"], "row": pt["row"]})
                     if k % 4 == 3:

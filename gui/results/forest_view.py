@@ -23,7 +23,7 @@ from engine.results.plots import plot_spec
 from engine.stats import registry
 from gui.i18n import _
 
-from .plots import GREY, PlotPanel, connect, legend_html, text_item, untested_text
+from .plots import GREY, PlotPanel, connect, legend_html, plot_label, text_item, untested_text
 from .widgets import fill_combo, relabel_combo
 
 ALL = ""
@@ -147,9 +147,8 @@ class ForestView(PlotPanel):
         for k, ((r, rec), y) in enumerate(zip(rows, ys)):
             end = float(r.high) if _finite(r.high) else float(r.value)
             if r.level == UNTESTED:  # said in words beside the hollow marker, with the reason when known
-                txt = text_item(untested_text((rec or {}).get("status"), (rec or {}).get("note"),
-                                              (rec or {}).get("reason")), COLOURS[UNTESTED],
-                                anchor=(0, 0.5), italic=True)
+                why = untested_text((rec or {}).get("status"), (rec or {}).get("note"), (rec or {}).get("reason"))
+                txt = text_item(plot_label(why), COLOURS[UNTESTED], anchor=(0, 0.5), italic=True, tooltip=why)
             else:
                 txt = text_item(r.note, COLOURS.get(r.level, COLOURS["ns"]), anchor=(0, 0.5), bold=True) if r.note else None
             if txt is not None:

@@ -23,8 +23,8 @@ from engine.stats.present.plotdata import km_boxes
 from gui.i18n import N_, _, ngettext
 
 from .data import label
-from .plots import (GREY, PlotPanel, colour, connect, is_number, legend_html, new_plot, stars, stars_legend, text_item,
-                    untested_text)
+from .plots import (GREY, PlotPanel, colour, connect, is_number, legend_html, new_plot, plot_label, stars, stars_legend,
+                    text_item, untested_text)
 from .widgets import fill_combo, relabel_combo
 
 AXES = {"gender": N_("gender"), "race": N_("race/ethnicity")}
@@ -189,7 +189,8 @@ class KMView(PlotPanel):
                                 f"({fmt.p_phrase(r.get('p_value'))}, n = {int(r['n'])})", "#222", anchor=(0, 0.5))
             else:  # no test: say why on the plot, never "not tested (, n = 72)"
                 why = untested_text(r.get('status'), r.get('note'), r.get('reason'))
-                txt = text_item(f"{why}  (n = {int(r['n'])})", GREY, anchor=(0, 0.5), italic=True)
+                txt = text_item(f"{plot_label(why)}  (n = {int(r['n'])})", GREY, anchor=(0, 0.5), italic=True,
+                                tooltip=why)
             txt.setPos(x_max + width * 0.04, box["y"])
             plot.addItem(txt)
             if k % 4 == 3:

@@ -94,6 +94,31 @@ def untested_text(status: Any = "", note: Any = "", reason: Any = "") -> str:
     return _("not tested: {reason}").format(reason=why) if why else _("not tested")
 
 
+#: a "not tested: …" label on a plot is wrapped to lines of about this many characters
+PLOT_LABEL_CHARS = 48
+
+
+def plot_label(text: str, width: int = PLOT_LABEL_CHARS) -> str:
+    """A "not tested: …" sentence as a plot prints it: its first clause, wrapped (the whole sentence
+    ran off the plot's edge: "…differ from the rest of the"); the caller keeps the whole sentence
+    as the tooltip. The first clause ends at the first ': ', '; ', '؛ ' or ' (' after the
+    "not tested" prefix; a short sentence stays whole."""
+    import textwrap
+
+    if len(text) > 2 * width:
+        start = text.find(": ") + 2 if ": " in text[:40] else 0  # the "not tested: " prefix in any language
+        cuts = [i for i in (text.find(sep, start) for sep in (": ", "; ", "؛ ", " (", "، ")) if i > start]
+        if cuts:
+            text = text[:min(cuts)] + " …"
+    return "\n".join(textwrap.wrap(text, width, break_long_words=False)[:3])
+
+
+def has_italics(text: str) -> bool:
+    """Whether the text's script has an italic style: Latin, Greek, Cyrillic. Arabic, Hebrew and CJK
+    have none, and an oblique font without their glyphs drew boxes (the Arabic reason on a plot)."""
+    return all(ord(ch) < 0x0590 for ch in text if ch.isalpha())
+
+
 def legend_html(entries: list[tuple[str, str]], extra: str = "") -> str:
     """One line of coloured markers and names, for a LabelItem above a plot."""
     parts = [f"<span style='color:{c}; font-size:14pt'>■</span>&nbsp;{html.escape(name)}" for name, c in entries]
@@ -105,10 +130,12 @@ def legend_html(entries: list[tuple[str, str]], extra: str = "") -> str:
 
 
 def text_item(text: str, colour_: str = "#000", anchor: tuple[float, float] = (0, 0.5), *, bold: bool = False,
-              size: int | None = None, italic: bool = False) -> pg.TextItem:
+              size: int | None = None, italic: bool = False, tooltip: str = "") -> pg.TextItem:
     item = pg.TextItem(color=colour_, anchor=anchor)
+    if tooltip:
+        item.setToolTip(tooltip)
     style = (("font-weight:bold;" if bold else "") + (f"font-size:{size}pt;" if size else "")
-             + ("font-style:italic;" if italic else ""))
+             + ("font-style:italic;" if italic and has_italics(text) else ""))
     body = html.escape(text).replace("\n", "<br>")
     if "\n" in text and anchor[0] == 0.5:  # centred block: give the text a width so lines centre
         item.setHtml(f"<span style='{style}'>{body}</span>")
