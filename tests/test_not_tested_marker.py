@@ -92,7 +92,8 @@ def test_a_plot_label_is_the_reasons_first_clause_wrapped_and_the_whole_sentence
 
     whole = "not tested: " + reason_text(reason("design_limited", n=1, total=50), lambda s: s)
     label = plot_label(whole)
-    assert label.replace("\n", " ") == "not tested: only 1 of the 50 persons compared differ from the rest of their group …"
+    assert label.replace("\n", " ") == ("not tested: too few persons differ from the rest of their group "
+                                         "(1 of the 50 compared) …")
     assert all(len(line) <= 48 for line in label.splitlines()) and len(label.splitlines()) == 2
     assert plot_label("not tested: no pairs") == "not tested: no pairs"  # short: whole, one line
     # scripts without italics are drawn upright (an oblique font without Arabic glyphs drew boxes)

@@ -67,7 +67,7 @@ def test_every_status_a_statistic_produces_has_a_catalog_entry():
 def test_the_reasons_carry_their_numbers_and_the_note_is_their_english():
     planted = _planted()
     assert planted["design_limited"].reason.params == {"n": 1, "total": 20}
-    assert "only 1 of the 20 persons" in planted["design_limited"].note
+    assert "(1 of the 20 compared)" in planted["design_limited"].note
     assert planted["no_person_variation"].reason.params == {"tol": 1e-6}
     assert planted["constant_difference"].reason.params["difference"] == pytest.approx(0.1)
     assert planted["too_few"].reason.key == "too_few.group" and planted["too_few"].reason.params == {"n": 1}
@@ -138,8 +138,8 @@ def interface():
     i18n.set_language("en")
 
 
-@pytest.mark.parametrize("lang, words", [("es", ("solo 1 de las 20 personas", "no probado")),
-                                         ("ar", ("1 فقط من أصل 20", "لم يُختبر"))])
+@pytest.mark.parametrize("lang, words", [("es", ("(1 de las 20 comparadas)", "no probado")),
+                                         ("ar", ("(1 من أصل 20", "لم يُختبر"))])
 def test_a_reworded_english_reason_still_renders_fully_in_the_interface(monkeypatch, interface, lang, words):
     """The English template of a reason is reworded: the statistics write the new English, and the
     interface still shows its own full sentence with the row's numbers (rendered from the fields)."""

@@ -24,7 +24,7 @@ def test_one_person_differing_makes_the_test_design_limited():
         c = PersonContrast([Stratum(np.concatenate([women, np.full(10, 0.5)]), np.r_[np.ones(10), np.zeros(10)] == 1)])
         r = person_t(c, scale=1.0)
         assert r.status == "design_limited" and np.isnan(r.p_value) and np.isnan(r.std_err)
-        assert "only 1 of the 20 persons" in r.note
+        assert "(1 of the 20 compared)" in r.note
         assert all(np.isnan(r.ci()))
     # three persons differing: the statistic depends on the data again
     women = np.full(10, 0.5)

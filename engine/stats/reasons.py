@@ -59,11 +59,12 @@ REASONS: dict[str, Message] = {
            "up to {tol:.0e} of the score scale): there is no person-level test, not a tiny p-value")),
     "design_limited": _r(
         "design_limited",
-        "only {n} of the {total} persons compared differ from the rest of their group: the t statistic is fixed by "
-        "the design (t = ±1 when one person differs), not by the size of the difference, so there is no "
+        # worded so that any {n} reads right ("only 1 of the 50 persons compared differ" did not; review 2026-11-28)
+        "too few persons differ from the rest of their group ({n} of the {total} compared): the t statistic is fixed "
+        "by the design (t = ±1 when one person differs), not by the size of the difference, so there is no "
         "person-level test; the permutation p-value, where given, is the test that exists",
-        N_("only {n} of the {total} persons compared differ from the rest of their group: the t statistic is fixed "
-           "by the design, not by the size of the difference, so there is no person-level test")),
+        N_("too few persons differ from the rest of their group ({n} of the {total} compared): the t statistic is "
+           "fixed by the design, not by the size of the difference, so there is no person-level test")),
     # -- the sentence-pair tests (engine.stats.hypothesis_tests.paired_tests) -------------------------
     "constant_difference": _r(
         "constant_difference",
@@ -72,12 +73,12 @@ REASONS: dict[str, Message] = {
         N_("every pair differs by the same amount ({difference:.6g}): there is no variation to test the difference "
            "against, so no p-value")),
     "too_few.pairs": _r("too_few", "{test}: {n} pair(s); at least 2 are needed for a test",
-                        N_("a test needs at least 2 pairs; there are {n}")),
+                        N_("a test needs at least 2 pairs; this comparison has {n}")),
     # -- persons (engine.stats.hypothesis_tests.person_tests) ----------------------------------------
     "too_few.group": _r("too_few", "a group has {n} person(s); at least 2 per group are needed for a person-level test",
                         N_("a person-level test needs at least 2 persons per group; a group has {n}")),
     "too_few.person_pairs": _r("too_few", "{n} person pair(s); at least 2 are needed",
-                               N_("a person-level test needs at least 2 person pairs; there are {n}")),
+                               N_("a person-level test needs at least 2 person pairs; this comparison has {n}")),
     "too_few.no_persons": _r("too_few", "no persons", N_("no persons to test")),
     "no_pairs": _r("no_pairs", "no pairs", N_("no pairs")),
     # -- crossed inference (engine.stats.models.crossed): ``parts`` holds one reason per factor -------
@@ -87,7 +88,7 @@ REASONS: dict[str, Message] = {
         "person-level one stays in person_p_value)",
         N_("templates and emotion words cannot both be random factors here: {parts}; there is no crossed p-value "
            "(the person-level one is in its own column)")),
-    "crossed.single_level": _r("crossed_not_estimable", "{factor}: only {levels} {factor}: nothing to generalise over",
+    "crossed.single_level": _r("crossed_not_estimable", "{factor}: {levels} level(s) only, nothing to generalise over",
                                N_("{factor}: only {levels}, nothing to generalise over")),
     "crossed.no_noise": _r("crossed_not_estimable",
                            "{factor}: each of its {levels} levels is seen once per row of the design, so its own "

@@ -102,14 +102,18 @@ def plot_label(text: str, width: int = PLOT_LABEL_CHARS) -> str:
     """A "not tested: …" sentence as a plot prints it: its first clause, wrapped (the whole sentence
     ran off the plot's edge: "…differ from the rest of the"); the caller keeps the whole sentence
     as the tooltip. The first clause ends at the first ': ', '; ', '؛ ' or ' (' after the
-    "not tested" prefix; a short sentence stays whole."""
+    "not tested" prefix (a parenthesis holding numbers is kept); a short sentence stays whole."""
     import textwrap
 
     if len(text) > 2 * width:
         start = text.find(": ") + 2 if ": " in text[:40] else 0  # the "not tested: " prefix in any language
         cuts = [i for i in (text.find(sep, start) for sep in (": ", "; ", "؛ ", " (", "، ")) if i > start]
         if cuts:
-            text = text[:min(cuts)] + " …"
+            end = min(cuts)
+            close = text.find(")", end)
+            if text.startswith(" (", end) and 0 < close - end < 48 and any(ch.isdigit() for ch in text[end:close]):
+                end = close + 1  # a parenthesis with the row's numbers ("(1 of the 50 compared)") stays
+            text = text[:end] + " …"
     return "\n".join(textwrap.wrap(text, width, break_long_words=False)[:3])
 
 
