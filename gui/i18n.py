@@ -22,38 +22,12 @@ from PySide6.QtCore import QLocale, QObject, Qt, Signal
 from engine.common.languages import endonym
 from engine.common.languages import is_rtl as _is_rtl
 
+from gui import i18n_core
+# the translate functions live in the Qt-free core (the Qt-free models use them); re-exported here
+from gui.i18n_core import N_, SOURCE_LANGUAGE, _, current_language, list_separator, ngettext, pgettext  # noqa: F401
+
 DOMAIN = "eec_studio"
 LOCALES_DIR = Path(__file__).resolve().parents[1] / "locales"
-SOURCE_LANGUAGE = "en"
-
-_translation: gettext.NullTranslations = gettext.NullTranslations()
-_current = SOURCE_LANGUAGE
-
-
-def _(message: str) -> str:
-    """Translate one message into the current UI language."""
-    return _translation.gettext(message)
-
-
-def ngettext(singular: str, plural: str, n: int) -> str:
-    """Translate a message with a count (languages differ in plural rules; Arabic has six forms)."""
-    return _translation.ngettext(singular, plural, n)
-
-
-def pgettext(context: str, message: str) -> str:
-    """Translate a short message whose meaning needs a context ("s" as the unit of seconds)."""
-    return _translation.pgettext(context, message)
-
-
-def list_separator() -> str:
-    """", " between items of a list, in the UI language (Arabic: "، ")."""
-    return pgettext("separator between the items of a list", ", ")
-
-
-def N_(message: str) -> str:
-    """Mark a constant for extraction without translating it yet (it is translated when shown)."""
-    return message
-
 
 class _Notifier(QObject):
     """Emits ``changed(code)`` after the UI language switched, so widgets retranslate themselves."""
@@ -88,13 +62,9 @@ def system_language() -> str:
     return SOURCE_LANGUAGE
 
 
-def current_language() -> str:
-    return _current
-
-
 def is_rtl(code: str | None = None) -> bool:
     """Whether ``code`` (default: the UI language) is written right to left."""
-    return _is_rtl(code or _current)
+    return _is_rtl(code or current_language())
 
 
 def load_catalog(code: str) -> gettext.NullTranslations:
@@ -164,11 +134,9 @@ def compile_all(write: bool = True) -> list[Path]:
 
 def set_language(code: str, app: object | None = None) -> str:
     """Switch the UI language (and layout direction); returns the language actually used."""
-    global _translation, _current
     if code not in available_languages():
         code = SOURCE_LANGUAGE
-    _translation = load_catalog(code)
-    _current = code
+    i18n_core.install(load_catalog(code), code)
     if app is None:
         from PySide6.QtWidgets import QApplication
 

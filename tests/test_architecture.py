@@ -65,6 +65,14 @@ def test_the_setup_model_of_the_audit_page_is_qt_free():
     assert not [m for m in _imports(ROOT / "gui" / "audit" / "setup_model.py") if m.startswith("PySide6")]
 
 
+def test_the_state_model_of_the_workbench_page_is_qt_free():
+    """And what it imports from gui/ (tests/test_workbench_state.py imports it with Qt blocked)."""
+    for rel in ("workbench/page_state.py", "workbench/columns.py", "workbench/finding_text.py",
+                "workbench/native_review.py", "i18n_core.py"):
+        assert not [m for m in _imports(ROOT / "gui" / rel) if m.startswith(("PySide6", "gui.i18n"))
+                    and m != "gui.i18n_core"], rel
+
+
 def test_every_engine_error_class_derives_from_the_one_base():
     seen = []
     for info in pkgutil.walk_packages(engine.__path__, "engine."):

@@ -12,7 +12,7 @@ from typing import Any, Callable
 from engine.corpus import CorpusDefinition, Form
 from engine.corpus.definition.model import EMOTION_KINDS, EMOTIONS, PERSON_KINDS, REVIEW_STATUSES
 
-from gui.i18n import N_, _
+from gui.i18n_core import N_, _
 
 FORM_SEP = " / "
 
@@ -169,3 +169,17 @@ def status_label(status: str) -> str:
     labels = {"new": N_("new"), "machine-translated": N_("machine-translated"), "translated": N_("translated"),
               "reviewed": N_("reviewed"), "untranslatable": N_("untranslatable")}
     return _(labels.get(status, status))
+
+
+def cell_text(col: Column, entry: Any) -> Any:
+    """What a cell shows: the review status and closed choices (kind, emotion, gender…) in the
+    interface language, the pair's partner and every text as stored. The table draws it and the
+    search filter matches it (gui/workbench/page_state.py), so a search finds what is on screen."""
+    from .finding_text import value_label
+
+    value = col.get(entry)
+    if col.key == "status":
+        return status_label(value)
+    if col.choices is not None and col.key != "pair":
+        return value_label(value)
+    return value

@@ -21,11 +21,10 @@ from engine.corpus.definition.paths import resolve
 from engine.common.user_dirs import user_corpus_dir
 from engine.corpus.definition.registry import BUILTIN_DIR, remember_corpus
 from engine.corpus.definition.shared_file import write_unless_changed
+from engine.corpus.translate.progress import LISTS  # the four lists, one definition (the views import it from here)
 from engine.corpus.translate.source_link import load_source
 
 from .commands import InsertItem, RemoveItem, SetValue
-
-LISTS = ("templates", "persons", "emotion_words", "words")
 
 
 class CorpusDocument(QObject):

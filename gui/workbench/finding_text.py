@@ -12,7 +12,7 @@ from engine.corpus import Finding
 from engine.corpus.check.findings import CODES
 from engine.corpus.check.messages import complete, finding_text
 
-from gui.i18n import N_, _, ngettext, pgettext
+from gui.i18n_core import N_, _, ngettext, pgettext
 
 # feature values and keywords as the interface names them (files keep the English keys)
 VALUE_LABELS = {
@@ -66,7 +66,7 @@ def value_label(value: str) -> str:
 
 
 def _english_ui() -> bool:
-    from gui.i18n import current_language
+    from gui.i18n_core import current_language
 
     return current_language() in ("", "en")
 

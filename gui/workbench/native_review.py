@@ -15,7 +15,7 @@ from engine.corpus.definition.model import CorpusDefinition
 from engine.common.fmt import percent
 from engine.corpus.translate.review_record import ReviewStatus, review_status
 
-from gui.i18n import _, ngettext
+from gui.i18n_core import _, ngettext
 
 
 def review_state(corpus: CorpusDefinition, path: str | Path | None) -> ReviewStatus:

@@ -5,6 +5,11 @@ pauses, the engine's checker (and, if visible, the generator for preview and cov
 once on a snapshot of the current definition, in a pool thread (the checker realises every
 combination and counterfactual pair: up to a second on a large corpus). Only the newest
 result is shown, so a slow check never overwrites a newer one.
+
+Why the page computes little: its state and the answers it shows (heading, progress, tab
+titles, filter, check and review results, the next item to translate) live in the Qt-free
+``WorkbenchState`` (page_state.py), as the Audit page's plan lives in ``AuditSetup``; the page
+builds the widgets, shows the state's answers and passes the user's actions on.
 """
 from __future__ import annotations
 
@@ -27,54 +32,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.corpus import check_corpus, generate
-from engine.corpus.check.coverage import compute_coverage
-from engine.corpus.check.finding_groups import group_findings
 from engine.corpus.check.fixes import fix_for
-from engine.corpus.definition.model import REVIEW_STATUSES
-from engine.corpus.pairs.tables import pair_count
-from engine.corpus.translate.progress import corpus_progress, is_complete, next_to_add, percent_text
 
-from gui import i18n, settings
+from gui import settings
 from gui.common.background import Latest
 from gui.errors import _headless, friendly
 from gui.i18n import _, connect_retranslate, ngettext
 
 from .checks_panel import ChecksPanel
-from .columns import LIST_TITLES, status_label
 from .corpus_settings import CorpusSettings
 from .coverage_view import CoverageView
 from .document import LISTS, CorpusDocument
 from .entry_tab import EntryTab
 from .form_editor import FormEditor
 from .glossary_view import GlossaryView
-from .native_review import review_state, review_text, review_tooltip
+from .native_review import review_state
+from .page_state import EntryFilter, WorkbenchState, run_check, run_generation, status_filter_choices
 from .preview import PreviewPanel
 from .recovery import remove_recovery, write_recovery
 from .suggestions import SuggestionsPanel
-from .table_model import ID_ROLE, TO_REVIEW
+from .table_model import ID_ROLE
 
 DEBOUNCE_MS = 300
-
-
-def _display_path(path: Any) -> str:
-    """A file name as a translator thinks of it: in "your corpora", built-in, or under ~."""
-    from pathlib import Path
-
-    from engine.common.user_dirs import user_corpus_dir
-    from engine.corpus.definition.registry import BUILTIN_DIR
-
-    p = Path(path)
-    for base, label in ((user_corpus_dir(), _("your corpora")), (BUILTIN_DIR, "")):
-        try:
-            rel = p.resolve().relative_to(base.resolve())
-        except (ValueError, OSError):
-            continue
-        return f"{label} › {rel}" if label else str(rel)
-    try:
-        return "~/" + str(p.resolve().relative_to(Path.home().resolve()))
-    except (ValueError, OSError):
-        return str(p)
 
 
 #: the reviewer's key: the selected entries reviewed (by the name in Preferences)
@@ -93,13 +72,8 @@ class WorkbenchPage(QWidget):
     def __init__(self, doc: CorpusDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.doc = doc
-        self.report = None
-        self.generated: Any = None
-        self._stale_generation = True
-        self._autosaved_revision = doc.revision if not doc.modified else -1
+        self.state = WorkbenchState(doc)  # what the page shows, and the answers it gives (no Qt)
         self.analysis_runs = 0
-        self.review_state = None  # engine.corpus.translate.review_record.ReviewStatus, once known
-        self._review_error = ""
         header = self._build_header()
         left = self._build_editor_column()
         self._build_side_panels()
@@ -307,10 +281,8 @@ class WorkbenchPage(QWidget):
         current = self.status_filter.currentData()
         self.status_filter.blockSignals(True)
         self.status_filter.clear()
-        self.status_filter.addItem(_("All"), "")
-        self.status_filter.addItem(_("translated, not reviewed"), TO_REVIEW)
-        for s in REVIEW_STATUSES:
-            self.status_filter.addItem(status_label(s), s)
+        for label, value in status_filter_choices():
+            self.status_filter.addItem(label, value)
         self.status_filter.setCurrentIndex(max(0, self.status_filter.findData(current)))
         self.status_filter.blockSignals(False)
         self.search.setPlaceholderText(_("Search…"))
@@ -327,69 +299,33 @@ class WorkbenchPage(QWidget):
         self._update_heading()
 
     def _update_heading(self) -> None:
-        c = self.doc.corpus
-        star = " *" if self.doc.modified else ""
-        where = _display_path(self.doc.path) if self.doc.path else _("not saved yet")
-        if self.doc.is_builtin:
-            where = _("built-in corpus ({file}): Save writes a copy to your corpora").format(file=where)
-        src = (" · " + _("translated from {corpus}").format(corpus=self.doc.source.id)) if self.doc.source else ""
-        lang = html.escape(f"{i18n.language_name(c.language)} ({c.language})" if c.language else "?")
-        self.heading.setText(f"<b>{html.escape(c.id)}</b>{star} · {lang}{html.escape(src)}"
-                             f"<br><small>{html.escape(where)}</small>")
-        self.heading.setToolTip(f"{c.name}\n{self.doc.path or ''}".strip())
+        heading = self.state.heading()
+        self.heading.setText(heading.html())
+        self.heading.setToolTip(heading.tooltip)
         self._update_progress()
         self.title_changed.emit()
 
     def review_counts(self) -> dict[str, int]:
         """How many entries (templates, persons, emotion words, words) have each review status."""
-        counts = {s: 0 for s in REVIEW_STATUSES}
-        for name in LISTS:
-            for e in getattr(self.doc.corpus, name):
-                counts[e.review.status] = counts.get(e.review.status, 0) + 1
-        return counts
+        return self.state.review_counts()
+
+    def progress_text(self) -> str:
+        """"34% translated · 73 items left · 2 of 111 reviewed" (the bar's caption)."""
+        return self.state.progress_text()
 
     def _update_tab_titles(self) -> None:
         """Each tab says how far it is: "Persons 12/60" (translated of total)."""
-        progress = corpus_progress(self.doc.corpus)
-        for i, name in enumerate(LISTS):
-            lp = progress.lists[name]
-            title = _(LIST_TITLES[name])
-            self.tabs.setTabText(i, f"{title} {lp.translated}/{lp.total}" if lp.left else title)
-            self.tabs.setTabToolTip(i, _("{done} of {total} translated, {reviewed} reviewed").format(
-                done=lp.translated, total=lp.total, reviewed=lp.reviewed))
-
-    def progress_text(self) -> str:
-        """"34% translated · 73 items left · 2 reviewed" (the bar's caption)."""
-        p = corpus_progress(self.doc.corpus)
-        parts = [_("{percent} translated").format(percent=percent_text(p.percent))]
-        todo = next_to_add(self.doc.corpus)
-        if todo:  # a corpus still being built: say what comes next instead of "100 %" or "no problems"
-            parts.append({"templates": _("next: add a template (Templates tab, Add)"),
-                          "persons": _("next: add persons (Persons tab, Add)"),
-                          "emotion_words": _("next: add emotion words (Emotion words tab, Add)")}[todo])
-        if p.left:
-            parts.append(ngettext("{n} item left", "{n} items left", p.left).format(n=f"{p.left:,}"))
-        # TRANSLATORS: {n} of the {total} entries (templates, persons, words) are reviewed; {n} picks the form
-        parts.append(ngettext("{n} of {total} reviewed", "{n} of {total} reviewed", p.reviewed).format(
-            n=f"{p.reviewed:,}", total=f"{p.total:,}"))
-        return " · ".join(parts)
+        for i, (title, tip) in enumerate(self.state.tab_titles()):
+            self.tabs.setTabText(i, title)
+            self.tabs.setTabToolTip(i, tip)
 
     def _update_progress(self) -> None:
-        p = corpus_progress(self.doc.corpus)
-        self.progress_bar.setValue(round(10 * p.percent))
-        self.progress_bar.setToolTip(self.progress_text())
+        text = self.state.progress_text()
+        self.progress_bar.setValue(self.state.progress_permille())
+        self.progress_bar.setToolTip(text)
         self._update_tab_titles()
-        counts = self.review_counts()
-        total = sum(counts.values())
-        reviewed = counts.get("reviewed", 0)
-        # TRANSLATORS: {n} of the {total} entries (templates, persons, words) are reviewed; {n} picks the form
-        parts = [ngettext("{n} of {total} reviewed", "{n} of {total} reviewed", reviewed).format(
-            n=f"{reviewed:,}", total=f"{total:,}")]
-        for status in ("translated", "machine-translated", "new", "untranslatable"):
-            if counts.get(status):
-                parts.append(f"{counts[status]} {status_label(status)}")
-        self.progress.setText("<small>" + html.escape(self.progress_text()) + "</small>")
-        self.progress.setToolTip(_("Review: ") + " · ".join(parts))
+        self.progress.setText("<small>" + html.escape(text) + "</small>")
+        self.progress.setToolTip(self.state.review_summary())
 
     # -- navigation -------------------------------------------------------------
     def _entry_selected(self, list_name: str, row: int) -> None:
@@ -430,9 +366,9 @@ class WorkbenchPage(QWidget):
         return w if isinstance(w, EntryTab) else None
 
     def _apply_filters(self) -> None:
+        self.state.filter = EntryFilter(self.status_filter.currentData() or "", self.search.text())
         for tab in self.entry_tabs.values():
-            tab.proxy.set_status(self.status_filter.currentData() or "")
-            tab.proxy.set_text(self.search.text())
+            tab.proxy.set_filter(self.state.filter)
 
     def mark_reviewed(self, translator: str | None = None) -> int:
         """Mark the selected entries reviewed, recording who reviewed them (asked once, then remembered)."""
@@ -480,18 +416,9 @@ class WorkbenchPage(QWidget):
         self._watch_file()  # an editor that writes a new file and renames it drops the watch
         if not self.doc.changed_on_disk():
             return False
-        name = self.doc.path.name
-        if not self.doc.path.exists():
-            self.disk_text.setText(_("{file} was deleted or moved on disk. Save writes it again.").format(file=name))
-            self.reload_button.hide()
-        elif self.doc.modified:
-            self.disk_text.setText(_("{file} changed on disk, and you have unsaved edits. Reload takes the file's "
-                                     "version (Undo brings your edits back); Keep mine leaves the file to be "
-                                     "overwritten at the next Save.").format(file=name))
-            self.reload_button.show()
-        else:
-            self.disk_text.setText(_("{file} changed on disk. Reload it?").format(file=name))
-            self.reload_button.show()
+        text, can_reload = self.state.disk_notice()
+        self.disk_text.setText(text)
+        self.reload_button.setVisible(can_reload)
         self.disk_banner.show()
         return True
 
@@ -526,7 +453,7 @@ class WorkbenchPage(QWidget):
 
     # -- analysis ---------------------------------------------------------------
     def _on_changed(self, _path: tuple) -> None:
-        self._stale_generation = True
+        self.state.generation_stale = True
         self._update_heading()
         self.analysis_timer.start()
 
@@ -534,13 +461,7 @@ class WorkbenchPage(QWidget):
         """Check a snapshot of the definition in the background (and generate if on screen)."""
         self.analysis_runs += 1
         snapshot = self.doc.snapshot()
-
-        def work() -> tuple[Any, list, list]:
-            report = check_corpus(snapshot)
-            groups = group_findings(report, snapshot, include_untranslated=True)
-            return report, [g for g in groups if not g.untranslated], [g for g in groups if g.untranslated]
-
-        self._checker.submit(work)
+        self._checker.submit(lambda: run_check(snapshot))
         self.check_review()  # its own snapshot: the two workers never share objects
         self._refresh_generation_if_visible()
 
@@ -551,19 +472,15 @@ class WorkbenchPage(QWidget):
         self._reviewer.submit(lambda: review_state(snapshot, path))
 
     def _reviewed(self, state: Any) -> None:
-        self.review_state, self._review_error = state, ""
+        self.state.take_review(state)
         self._show_review()
 
     def _review_failed(self, exc: BaseException) -> None:
-        self.review_state, self._review_error = None, friendly(exc).text
+        self.state.review_failed(friendly(exc).text)
         self._show_review()
 
     def _show_review(self) -> None:
-        if self._review_error:
-            text = _("native review: the record cannot be read")
-            tip = self._review_error
-        else:
-            text, tip = review_text(self.review_state), review_tooltip(self.review_state)
+        text, tip = self.state.review_line()
         self.native_review.setText("<small>" + html.escape(text) + "</small>")
         self.native_review.setToolTip(tip)
 
@@ -573,46 +490,22 @@ class WorkbenchPage(QWidget):
 
     def _checked(self, result: tuple[Any, list, list]) -> None:
         report, groups, untranslated = result
-        self.report = report
+        self.state.take_check(report, groups)
         self.checks.show_report(report, groups=groups, untranslated=untranslated)
-        problems: dict[str, dict[str, str]] = {name: {} for name in LISTS}
-        for g in groups:
-            target = g.cause
-            if target and target[0] in problems and problems[target[0]].get(target[1]) != "error":
-                problems[target[0]][target[1]] = g.finding.severity
-        self.problems = problems
         for name, tab in self.entry_tabs.items():
-            tab.model.set_problems(problems[name])
+            tab.model.set_problems(self.state.problems[name])
         errors, warnings = self.checks.counts()
         self.counts_changed.emit(errors, warnings)
 
     # -- Poedit-like navigation -------------------------------------------------
-    def _items_in_order(self) -> list[tuple[str, str]]:
-        """Every entry, tab by tab, in table order."""
-        return [(name, e.id) for name in LISTS for e in getattr(self.doc.corpus, name)]
-
     def _current_item(self) -> tuple[str, str] | None:
         fe = self.form_editor
         return (fe.list_name, fe.entry.id) if fe.entry is not None else None
 
-    def _go(self, wanted: Any, step: int) -> bool:
-        items = self._items_in_order()
-        if not items:
-            return False
-        here = self._current_item()
-        start = items.index(here) if here in items else -1
-        for k in range(1, len(items) + 1):
-            name, item_id = items[(start + step * k) % len(items)]
-            if wanted(name, item_id):
-                return self.jump_to(name, item_id)
-        return False
-
     def go_untranslated(self, step: int = 1) -> bool:
         """Jump to the next (or previous) item not translated yet (Ctrl+Shift+Down / Up)."""
-        def todo(name: str, item_id: str) -> bool:
-            entry = getattr(self.doc.corpus, name)[self.doc.index_of(name, item_id)]
-            return not is_complete(self.doc.corpus, name, entry, self.doc.source_entry(name, item_id))
-        if not self._go(todo, step):
+        target = self.state.next_untranslated(self._current_item(), step)
+        if target is None or not self.jump_to(*target):
             self.message.emit(_("Everything is translated."))
             return False
         self.edit_translation()
@@ -641,10 +534,8 @@ class WorkbenchPage(QWidget):
 
     def go_problem(self, step: int = 1) -> bool:
         """Jump to the next item the checker has a problem with (Ctrl+Alt+Down)."""
-        problems = getattr(self, "problems", {})
-        errors = any(v == "error" for d in problems.values() for v in d.values())
-        wanted = ("error",) if errors else ("error", "warning")  # errors first, then warnings
-        if not self._go(lambda name, item_id: problems.get(name, {}).get(item_id) in wanted, step):
+        target = self.state.next_problem(self._current_item(), step)  # errors first, then warnings
+        if target is None or not self.jump_to(*target):
             self.message.emit(_("No problems found."))
             return False
         self.edit_translation()
@@ -652,9 +543,19 @@ class WorkbenchPage(QWidget):
 
     def _check_failed(self, exc: BaseException) -> None:
         # a half-typed definition must not break the panel: say what is wrong instead
-        self.report = None
+        self.state.check_failed()
         self.checks.show_report(None, failure=friendly(exc).text)
         self.counts_changed.emit(0, 0)
+
+    @property
+    def report(self) -> Any:
+        """The latest checker report (None before the first check, or when it failed)."""
+        return self.state.report
+
+    @property
+    def generated(self) -> Any:
+        """The latest generated sentences (preview and coverage)."""
+        return self.state.generated
 
     @property
     def idle(self) -> bool:
@@ -663,25 +564,19 @@ class WorkbenchPage(QWidget):
                 and self._reviewer.idle and self.suggestions.idle)
 
     def _refresh_generation_if_visible(self) -> None:
-        if not self._stale_generation or self.side.currentWidget() is self.checks:
+        if not self.state.generation_stale or self.side.currentWidget() is self.checks:
             return
         self.regenerate()
 
     def regenerate(self) -> None:
         """Generate the corpus (engine) in the background for the preview and the coverage matrix."""
-        self._stale_generation = False
-        snapshot = self.doc.snapshot()
-        source = self.doc.source
-
-        def work() -> tuple[Any, Any, Any]:
-            frame = generate(snapshot)
-            return frame, pair_count(snapshot), compute_coverage(snapshot, frame, source)
-
-        self._generator.submit(work)
+        self.state.generation_stale = False
+        snapshot, source = self.doc.snapshot(), self.doc.source
+        self._generator.submit(lambda: run_generation(snapshot, source))
 
     def _generated(self, result: tuple[Any, Any, Any]) -> None:
-        self.generated, pairs, coverage = result
-        self.preview.show_generated(self.generated, pairs)
+        self.state.generated, pairs, coverage = result
+        self.preview.show_generated(self.state.generated, pairs)
         self.coverage.show_coverage(coverage)
 
     def _generate_failed(self, exc: BaseException) -> None:
@@ -703,13 +598,13 @@ class WorkbenchPage(QWidget):
     def autosave(self) -> bool:
         """Write the recovery file if anything changed since the last autosave."""
         self.commit_pending()
-        if not self.doc.modified or self.doc.revision == self._autosaved_revision:
+        if not self.state.autosave_due():
             return False
         try:
             write_recovery(self.doc.key, self.doc.corpus, self.doc.path)
         except Exception:  # a full disk must not interrupt typing; the next tick tries again
             return False
-        self._autosaved_revision = self.doc.revision
+        self.state.autosaved()
         return True
 
     def _on_clean_changed(self, clean: bool) -> None:
@@ -724,7 +619,7 @@ class WorkbenchPage(QWidget):
         self._update_heading()
         if clean:
             remove_recovery(self.doc.key)
-            self._autosaved_revision = self.doc.revision
+            self.state.autosaved()
 
     def _mark_doc_gone(self, *_args: Any) -> None:
         self._doc_gone = True

@@ -17,23 +17,20 @@ from engine.corpus.check.agreement import missing_forms, separator_problem
 from engine.corpus.definition.paths import assign
 from engine.corpus.translate.progress import auto_status
 
-from engine.corpus.translate.reviewing import awaits_review
-
 from gui import settings
 from gui.i18n import _, ngettext
 
-from .columns import COLUMNS_FOR, Column, status_label
+from .columns import COLUMNS_FOR, Column, cell_text, status_label
 from .document import CorpusDocument
 from .finding_text import value_label
 from .markup import has_markup, paint_markup
+from .page_state import TO_REVIEW, EntryFilter  # noqa: F401 - TO_REVIEW: the filter value, imported from here too
 from .spelling import install_line_edit, marks_for
 
 STATUS_ROLE = Qt.UserRole + 1
 ID_ROLE = Qt.UserRole + 2
 #: setData role for a keystroke while a cell editor is open: value is (text, typing-session key)
 LIVE_EDIT_ROLE = Qt.UserRole + 3
-#: the status filter's "translated, not reviewed" entry (the reviewer's queue)
-TO_REVIEW = "to-review"
 _STATUS_COLOURS = {"new": "#fde2e1", "machine-translated": "#fff1cc", "translated": "#e3f0ff",
                    "reviewed": "#dff5e1", "untranslatable": "#eeeeee"}
 
@@ -96,13 +93,10 @@ class EntryTableModel(QAbstractTableModel):
             return None
         entry = self.entries[index.row()]
         col = self.columns[index.column()]
-        if role in (Qt.DisplayRole, Qt.EditRole):
-            value = col.get(entry)
-            if role == Qt.DisplayRole and col.key == "status":
-                return status_label(value)
-            if role == Qt.DisplayRole and col.choices is not None and col.key != "pair":
-                return value_label(value)  # kind, emotion, gender… in the interface language
-            return value
+        if role == Qt.DisplayRole:
+            return cell_text(col, entry)  # status, kind, emotion, gender… in the interface language
+        if role == Qt.EditRole:
+            return col.get(entry)
         if role == STATUS_ROLE:
             return entry.review.status
         if role == ID_ROLE:
@@ -300,32 +294,31 @@ class EntryTableModel(QAbstractTableModel):
 
 
 class StatusFilterProxy(QSortFilterProxyModel):
-    """Filter rows by review status and by a search text (in any column)."""
+    """Filter rows by review status and by a search text (in any column), as ``EntryFilter`` decides.
+
+    Each table keeps its own copy of the page's filter: showing a hidden entry clears this one only."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self.status = ""
-        self.text = ""
+        self.filter = EntryFilter()
+
+    def set_filter(self, wanted: EntryFilter) -> None:
+        self.filter = EntryFilter(wanted.status, wanted.text)
+        self.invalidateFilter()
 
     def set_status(self, status: str) -> None:
-        self.status = status
+        self.filter.status = status
         self.invalidateFilter()
 
     def set_text(self, text: str) -> None:
-        self.text = text.casefold()
+        self.filter.text = text
         self.invalidateFilter()
 
     def filterAcceptsRow(self, row: int, parent: QModelIndex | QPersistentModelIndex) -> bool:
         model = self.sourceModel()
         status = model.index(row, 0, parent).data(STATUS_ROLE)
-        if self.status == TO_REVIEW and not awaits_review(status):
-            return False  # the reviewer's queue: translated, not reviewed yet
-        if self.status and self.status != TO_REVIEW and status != self.status:
-            return False
-        if self.text:
-            return any(self.text in str(model.index(row, c, parent).data(Qt.DisplayRole) or "").casefold()
-                       for c in range(model.columnCount()))
-        return True
+        return self.filter.accepts(status, (model.index(row, c, parent).data(Qt.DisplayRole)
+                                            for c in range(model.columnCount())))
 
 
 def rtl_line_edit(editor: QLineEdit) -> QLineEdit:

@@ -1,0 +1,50 @@
+"""The interface language's gettext functions, without Qt: ``_``, ``ngettext``, ``pgettext``, ``N_``.
+
+Why apart from ``gui.i18n``: the Qt-free models of the interface (the workbench's page state)
+word their texts in the interface language too, and must be importable — and testable — with
+no Qt at all. ``gui.i18n`` re-exports these functions and owns the switching (catalogs, Qt's own
+translations, the ``changed`` signal); ``install`` is how it sets the catalog every function reads.
+"""
+from __future__ import annotations
+
+import gettext
+
+SOURCE_LANGUAGE = "en"
+
+_translation: gettext.NullTranslations = gettext.NullTranslations()
+_current = SOURCE_LANGUAGE
+
+
+def install(translation: gettext.NullTranslations, code: str) -> None:
+    """Make ``translation`` (the catalog of language ``code``) the one every function here reads."""
+    global _translation, _current
+    _translation, _current = translation, code
+
+
+def current_language() -> str:
+    return _current
+
+
+def _(message: str) -> str:
+    """Translate one message into the current UI language."""
+    return _translation.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """Translate a message with a count (languages differ in plural rules; Arabic has six forms)."""
+    return _translation.ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """Translate a short message whose meaning needs a context ("s" as the unit of seconds)."""
+    return _translation.pgettext(context, message)
+
+
+def list_separator() -> str:
+    """", " between items of a list, in the UI language (Arabic: "، ")."""
+    return pgettext("separator between the items of a list", ", ")
+
+
+def N_(message: str) -> str:
+    """Mark a constant for extraction without translating it yet (it is translated when shown)."""
+    return message
