@@ -113,7 +113,7 @@ def plot_label(text: str, width: int = PLOT_LABEL_CHARS) -> str:
             close = text.find(")", end)
             if text.startswith(" (", end) and 0 < close - end < 48 and any(ch.isdigit() for ch in text[end:close]):
                 end = close + 1  # a parenthesis with the row's numbers ("(1 of the 50 compared)") stays
-            text = text[:end] + " …"
+            text = text[:end].rstrip() + " …"
     return "\n".join(textwrap.wrap(text, width, break_long_words=False)[:3])
 
 
