@@ -687,18 +687,21 @@ def _beta_fit(yfit: np.ndarray, X: np.ndarray):
     falling back to BFGS when Newton fails. Returns (results, notes, converged)."""
     from statsmodels.othermod.betareg import BetaModel
 
+    from engine.stats.models.beta_start import start_params
+
     notes: list[str] = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         mod = BetaModel(yfit, X)
-        res = None
+        res = sp = None
         try:
-            res = mod.fit(method="newton", maxiter=100, disp=False)
+            sp = start_params(mod)  # statsmodels' own start values, with less memory (issue 42)
+            res = mod.fit(start_params=sp, method="newton", maxiter=100, disp=False)
         except (np.linalg.LinAlgError, ValueError, FloatingPointError):
             res = None
         if res is None or not _good(res):
             notes.append("Newton optimiser failed; refitted with BFGS")
-            res = mod.fit(method="bfgs", maxiter=5000, disp=False)
+            res = mod.fit(start_params=sp, method="bfgs", maxiter=5000, disp=False)
     ok = _good(res)
     if not ok:
         notes.append("the Beta regression did not converge (or its covariance is not finite)")
