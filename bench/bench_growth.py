@@ -40,19 +40,20 @@ MILLION_PERSONS = 6945  # 144 sentences per person: 1,000,080
 TARGET_S, TARGET_MB = 120.0, 2048.0
 
 
-def grown_definition(persons: int, corpus_id: str) -> str:
-    """en-kiritchenko2018 with given names added until it has `persons` persons."""
+def grown_definition(persons: int, corpus_id: str, prefix: str = "Name") -> str:
+    """en-kiritchenko2018 with given names added until it has `persons` persons (``prefix`` starts
+    each added name: corpora with different prefixes share only the original sentences)."""
     text = SOURCE.read_text(encoding="utf-8").replace('id = "en-kiritchenko2018"', f'id = "{corpus_id}"', 1)
     extra = []
     for i in range(persons - ORIGINAL_PERSONS):
         gender, race = GROUPS[i % 4]
-        name = f"Name{i:05d}{'ABCD'[i % 4]}"
+        name = f"{prefix}{i:05d}{'ABCD'[i % 4]}"
         extra.append(f'\n[[persons]]\nid = "grown_{i:05d}"\nkind = "name"\ngender = "{gender}"\nrace = "{race}"\n'
                      f'forms = [{{ text = "{name}" }}]\n')
     return text + "".join(extra)
 
 
-def child(corpus: str, stats: list[str], jobs: int, out: str, cache: str) -> None:
+def child(corpus: str | list[str], stats: list[str], jobs: int, out: str, cache: str) -> None:
     """One audit, its phases timed; one JSON line per phase on stdout."""
     t_import = time.perf_counter()
     from engine.audit import AuditPlan, run_audit
@@ -73,7 +74,7 @@ def child(corpus: str, stats: list[str], jobs: int, out: str, cache: str) -> Non
     def on_step(what: str, _on: str) -> None:
         mark(what)
 
-    plan = AuditPlan([corpus], ["vader"], stats=stats, out_dir=Path(out), cache_dir=Path(cache),
+    plan = AuditPlan(corpus if isinstance(corpus, list) else [corpus], ["vader"], stats=stats, out_dir=Path(out), cache_dir=Path(cache),
                      settings={"jobs": jobs, "n_resamples": 0})
     imported = time.perf_counter()
     peaks = []
@@ -105,11 +106,14 @@ def child(corpus: str, stats: list[str], jobs: int, out: str, cache: str) -> Non
                       "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 
 
-def run_size(label: str, persons: int, stats: list[str], jobs: int, tmp: Path) -> dict:
-    corpus_id = f"en-kiritchenko2018-grown-{label.lower()}"
-    path = tmp / f"{corpus_id}.toml"
-    path.write_text(grown_definition(persons, corpus_id), encoding="utf-8")
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", str(path), "--stats", *stats,
+def run_size(label: str, persons: int, stats: list[str], jobs: int, tmp: Path, corpora: int = 1) -> dict:
+    paths = []
+    for c in range(corpora):  # further corpora: the same size, other added names
+        corpus_id = f"en-kiritchenko2018-grown-{label.lower().split('×')[-1]}" + (f"-{c + 1}" if corpora > 1 else "")
+        paths.append(tmp / f"{corpus_id}.toml")
+        paths[-1].write_text(grown_definition(persons, corpus_id, "Name" if c == 0 else f"N{'abcdefgh'[c % 8]}me"),
+                             encoding="utf-8")
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", *map(str, paths), "--stats", *stats,
            "--jobs", str(jobs), "--out", str(tmp / f"out-{label}"), "--cache", str(tmp / f"cache-{label}")]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
@@ -133,12 +137,14 @@ def main() -> None:
     ap.add_argument("--sizes", nargs="+", default=["1", "4", "16", "1M"], help="growth factors, or 1M")
     ap.add_argument("--stats", nargs="+", default=["paired", "counterfactual", "beta"])
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--corpora", type=int, default=1,
+                    help="corpora of each size in one audit (the same size, other added names): memory as corpora are added")
+    ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)
     ap.add_argument("--cache", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        child(args.child, args.stats, args.jobs, args.out, args.cache)
+        child(args.child, args.stats, args.jobs, args.out, args.cache)  # one corpus or several
         return
     print(f"VADER audit of en-kiritchenko2018 grown by names; statistics {', '.join(args.stats)}; --jobs {args.jobs}; "
           f"load {os.getloadavg()[0]:.1f}; {os.cpu_count()} CPUs")
@@ -148,8 +154,10 @@ def main() -> None:
         for size in args.sizes:
             persons = MILLION_PERSONS if size.upper() == "1M" else ORIGINAL_PERSONS * int(size)
             label = "1M" if size.upper() == "1M" else f"x{int(size)}"
-            n = sentences_of(persons)
-            rec = run_size(label, persons, args.stats, args.jobs, Path(tmp))
+            n = sentences_of(persons) * args.corpora
+            if args.corpora > 1:
+                label = f"{args.corpora}×{label}"
+            rec = run_size(label, persons, args.stats, args.jobs, Path(tmp), args.corpora)
             for row in rec["rows"]:
                 print(f"{label:>5s} {n:>10,d} {row['phase']:26s} {row['seconds']:8.2f} {row['cpu']:8.2f} "
                       f"{row['peak_mb']:8.0f} {1000 * row['cpu'] / n:9.4f}")

@@ -415,10 +415,9 @@ class _Scoring:
             self.begin_statistics()
         corpus, df, pairs = self.corpora[k]
         self.corpora[k] = (corpus, None, None)  # the scored frames below take the columns over (memory)
-        scored = {scorer.name: {dim: pd.Series(frame[dim].to_numpy(), index=self.texts_of[k])
-                                for dim in scorer.dimensions}
+        scored = {scorer.name: {dim: frame[dim].to_numpy() for dim in scorer.dimensions}
                   for scorer, frame in zip(self.scorers, frames)}
-        df, pairs, score_cols = _scored_frames(corpus, df, pairs, self.scorers, scored)
+        df, pairs, score_cols = _scored_frames(corpus, df, pairs, self.scorers, scored, self.texts_of[k])
         # a declared range holds for every statistic, or the run stops at the first score outside it
         check_declared_ranges(df, pairs, score_cols, self.scorers, plan.settings.get("score_range"))
         result.scores[corpus.id] = df
@@ -476,24 +475,58 @@ def _count(n: int, one: str, many: str) -> str:
 
 
 def _scored_frames(corpus: Any, df: pd.DataFrame, pairs: pd.DataFrame | None, scorers: list,
-                   scored: dict[str, dict[str, pd.Series]]
+                   scored: dict[str, dict[str, Any]], texts: list[str]
                    ) -> tuple[pd.DataFrame, pd.DataFrame | None, dict[str, tuple[str, str]]]:
     """One corpus's sentences and pairs with a column per scorer dimension, and those columns (added to
-    ``df`` and ``pairs`` themselves: the caller hands them over, a copy of a million rows costs memory)."""
+    ``df`` and ``pairs`` themselves: the caller hands them over, a copy of a million rows costs memory).
+    ``scored``: {scorer: {dimension: its scores of ``texts``, the corpus's texts to score, in order}}."""
+    rows, priv, mino = _text_positions(df, pairs, texts)
     score_cols: dict[str, tuple[str, str]] = {}
     for scorer in scorers:
-        for dim, series in scored[scorer.name].items():
+        for dim, values in scored[scorer.name].items():
             col = f"{scorer.name}:{dim}"
-            df[col] = df.Sentence.map(series).to_numpy()
+            df[col] = _take(values, rows)
             score_cols[col] = (scorer.name, dim)
     if pairs is not None:
         if "corpus" not in pairs.columns:
             pairs["corpus"] = corpus.id
         for col, (sname, dim) in score_cols.items():
-            series = scored[sname][dim]
-            pairs[f"{col}:privileged"] = pairs.privileged.map(series).to_numpy()
-            pairs[f"{col}:minoritised"] = pairs.minoritised.map(series).to_numpy()
+            values = scored[sname][dim]
+            pairs[f"{col}:privileged"] = _take(values, priv)
+            pairs[f"{col}:minoritised"] = _take(values, mino)
     return df, pairs, score_cols
+
+
+def _take(values: Any, positions: Any) -> Any:
+    """``values`` at ``positions`` (float), NaN where a position is −1 (a text not among those scored)."""
+    import numpy as np
+
+    out = np.asarray(values, dtype=float)[positions]
+    missing = positions < 0
+    if missing.any():
+        out[missing] = np.nan
+    return out
+
+
+def _text_positions(df: pd.DataFrame, pairs: pd.DataFrame | None, texts: list[str]) -> list[Any]:
+    """Where each sentence, and each pair's privileged and minoritised side, stands in ``texts``
+    (``_texts_to_score``: the first appearances of the sentences, then of the pair sides, which is the
+    order ``pd.factorize`` numbers the same sequence in).
+
+    Why not ``df.Sentence.map(pd.Series(scores, index=texts))``: for a million sentences that index and
+    its hash table cost about 250 MB beside the corpus (issue 42); factorizing the column itself works
+    on its own storage. Should the numbering not match ``texts`` (it always does), the texts are looked
+    up one by one."""
+    import numpy as np
+    import pandas as pd
+
+    parts = [df.Sentence] + ([pairs.privileged, pairs.minoritised] if pairs is not None else [pd.Series([], dtype=object)] * 2)
+    codes, uniques = pd.factorize(pd.concat(parts, ignore_index=True), use_na_sentinel=False)
+    if len(uniques) != len(texts) or (len(texts) and (uniques[0] != texts[0] or uniques[-1] != texts[-1])):
+        index = pd.Index(texts)
+        return [index.get_indexer(part) for part in parts]
+    bounds = np.cumsum([0] + [len(part) for part in parts])
+    return [codes[bounds[i]:bounds[i + 1]] for i in range(len(parts))]
 
 
 def _corpus_settings(plan: AuditPlan, scorers: list, score_cols: dict[str, tuple[str, str]],

@@ -71,8 +71,10 @@ def _outside(df: pd.DataFrame, pairs: pd.DataFrame | None, col: str, lo: float, 
                    if f"{col}:{side}" in pairs.columns]
     for texts, values in frames:
         v = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
-        bad = np.isfinite(v) & ((v < lo - tol) | (v > hi + tol))
-        for text, value in zip(np.asarray(texts)[bad], v[bad]):
+        bad = np.flatnonzero(np.isfinite(v) & ((v < lo - tol) | (v > hi + tol)))
+        if not len(bad):
+            continue  # no text of a million made a Python string to find none (issue 42)
+        for text, value in zip(texts.iloc[bad].to_numpy(dtype=object), v[bad]):
             found.setdefault(str(text), float(value))
     return found
 

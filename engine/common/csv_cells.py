@@ -53,10 +53,31 @@ def safe_frame(df: "pd.DataFrame") -> "pd.DataFrame":
     """A copy of ``df`` whose text cells and column names are escaped (numbers untouched)."""
     out = df.copy()
     for col in out.columns:
-        if out[col].dtype == object or str(out[col].dtype) in ("string", "str"):
+        if str(out[col].dtype) in ("string", "str"):
+            _escape_text_column(out, col)
+        elif out[col].dtype == object:
             out[col] = out[col].map(escape_cell)
     out.columns = [escape_cell(c) for c in out.columns]
     return out
+
+
+#: the first characters after which escape_cell may change a cell
+_MAY_ESCAPE = (*FORMULA_START, "'")
+
+
+def _escape_text_column(out: "pd.DataFrame", col: Any) -> None:
+    """escape_cell on the cells of a text column that start with a character it may escape.
+
+    Why not ``map`` over the column: that made a Python string of every cell — for a million
+    sentences hundreds of MB at once, the peak of writing a large audit's score table (issue 42);
+    the test of the first character runs on the column's own storage, and hardly a cell matches."""
+    i = out.columns.get_loc(col)
+    s = out.iloc[:, i]
+    hit = s.str.startswith(_MAY_ESCAPE, na=False).to_numpy(dtype=bool)
+    if hit.any():
+        fixed = s.copy()
+        fixed[hit] = s[hit].map(escape_cell).to_numpy(dtype=object)
+        out.isetitem(i, fixed)
 
 
 def csv_text(df: "pd.DataFrame", **to_csv: Any) -> str:

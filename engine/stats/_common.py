@@ -215,8 +215,12 @@ def crossed_factors(rows: pd.DataFrame) -> dict[str, np.ndarray] | None:
     word_col = next((c for c in ("emotion_word_id", "emotion_word") if c in rows.columns), None)
     if "template_id" not in rows.columns or word_col is None:
         return None
-    t = rows["template_id"].astype(str).to_numpy()
-    w = rows[word_col].fillna("").astype(str).to_numpy().astype(object)
+    from engine.stats.models.fit_frame import shared_labels
+
+    t = shared_labels(rows["template_id"])  # a categorical (fit_frame): one string per template, not per row
+    words = rows[word_col]
+    w = shared_labels(words) if isinstance(words.dtype, pd.CategoricalDtype) else \
+        words.fillna("").astype(str).to_numpy().astype(object)  # fit_frame's word column has "" for no word
     if len(set(t)) < 2 and len(set(w[w != ""])) < 2:
         return None
     return {"template": t, "word": w}

@@ -183,6 +183,7 @@ def km_paired_analysis(df: pd.DataFrame, score_col: str | Sequence[str] | Mappin
     for spec in specs:
         data, drop_notes = C.refuse_missing(df, [spec.column], dropna)
         for corp, rows in C.split_corpora(data, corpus):
+            rows = _read_columns(rows, spec.column, pair_key_col, person_col)
             for ax in axes:
                 pairs, notes, lab = km_pairs(rows, spec.column, ax, minority=minority, majority=majority,
                                              np_pairs=np_pairs, pair_key_col=pair_key_col,
@@ -217,6 +218,15 @@ def km_paired_analysis(df: pd.DataFrame, score_col: str | Sequence[str] | Mappin
                 "n_permutations": n_permutations, "subsets": list(subsets),
                 "correction": correction, "n_resamples": n_resamples, "seed": seed, "conf_level": conf_level}
     return KMPairedResults(tests=tests, pairs=pairs_out, settings=settings, frame=frame)
+
+
+def _read_columns(rows: pd.DataFrame, score_col: str, pair_key_col: str, person_col: str) -> pd.DataFrame:
+    """The columns the pairs and person contrasts read (issue 42: each selection of rows — per axis,
+    subset and group — copied every column of the scored table, its sentences' texts among them:
+    hundreds of MB a copy for a corpus of a million sentences)."""
+    wanted = ["template_id", "emotion_word_id", "Gender", "Race", "Emotion", "person_kind", "person_id",
+              person_col, pair_key_col, score_col]
+    return rows[[c for c in dict.fromkeys(wanted) if c in rows.columns]]
 
 
 def _axis_settings(column: str, ax: str, lab: dict, alpha: float, correction: str | None, opts: InferenceOptions,

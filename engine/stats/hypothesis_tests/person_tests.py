@@ -260,12 +260,17 @@ def permutation_test(c: PersonContrast, n_permutations: int = 2000, seed: int | 
         R = int(n_permutations)
         labels = []
         for s in c.strata:
-            keys = rng.random((R, len(s.values)))
-            ranks = np.argsort(np.argsort(keys, axis=1), axis=1)
-            labels.append(ranks < int(s.is_a.sum()))
+            lab = np.empty((R, len(s.values)), dtype=bool)
+            for rows in _row_blocks(R, len(s.values)):  # the draws of rng.random((R, n)), block by block
+                keys = rng.random((len(range(R)[rows]), len(s.values)))
+                lab[rows] = np.argsort(np.argsort(keys, axis=1), axis=1) < int(s.is_a.sum())
+            labels.append(lab)
         signs = rng.choice([-1.0, 1.0], size=(R, nd)) if nd else None
         method = "monte carlo"
-    est, var, _ = _stat(c, labels, signs)
+    R = len(labels[0]) if labels else len(signs)
+    parts = [_stat(c, [lab[rows] for lab in labels], None if signs is None else signs[rows])[:2]
+             for rows in _row_blocks(R, sum(len(s.values) for s in c.strata) + nd)]
+    est, var = (np.concatenate(x) for x in zip(*parts)) if parts else (np.zeros(0), np.zeros(0))
     t = _tstat(est, var, scale)
     hits = int(np.sum(np.abs(t) >= abs(t0) * (1 - _TIE) - 1e-300)) if np.isfinite(t0) else int(np.sum(np.isinf(t)))
     if method == "exact":
@@ -302,19 +307,42 @@ def interaction_permutation(values: np.ndarray, a: np.ndarray, f: np.ndarray, n_
     res = values - fit
     rng = np.random.default_rng(seed)
     R = int(n_permutations)
-    perm = np.argsort(rng.random((R, len(values))), axis=1)
-    Y = np.vstack([values[None, :], fit[None, :] + res[perm]])
-    est = np.zeros(R + 1)
-    var = np.zeros(R + 1)
-    for cmask, sg in zip(cells, signs):
-        yc = Y[:, cmask]
-        est += sg * yc.mean(axis=1)
-        var += yc.var(axis=1, ddof=1) / yc.shape[1]
+    parts = [_interaction(values[None, :], cells, signs)]  # the observed values, then the permuted ones
+    for rows in _row_blocks(R, len(values)):  # the draws of rng.random((R, n)), block by block
+        perm = np.argsort(rng.random((len(range(R)[rows]), len(values))), axis=1)
+        parts.append(_interaction(fit[None, :] + res[perm], cells, signs))
+    est, var = (np.concatenate(x) for x in zip(*parts))
     t = _tstat(est, var, float(np.abs(values).max()) if len(values) else 1.0)
     t0 = t[0]
     hits = int(np.sum(np.abs(t[1:]) >= abs(t0) * (1 - _TIE) - 1e-300)) if np.isfinite(t0) else int(np.sum(np.isinf(t[1:])))
     p = (1 + hits) / (R + 1)
     return PermutationResult(p, math.sqrt(p * (1 - p) / R), R, "freedman-lane (monte carlo)")
+
+
+def _interaction(Y: np.ndarray, cells: list[np.ndarray], signs: list[float]) -> tuple[np.ndarray, np.ndarray]:
+    """The interaction contrast and its Welch variance of each row of Y (rows: labellings, columns: persons)."""
+    est = np.zeros(len(Y))
+    var = np.zeros(len(Y))
+    for cmask, sg in zip(cells, signs):
+        yc = Y[:, cmask]
+        est += sg * yc.mean(axis=1)
+        var += yc.var(axis=1, ddof=1) / yc.shape[1]
+    return est, var
+
+
+#: elements (rows × persons) of one block of permutations
+BLOCK = 1 << 21
+
+
+def _row_blocks(n_rows: int, width: int) -> list[slice]:
+    """Slices of ``n_rows`` rows of about BLOCK elements each.
+
+    Why (issue 42): the permutations of a corpus's persons were drawn and evaluated all at once — with
+    7,000 persons and 2,000 permutations each array of them 111 MB, four or five alive together: the
+    peak of a million-sentence audit. Each labelling is evaluated on its own row and the random draws
+    come from the generator in the same order whatever the blocks, so the p-values are unchanged."""
+    step = max(1, BLOCK // max(width, 1))
+    return [slice(i, min(i + step, n_rows)) for i in range(0, n_rows, step)]
 
 
 def person_means(values: np.ndarray, persons) -> tuple[np.ndarray, np.ndarray]:

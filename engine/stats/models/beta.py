@@ -34,6 +34,7 @@ from engine.stats import _common as C
 from engine.stats.models.ame import indicator_ame
 from engine.stats.results import ID_COLUMNS, ResultsMixin, fmt_num, order_columns, rule, text_table
 from engine.stats.inference import NO_FACTORS_NOTE, NOT_ESTIMABLE_GENERALISES, InferenceOptions
+from engine.stats.models.fit_frame import fit_frame, label_eq, label_isin, shared_labels
 from engine.stats.models.squeeze import to_unit_interval
 from engine.stats.hypothesis_tests.person_tests import terms_design_limited, terms_without_person_variation
 from engine.stats.hypothesis_tests.no_test import (CROSSED_NOT_ESTIMABLE, DESIGN_LIMITED, NO_PERSON_VARIATION,
@@ -212,9 +213,13 @@ def beta_regression(df: pd.DataFrame, score_col: str | Sequence[str] | Mapping[s
                      "ols": "OLS with intercept", "correction": correction,
                      "ame": "mean over sentences with the term = 1 of mu(eta) - mu(eta - beta_j); delta-method SE",
                      "inference": opts.describe(), "paper_cov_type": "oim Wald z (Beta), HC3 (OLS)"}
+    # only the columns the fits read, labels as categoricals: selecting a million name sentences
+    # copied every column of the scored table (issue 42; engine.stats.models.fit_frame)
+    df = fit_frame(df, [s.column for s in specs], opts.person_col)
     fits: list[BetaFit] = []
     for spec in specs:
         data, drop_notes = C.refuse_missing(df, [spec.column], dropna)
+        data = data.drop(columns=["ID"], errors="ignore")  # read only by refuse_missing's message
         C.check_range(C.numeric_scores(data, spec.column), score_range, spec.column)
         for corp, rows in C.split_corpora(data, corpus):
             fits.extend(_fits_for_corpus(rows, spec, corp, minority, majority, noun_phrases,
@@ -232,9 +237,9 @@ def _fits_for_corpus(rows: pd.DataFrame, spec: C.ScoreSpec, corp: str, minority,
                      drop_notes: list[str], base_settings: dict,
                      opts: InferenceOptions) -> list[BetaFit]:
     out: list[BetaFit] = []
-    names = rows[rows["person_kind"].astype(str) == "name"]
+    names = rows[label_eq(rows["person_kind"], "name")]
     notes = list(drop_notes)
-    n_np = int((rows["person_kind"].astype(str) == "noun_phrase").sum())
+    n_np = int(label_eq(rows["person_kind"], "noun_phrase").sum())
     if n_np:
         notes.append(f"{n_np} noun-phrase sentence(s) left out of this model: they have no race/ethnicity "
                      + ("(fitted separately with gender only: subset 'noun_phrases')" if noun_phrases == "gender_only"
@@ -244,17 +249,16 @@ def _fits_for_corpus(rows: pd.DataFrame, spec: C.ScoreSpec, corp: str, minority,
         out.append(_empty_fit(corp, spec, "names", ("intercept", "race", "gender", "intersection"),
                               reason("insufficient_data.names"), settings))
     else:
-        mino, majo = C.resolve_race_groups(names["Race"].tolist(), minority, majority, where=f"corpus {corp!r}")
+        mino, majo = C.resolve_race_groups(names["Race"].unique().tolist(), minority, majority, where=f"corpus {corp!r}")
         settings.update(minority=mino, majority=majo)
-        race = names["Race"].astype(str)
-        gender = names["Gender"].astype(str)
-        keep = race.isin([mino, majo]) & gender.isin([female, male])
+        keep = label_isin(names["Race"], [mino, majo]) & label_isin(names["Gender"], [female, male])
         if (~keep).any():
-            left = sorted({f"{r}/{g}" for r, g in zip(race[~keep], gender[~keep])})
+            others = names[~keep]
+            left = sorted({f"{r}/{g}" for r, g in zip(others["Race"].astype(str), others["Gender"].astype(str))})
             notes.append(f"{int((~keep).sum())} name sentence(s) of other groups left out ({', '.join(left)})")
-        used = names[keep]
-        x1 = (used["Race"].astype(str) == mino).to_numpy(dtype=float)
-        x2 = (used["Gender"].astype(str) == female).to_numpy(dtype=float)
+        used = names[keep] if not keep.all() else names
+        x1 = label_eq(used["Race"], mino).astype(float)
+        x2 = label_eq(used["Gender"], female).astype(float)
         X = np.column_stack([np.ones(len(used)), x1, x2, x1 * x2])
         cells = {f"{majo} {male}": int(((x1 == 0) & (x2 == 0)).sum()),
                  f"{mino} {male}": int(((x1 == 1) & (x2 == 0)).sum()),
@@ -263,23 +267,22 @@ def _fits_for_corpus(rows: pd.DataFrame, spec: C.ScoreSpec, corp: str, minority,
         y = C.numeric_scores(used, spec.column)
         out.append(_fit(y, X, ("intercept", "race", "gender", "intersection"), cells, corp, spec, "names",
                         score_range, conf_level, notes, settings, opts,
-                        used[opts.person_col].astype(str).to_numpy() if opts.person_col else None,
+                        shared_labels(used[opts.person_col]) if opts.person_col else None,
                         C.crossed_factors(used)))
     if noun_phrases == "gender_only":
-        nps = rows[(rows["person_kind"].astype(str) == "noun_phrase")
-                   & rows["Gender"].astype(str).isin([female, male])]
+        nps = rows[label_eq(rows["person_kind"], "noun_phrase") & label_isin(rows["Gender"], [female, male])]
         np_settings = dict(settings, model_formula="score ~ 1 + female (noun phrases)", pairing=NP_UNPAIRED_NOTE)
         if nps.empty:
             out.append(_empty_fit(corp, spec, "noun_phrases", ("intercept", "gender"),
                                   reason("insufficient_data.noun_phrases"), np_settings))
         else:
-            x2 = (nps["Gender"].astype(str) == female).to_numpy(dtype=float)
+            x2 = label_eq(nps["Gender"], female).astype(float)
             X = np.column_stack([np.ones(len(nps)), x2])
             cells = {male: int((x2 == 0).sum()), female: int((x2 == 1).sum())}
             out.append(_fit(C.numeric_scores(nps, spec.column), X, ("intercept", "gender"), cells, corp, spec,
                             "noun_phrases", score_range, conf_level, list(drop_notes) + [NP_UNPAIRED_NOTE],
                             np_settings, opts,
-                            nps[opts.person_col].astype(str).to_numpy() if opts.person_col else None,
+                            shared_labels(nps[opts.person_col]) if opts.person_col else None,
                             C.crossed_factors(nps)))
     return out
 
@@ -706,18 +709,21 @@ def _beta_fit(yfit: np.ndarray, X: np.ndarray):
     falling back to BFGS when Newton fails. Returns (results, notes, converged)."""
     from statsmodels.othermod.betareg import BetaModel
 
+    from engine.stats.models.beta_start import start_params
+
     notes: list[str] = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         mod = BetaModel(yfit, X)
-        res = None
+        res = sp = None
         try:
-            res = mod.fit(method="newton", maxiter=100, disp=False)
+            sp = start_params(mod)  # statsmodels' own start values, with less memory (issue 42)
+            res = mod.fit(start_params=sp, method="newton", maxiter=100, disp=False)
         except (np.linalg.LinAlgError, ValueError, FloatingPointError):
             res = None
         if res is None or not _good(res):
             notes.append("Newton optimiser failed; refitted with BFGS")
-            res = mod.fit(method="bfgs", maxiter=5000, disp=False)
+            res = mod.fit(start_params=sp, method="bfgs", maxiter=5000, disp=False)
     ok = _good(res)
     if not ok:
         notes.append("the Beta regression did not converge (or its covariance is not finite)")
