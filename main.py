@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return exit_code_for(exc)
     except KeyboardInterrupt:
-        print("cancelled", file=sys.stderr)
+        _say_cancelled()
         return exits.CANCELLED
     except OSError as exc:  # never raw errno text: the file and the reason
         print(f"error: {os_error_line(exc)}", file=sys.stderr)
@@ -177,10 +177,21 @@ def exit_now(code: int) -> None:
     os._exit(code)
 
 
+
+def _say_cancelled() -> None:
+    """"cancelled" on a line of its own, in one write: on a terminal the progress bar is redrawn in
+    place and the cursor may stand at its end, so a newline comes first there."""
+    try:
+        tty = sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    sys.stderr.write(("\n" if tty else "") + "cancelled\n")
+    sys.stderr.flush()
+
 if __name__ == "__main__":
     try:
         code = main()
     except KeyboardInterrupt:  # Ctrl+C while the command was still starting (importing its modules)
-        print("cancelled", file=sys.stderr)
+        _say_cancelled()
         code = 130  # exits.CANCELLED, without importing more
     exit_now(code)

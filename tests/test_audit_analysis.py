@@ -16,6 +16,11 @@ from engine.audit.analysis import CorpusStatistics, Step, steps_of
 from engine.common.executor import can_fork
 from engine.common.progress import Cancelled
 
+# forked workers: the watchdog thread of the suite's timeout (pyproject: timeout_method = "thread")
+# would make can_fork() False and these tests skip; no Qt event loop runs here, so SIGALRM stops a hang
+pytestmark = pytest.mark.timeout(600, method="signal")
+
+
 forking = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked children are Linux-only")
 
 

@@ -20,6 +20,11 @@ from engine.models.base import WorkerSpec
 from engine.common.progress import Cancelled
 from engine.models.scorers.lexicon import VaderScorer
 
+# forked workers: the watchdog thread of the suite's timeout (pyproject: timeout_method = "thread")
+# would make can_fork() False and these tests skip; no Qt event loop runs here, so SIGALRM stops a hang
+pytestmark = pytest.mark.timeout(600, method="signal")
+
+
 WORDS = ["happy", "sad", "furious", "calm", "terrified", "glad", "awful", "wonderful", "bored", "grim"]
 A = [f"My sister feels {w} about item {i}." for i in range(60) for w in WORDS[i % 10:i % 10 + 1]]
 B = A[30:] + [f"My uncle feels {w} today, {i}." for i in range(60) for w in WORDS[i % 10:i % 10 + 1]]

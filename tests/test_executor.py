@@ -15,6 +15,10 @@ import pytest
 from engine.common.executor import InProcess, LocalPool, can_fork, inherited, local_executor
 from engine.common.progress import Cancelled
 
+# forked workers: the watchdog thread of the suite's timeout (pyproject: timeout_method = "thread")
+# would make can_fork() False and these tests skip; no Qt event loop runs here, so SIGALRM stops a hang
+pytestmark = pytest.mark.timeout(600, method="signal")
+
 ROOT = Path(__file__).resolve().parents[1]
 EXECUTOR = "engine/common/executor/"
 #: what makes processes or clusters: module imports, names imported from a module, attributes called
@@ -210,6 +214,7 @@ import sys, time
 sys.path.insert(0, sys.argv[1])
 from engine.common.executor import DaskBackend, InProcess
 from engine.common.progress import Cancelled
+
 
 class TaskFailed(Exception):
     pass

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from .assoc_step import AssocStep
 from .plan import AuditPlan, statistic_ids
-from .progress_bar import AuditProgress
+from .progress_bar import AuditProgress, stderr_line
 from engine.models.specs import model_option_help
 
 
@@ -116,7 +116,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         plan.overwrite = True  # nothing there to lose, or the user said yes
     shown = AuditProgress()
     result = run_audit(plan, progress=shown, on_phase=shown.phase, on_step=shown.step,
-                       log=lambda m: print(m, file=sys.stderr))
+                       log=stderr_line)
     print(result.summary())
     if result.assoc_overview is not None:
         from engine.results.writer import assoc_markdown
@@ -134,7 +134,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
           f"{', plus WEAT on GloVe 6B 50d' if has_glove() else ''} -> {out}", file=sys.stderr)
     shown = AuditProgress()
     demo = run_demo(out, progress=shown, on_phase=shown.phase, on_step=shown.step,
-                    log=lambda m: print(m, file=sys.stderr))
+                    log=stderr_line)
     print(demo.audit.summary())
     if demo.weat is not None:
         from engine.results.writer import assoc_markdown

@@ -18,6 +18,13 @@ def format_eta(seconds: float) -> str:
     return f"{s // 86400}d{s % 86400 // 3600:02d}h"
 
 
+def stderr_line(text: str) -> None:
+    """One log line on stderr in a single write: ``print(text, file=sys.stderr)`` writes the text and
+    its newline apart, and a Ctrl+C between the two left "… 2 processescancelled" on one line."""
+    sys.stderr.write(f"{text}\n")
+    sys.stderr.flush()
+
+
 class ProgressBar:
     def __init__(self, label: str = "", stream=None, width: int = 30, min_interval: float = 0.1) -> None:
         self.label = label

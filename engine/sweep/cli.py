@@ -31,7 +31,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from engine.audit.progress_bar import ProgressBar
+    from engine.audit.progress_bar import ProgressBar, stderr_line
 
     from .errors import SweepError
     from .plan_file import load_sweep_plan
@@ -77,7 +77,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     result = run_sweep(sweep.audit, scheduler=args.scheduler, jobs=args.jobs, chunk_size=sweep.chunk_size,
                        retries=sweep.retries, progress=progress, on_phase=on_phase, on_step=on_step,
                        scheduler_timeout=timeout,
-                       log=lambda m: print(m, file=sys.stderr))
+                       log=stderr_line)
     print(result.audit.summary())
     rec = result.record
     if rec:
