@@ -119,7 +119,7 @@ class WorkbenchPage(QWidget):
         self.native_review.setWordWrap(True)  # a long line (German, a stale review) wraps instead of widening the window
         progress_row = QHBoxLayout()
         progress_row.setSpacing(12)
-        progress_row.addWidget(self.progress)
+        progress_row.addWidget(self.progress, 1)
         progress_row.addWidget(self.native_review, 1)
         heading_box = QVBoxLayout()
         heading_box.setSpacing(0)
