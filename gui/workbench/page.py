@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.corpus.check.fixes import fix_for
+from engine.corpus.translate.progress import CorpusProgress
 
 from gui import settings
 from gui.common.background import Latest
@@ -313,17 +314,18 @@ class WorkbenchPage(QWidget):
         """"34% translated · 73 items left · 2 of 111 reviewed" (the bar's caption)."""
         return self.state.progress_text()
 
-    def _update_tab_titles(self) -> None:
+    def _update_tab_titles(self, p: CorpusProgress | None = None) -> None:
         """Each tab says how far it is: "Persons 12/60" (translated of total)."""
-        for i, (title, tip) in enumerate(self.state.tab_titles()):
+        for i, (title, tip) in enumerate(self.state.tab_titles(p)):
             self.tabs.setTabText(i, title)
             self.tabs.setTabToolTip(i, tip)
 
     def _update_progress(self) -> None:
-        text = self.state.progress_text()
-        self.progress_bar.setValue(self.state.progress_permille())
+        p = self.state.progress()  # once per update: the bar, its caption and the tab titles read it
+        text = self.state.progress_text(p)
+        self.progress_bar.setValue(self.state.progress_permille(p))
         self.progress_bar.setToolTip(text)
-        self._update_tab_titles()
+        self._update_tab_titles(p)
         self.progress.setText("<small>" + html.escape(text) + "</small>")
         self.progress.setToolTip(self.state.review_summary())
 
