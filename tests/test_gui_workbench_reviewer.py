@@ -25,7 +25,7 @@ def visible_ids(tab) -> list[str]:
 
 def test_filter_shows_the_queue_and_the_shortcut_marks_reviewed(qtbot, tmp_path):
     from gui import settings
-    from gui.workbench.table_model import TO_REVIEW
+    from gui.workbench.page_state import TO_REVIEW
 
     settings.put("translator_id", "MB")
     win = make_window(qtbot)

@@ -24,7 +24,7 @@ from .columns import COLUMNS_FOR, Column, cell_text, status_label
 from .document import CorpusDocument
 from .finding_text import value_label
 from .markup import has_markup, paint_markup
-from .page_state import TO_REVIEW, EntryFilter  # noqa: F401 - TO_REVIEW: the filter value, imported from here too
+from .page_state import EntryFilter
 from .spelling import install_line_edit, marks_for
 
 STATUS_ROLE = Qt.UserRole + 1
