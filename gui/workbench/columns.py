@@ -171,15 +171,20 @@ def status_label(status: str) -> str:
     return _(labels.get(status, status))
 
 
-def cell_text(col: Column, entry: Any) -> Any:
-    """What a cell shows: the review status and closed choices (kind, emotion, gender…) in the
-    interface language, the pair's partner and every text as stored. The table draws it and the
-    search filter matches it (gui/workbench/page_state.py), so a search finds what is on screen."""
+def shown_value(col: Column, value: Any) -> Any:
+    """A value of ``col`` as the interface shows it: the review status and closed choices (kind,
+    emotion, gender…) in the interface language, the pair's partner and every text as stored.
+    One rule for the cell, the search that matches it and the cell's choice box."""
     from .finding_text import value_label
 
-    value = col.get(entry)
     if col.key == "status":
         return status_label(value)
     if col.choices is not None and col.key != "pair":
         return value_label(value)
     return value
+
+
+def cell_text(col: Column, entry: Any) -> Any:
+    """What a cell shows (shown_value of its value). The table draws it and the search filter matches
+    it (gui/workbench/page_state.py), so a search finds what is on screen."""
+    return shown_value(col, col.get(entry))

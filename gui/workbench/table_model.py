@@ -20,9 +20,8 @@ from engine.corpus.translate.progress import auto_status
 from gui import settings
 from gui.i18n import _, ngettext
 
-from .columns import COLUMNS_FOR, Column, cell_text, status_label
+from .columns import COLUMNS_FOR, Column, cell_text, shown_value
 from .document import CorpusDocument
-from .finding_text import value_label
 from .markup import has_markup, paint_markup
 from .page_state import EntryFilter
 from .spelling import install_line_edit, marks_for
@@ -384,8 +383,7 @@ class CellDelegate(QStyledItemDelegate):
         if col.choices is not None:
             box = QComboBox(parent)
             for value in col.choices(self.model.doc.corpus):
-                label = status_label(value) if col.key == "status" else value if col.key == "pair" else value_label(value)
-                box.addItem(label, value)
+                box.addItem(shown_value(col, value), value)
             return box
         editor = QLineEdit(parent)
         if self.model.is_rtl_column(index.column()):
