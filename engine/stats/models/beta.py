@@ -310,8 +310,7 @@ def _blank_terms(terms: Sequence[str]) -> pd.DataFrame:
 def _empty_fit(corp: str, spec: C.ScoreSpec, subset: str, terms: Sequence[str], why: Said,
                settings: dict) -> BetaFit:
     t = _blank_terms(terms)
-    t["note"] = str(why)
-    t["_reason"] = reason_json(why)
+    _say(t, slice(None), why)
     return BetaFit(corp, spec.model, spec.emotion, subset, 0, {}, "insufficient_data", False, t,
                    notes=[str(why)], settings=settings)
 
@@ -331,8 +330,7 @@ def _fit(y: np.ndarray, X: np.ndarray, terms: Sequence[str], cells: dict[str, in
     if empty:
         why = reason("insufficient_data.cells", cells=", ".join(empty))
         notes.append(str(why))
-        t["note"] = str(why)
-        t["_reason"] = reason_json(why)
+        _say(t, slice(None), why)
         return draft.done("insufficient_data")
     lo, hi = float(score_range[0]), float(score_range[1])
     sq = to_unit_interval(y, score_range)
