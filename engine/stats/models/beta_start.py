@@ -5,7 +5,7 @@ two weighted ones, and keeps every one of them (each with its weighted design, i
 and its fitted values) until it returns: for a million sentences 430 MB at once, twice what the
 Newton iterations that follow need, and the peak of a million-sentence audit. Here the same steps,
 in the same order and with the same statsmodels classes, keep only the arrays the next step reads,
-so the start values — and so the fit — are bit for bit statsmodels' (tests/test_beta_start.py
+so the start values — and so the fit — are bit for bit statsmodels' (tests/test_stats_lean_memory.py
 compares them).
 """
 from __future__ import annotations
