@@ -79,3 +79,74 @@ def test_a_cancelled_streamed_run_leaves_nothing(tmp_path, monkeypatch):
         run_audit(plan, cancel=lambda: bool(stop))
     assert not plan.out_dir.exists()
     assert [p.name for p in tmp_path.iterdir() if ".streamed-" in p.name] == []
+
+
+def test_large_corpora_are_generated_one_at_a_time(tmp_path, monkeypatch):
+    """Where a corpus streams, the next corpus is generated only after the one before it was scored,
+    analysed and let go (its sentences were all held from the start before: memory grew with every
+    corpus added)."""
+    monkeypatch.setattr(pipeline, "STREAM_ROWS", 1)
+    events = []
+    real_build, real_step = pipeline._build_corpora, CorpusStatistics.run_step
+
+    def build(names, want_pairs):
+        events.append(("generate", *names))
+        return real_build(names, want_pairs)
+
+    def step(self, *args):
+        if not events or events[-1] != ("statistics", self.corpus.id):
+            events.append(("statistics", self.corpus.id))
+        return real_step(self, *args)
+
+    monkeypatch.setattr(pipeline, "_build_corpora", build)
+    monkeypatch.setattr(CorpusStatistics, "run_step", step)
+    run_audit(_plan(tmp_path, "out"))
+    assert events == [("generate", CORPORA[0]), ("statistics", CORPORA[0]),
+                      ("generate", CORPORA[1]), ("statistics", CORPORA[1])]
+
+
+def test_small_corpora_stay_together(tmp_path, monkeypatch):
+    """Below the streaming size every corpus is generated before scoring starts (with several processes
+    their statistics then run side by side)."""
+    names = []
+    real_build = pipeline._build_corpora
+    monkeypatch.setattr(pipeline, "_build_corpora", lambda n, w: (names.append(list(n)), real_build(n, w))[1])
+    run_audit(_plan(tmp_path, "out"))
+    assert names == [CORPORA]
+
+
+def test_corpus_by_corpus_progress_counts_the_whole_plan(tmp_path, monkeypatch):
+    monkeypatch.setattr(pipeline, "STREAM_ROWS", 1)
+    seen, phases = [], []
+    run_audit(_plan(tmp_path, "out"), progress=lambda d, t, _e: seen.append((phases[-1], d, t)),
+              on_phase=lambda name, total: phases.append(name))
+    assert phases[:2] == ["scoring", "statistics"]
+    scoring = [(d, t) for p, d, t in seen if p == "scoring"]
+    done = [d for d, _t in scoring]
+    assert done == sorted(done), "the scoring progress went back"
+    assert all(d <= t for d, t in scoring)
+    assert scoring[-1][0] == scoring[-1][1] == 2 * 8640, scoring[-1]  # both corpora (pair sides are their sentences)
+    statistics = [(d, t) for p, d, t in seen if p == "statistics"]
+    assert statistics[-1] == (4, 4)  # two statistics × two corpora, counted through both runs
+
+
+@pytest.mark.timeout(600, method="signal")
+def test_corpus_by_corpus_with_two_processes_writes_the_same_folder(tmp_path, monkeypatch):
+    held = run_audit(_plan(tmp_path, "held"))
+    monkeypatch.setattr(pipeline, "STREAM_ROWS", 1)
+    run_audit(_plan(tmp_path, "two", jobs=2))
+    assert _files(tmp_path / "held") == _files(tmp_path / "two")
+    assert held.manifest["corpora"] == read_audit(tmp_path / "two").manifest["corpora"]
+
+
+def test_a_bad_later_corpus_stops_the_run_before_anything_is_scored(tmp_path, monkeypatch):
+    from engine.common.errors import UserError
+
+    monkeypatch.setattr(pipeline, "STREAM_ROWS", 1)
+    scored = []
+    monkeypatch.setattr(pipeline, "_probe_speeds", lambda *a: scored.append(1) or {})
+    plan = AuditPlan([CORPORA[0], "no-such-corpus"], ["vader"], stats=["paired"], out_dir=tmp_path / "out",
+                     cache_dir=tmp_path / "cache", settings={"n_resamples": 0, "jobs": 1})
+    with pytest.raises(UserError, match="no-such-corpus"):
+        run_audit(plan)
+    assert scored == [] and not plan.out_dir.exists()

@@ -306,6 +306,10 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
     from .schedule import score_jobs
 
     processes = resolve_jobs(plan.jobs)
+    bounds = _one_at_a_time(plan)
+    if bounds is not None:
+        return _score_corpus_by_corpus(plan, bounds, cache, result, progress, cancel, say, phase, on_step, spill,
+                                       processes)
     corpora, scorers = _corpora_and_scorers(plan, result, say, processes=processes)
     run = _Scoring(plan, result, corpora, scorers, processes, progress, cancel, say, phase, on_step, spill)
     phase("scoring", run.total)
@@ -313,6 +317,13 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
     rates = _probe_speeds(corpora, scorers, cache, result, cancel, say)
     score_jobs(run.jobs, cache=cache, progress=run.relay, cancel=cancel, processes=processes, rates=rates,
                on_group_done=run.corpus_done, on_job_done=run.job_done, on_plan=run.planned)
+    _after_scoring(run, scorers, result, say)
+    return run.total
+
+
+def _after_scoring(run: _Scoring, scorers: list, result: AuditResult, say: LogFn) -> None:
+    """Once every corpus is scored: the scorers' closing warnings, the statistics held to the end, what
+    the scorers learnt while scoring, and a last look at cancel."""
     for scorer in scorers:  # what a scorer can tell only once every text was asked for (a prediction
         closing = getattr(scorer, "closing_warnings", None)  # file's rows for sentences of no corpus)
         if callable(closing):
@@ -329,7 +340,79 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
             except Exception:  # noqa: BLE001 - the description taken at load time stands
                 pass
     run.stop_here()
-    return run.total
+
+
+def _one_at_a_time(plan: AuditPlan) -> list[int] | None:
+    """Each corpus's most sentences (``sentence_bound``) where the plan's corpora are to be generated,
+    scored, analysed and written one at a time (``_score_corpus_by_corpus``), else None.
+
+    Why: held together, every corpus's sentences, texts and scores stayed in memory until the last
+    was scored (3 corpora of 138,240 sentences peaked at 610 MB against 372 MB for one, issue 42).
+    One at a time, a run's memory is that of its largest corpus. It applies where a corpus streams
+    (``STREAM_ROWS``, which needs a results folder); smaller plans keep the corpora together, so that
+    with several processes the statistics of all corpora run side by side. A prediction file maps
+    the sentences of every corpus to its IDs before anything is scored, so a plan with one keeps them
+    together too."""
+    if plan.out_dir is None or len(plan.corpora) < 2:
+        return None
+    from engine.models.specs import parse_spec
+
+    if any(isinstance(spec, str) and parse_spec(spec)[0] == "predictions" for spec in plan.scorers):
+        return None
+    from engine.corpus import load_corpus
+    from engine.corpus.generate.generator import sentence_bound
+
+    bounds = [sentence_bound(load_corpus(name)) for name in plan.corpora]
+    return bounds if max(bounds) >= STREAM_ROWS else None
+
+
+def _score_corpus_by_corpus(plan: AuditPlan, bounds: list[int], cache: Any, result: AuditResult,
+                            progress: ProgressFn | None, cancel: Any, say: LogFn, phase: PhaseFn,
+                            on_step: StepFn | None, spill: _SpillFolder, processes: int) -> int:
+    """Each corpus in its turn: generated, scored (one scheduler per corpus, with worker processes
+    where they pay), its statistics computed, its files written (a large corpus streams) and its
+    frames let go before the next is generated. Texts two corpora share are scored once, the second
+    time read from the score cache.
+
+    The progress bar counts texts over the whole plan from the start: each corpus's count is
+    ``sentence_bound`` times the scorers until the corpus is generated, then its own count. Errors
+    come in the serial path's order for the first corpus (the corpus, then a scorer); a later
+    corpus's definition error stops the run when its turn comes, with the scores so far cached."""
+    from .schedule import score_jobs
+    from .statistics_step import planned
+
+    names, want_pairs = list(plan.corpora), _wants_pairs(plan)
+    steps = StepTracker(len(names) * len(planned(list(plan.stats or []))), progress, on_step)
+    scorers: list[Any] = []
+    counts = [bound * max(1, len(plan.scorers)) for bound in bounds]
+    offset, rates, run = 0, None, None
+    result.manifest["scoring"] = []
+    for k, name in enumerate(names):
+        corpora, records, lines = _build_corpora([name], want_pairs)
+        _record_corpora(result, records, lines, say)
+        if not scorers:
+            scorers = _load_scorers(plan, lambda: _sentence_ids(corpora), result)
+        base = offset
+
+        def relay(done: int, _total: int, eta: float | None, base: int = base) -> None:
+            if progress is not None:
+                progress(base + done, sum(counts), eta)
+
+        run = _Scoring(plan, result, corpora, scorers, processes, relay if progress is not None else None, cancel,
+                       say, phase, on_step, spill, steps=steps, last=k == len(names) - 1)
+        counts[k] = run.total
+        if k == 0:
+            phase("scoring", sum(counts))
+            rates = _probe_speeds(corpora, scorers, cache, result, cancel, say)
+        del corpora
+        score_jobs(run.jobs, cache=cache, progress=run.relay, cancel=cancel, processes=processes, rates=rates,
+                   on_group_done=run.corpus_done, on_job_done=run.job_done, on_plan=run.planned)
+        offset += run.total
+        if k < len(names) - 1:
+            run.corpora.clear()
+            run.stop_here()
+    _after_scoring(run, scorers, result, say)
+    return offset
 
 
 class _Scoring:
@@ -345,7 +428,8 @@ class _Scoring:
 
     def __init__(self, plan: AuditPlan, result: AuditResult, corpora: list, scorers: list, processes: int,
                  progress: ProgressFn | None, cancel: Any, say: LogFn, phase: PhaseFn,
-                 on_step: StepFn | None = None, spill: _SpillFolder | None = None) -> None:
+                 on_step: StepFn | None = None, spill: _SpillFolder | None = None, *,
+                 steps: Any = None, last: bool = True) -> None:
         from engine.common.executor import can_fork
 
         from .statistics_step import planned
@@ -363,10 +447,13 @@ class _Scoring:
                      for k in range(len(corpora)) for scorer in scorers]
         self.total = sum(len(job.texts) for job in self.jobs)
         self.done, self.announced = 0, False
-        self.side_by_side = processes > 1 and can_fork()
+        # one of several runs, a corpus each (_score_corpus_by_corpus): its statistics now, not held to the end
+        self.last = last
+        self.side_by_side = processes > 1 and can_fork() and last and steps is None
         self.deferred: list[Any] = []  # CorpusStatistics run side by side at the end
         # the statistics phase: a step per statistic and corpus, reported once the scoring is done
-        self.steps = StepTracker(len(corpora) * len(planned(list(plan.stats or []))), progress, on_step)
+        self.steps = steps if steps is not None else StepTracker(
+            len(corpora) * len(planned(list(plan.stats or []))), progress, on_step)
 
     def relay(self, done: int, _total: int, eta: float | None) -> None:
         self.done = done
@@ -451,8 +538,9 @@ class _Scoring:
             spill_corpus(result, corpus.id, self.spill.folder())
 
     def begin_statistics(self) -> None:
-        """Every text is scored: the progress is the statistics' from now on (once)."""
-        if self.announced:
+        """Every text is scored: the progress is the statistics' from now on (once; in a run of one
+        corpus of several, only in the last corpus's)."""
+        if self.announced or not self.last:
             return
         self.announced = True
         if self.progress is not None and self.done < self.total:  # the scoring's last count, if not yet told

@@ -98,6 +98,17 @@ def generate(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -
     return pd.DataFrame(cols, columns=COLUMNS)
 
 
+def sentence_bound(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -> int:
+    """At most this many sentences: every generating template × its persons × its emotion words,
+    counted without realising a sentence (the checker may still reject some combinations).
+
+    Why: an audit decides from it, before generating anything, whether its corpora are large enough
+    to be generated and scored one at a time (engine.audit.pipeline), and its progress bar starts
+    from it."""
+    cc = compiled or CompiledCorpus(corpus)
+    return sum(len(cc.persons_for(ct)) * len(cc.emotions_for(ct)) for ct in cc.templates if ct.generates)
+
+
 def _index(cc: CompiledCorpus, pid: str) -> int:
     idx = getattr(cc, "_person_index", None)
     if idx is None:
