@@ -130,13 +130,90 @@ def test_corpus_by_corpus_progress_counts_the_whole_plan(tmp_path, monkeypatch):
     assert statistics[-1] == (4, 4)  # two statistics × two corpora, counted through both runs
 
 
-@pytest.mark.timeout(600, method="signal")
-def test_corpus_by_corpus_with_two_processes_writes_the_same_folder(tmp_path, monkeypatch):
+def _children() -> set[int]:
+    """This process's child processes (Linux); a test compares them before and after (an earlier
+    test in the same process may have left a reusable pool's workers)."""
+    import os
+    from pathlib import Path
+
+    out = set()
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        out |= {int(p) for p in (task / "children").read_text().split()}
+    return out
+
+
+two_processes = [pytest.mark.timeout(600, method="signal"),  # the thread watchdog would keep it from forking
+                 pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="forks: Linux only")]
+
+
+@two_processes[0]
+@two_processes[1]
+def test_corpus_by_corpus_with_two_processes_overlaps_and_writes_the_same_folder(tmp_path, monkeypatch):
+    """With two processes a streamed corpus's statistics run in a child while the next corpus is
+    generated and scored: its log lines come after the next corpus's "sentences" line, and the folder
+    is byte for byte the one-process folder."""
     held = run_audit(_plan(tmp_path, "held"))
     monkeypatch.setattr(pipeline, "STREAM_ROWS", 1)
-    run_audit(_plan(tmp_path, "two", jobs=2))
+    before = _children()
+    lines = []
+    two = run_audit(_plan(tmp_path, "two", jobs=2), log=lines.append)
     assert _files(tmp_path / "held") == _files(tmp_path / "two")
     assert held.manifest["corpora"] == read_audit(tmp_path / "two").manifest["corpora"]
+    assert held.summary() == two.summary()
+    assert list(two.scores) == CORPORA
+    first = CORPORA[0]
+    handed = lines.index(f"{first}: its statistics in a second process, while the next corpus is generated and scored")
+    generated = next(i for i, line in enumerate(lines) if line.startswith(f"{CORPORA[1]}: 8,640 sentences"))
+    merged = next(i for i, line in enumerate(lines) if line.strip().startswith("Paired differences on " + first))
+    assert handed < generated < merged, lines
+    assert _children() <= before
+
+
+@two_processes[0]
+@two_processes[1]
+def test_an_error_in_the_childs_statistics_is_the_audits(tmp_path, monkeypatch):
+    from engine.common.errors import UsageError
+
+    monkeypatch.setattr(pipeline, "STREAM_ROWS", 1)
+    real = CorpusStatistics.run_step
+
+    def fails(self, *args):
+        if self.corpus.id == CORPORA[0]:
+            raise UsageError("planted: this statistic cannot run", field="--stats", fix="none")
+        return real(self, *args)
+
+    monkeypatch.setattr(CorpusStatistics, "run_step", fails)
+    plan = _plan(tmp_path, "out", jobs=2)
+    before = _children()
+    with pytest.raises(UsageError, match="planted: this statistic cannot run"):
+        run_audit(plan)
+    assert not plan.out_dir.exists() and _children() <= before
+    assert [p.name for p in tmp_path.iterdir() if ".streamed-" in p.name] == []
+
+
+@two_processes[0]
+@two_processes[1]
+def test_cancel_while_the_child_computes_stops_it(tmp_path, monkeypatch):
+    import time
+
+    monkeypatch.setattr(pipeline, "STREAM_ROWS", 1)
+    real = CorpusStatistics.run_step
+
+    def slow(self, *args):
+        if self.corpus.id == CORPORA[0]:
+            time.sleep(60)  # in the child: killed, never waited for
+        return real(self, *args)
+
+    monkeypatch.setattr(CorpusStatistics, "run_step", slow)
+    handed = []
+    plan = _plan(tmp_path, "out", jobs=2)
+    before = _children()
+    t = time.perf_counter()
+    with pytest.raises(Cancelled):
+        run_audit(plan, cancel=lambda: bool(handed),
+                  log=lambda line: handed.append(line) if "in a second process" in line else None)
+    assert time.perf_counter() - t < 30
+    assert not plan.out_dir.exists() and _children() <= before
 
 
 def test_a_bad_later_corpus_stops_the_run_before_anything_is_scored(tmp_path, monkeypatch):

@@ -381,38 +381,75 @@ def _score_corpus_by_corpus(plan: AuditPlan, bounds: list[int], cache: Any, resu
     from .schedule import score_jobs
     from .statistics_step import planned
 
+    from engine.common.executor import can_fork
+
     names, want_pairs = list(plan.corpora), _wants_pairs(plan)
     steps = StepTracker(len(names) * len(planned(list(plan.stats or []))), progress, on_step)
     scorers: list[Any] = []
     counts = [bound * max(1, len(plan.scorers)) for bound in bounds]
     offset, rates, run = 0, None, None
     result.manifest["scoring"] = []
-    for k, name in enumerate(names):
-        corpora, records, lines = _build_corpora([name], want_pairs)
-        _record_corpora(result, records, lines, say)
-        if not scorers:
-            scorers = _load_scorers(plan, lambda: _sentence_ids(corpora), result)
-        base = offset
-
-        def relay(done: int, _total: int, eta: float | None, base: int = base) -> None:
-            if progress is not None:
-                progress(base + done, sum(counts), eta)
-
-        run = _Scoring(plan, result, corpora, scorers, processes, relay if progress is not None else None, cancel,
-                       say, phase, on_step, spill, steps=steps, last=k == len(names) - 1)
-        counts[k] = run.total
-        if k == 0:
-            phase("scoring", sum(counts))
-            rates = _probe_speeds(corpora, scorers, cache, result, cancel, say)
-        del corpora
-        score_jobs(run.jobs, cache=cache, progress=run.relay, cancel=cancel, processes=processes, rates=rates,
-                   on_group_done=run.corpus_done, on_job_done=run.job_done, on_plan=run.planned)
-        offset += run.total
-        if k < len(names) - 1:
-            run.corpora.clear()
-            run.stop_here()
+    background = _Background(result, say, steps, cancel) if processes > 1 and can_fork() else None
+    try:
+        for k, name in enumerate(names):
+            run = _score_one_corpus(plan, k, name, want_pairs, bounds, counts, offset, rates, scorers, steps,
+                                    background, cache, result, progress, cancel, say, phase, on_step, spill,
+                                    processes)
+            rates = rates if rates is not None else run.rates
+            offset += run.total
+        if background is not None:
+            background.wait()
+    except BaseException:
+        if background is not None:
+            background.kill()
+        raise
     _after_scoring(run, scorers, result, say)
     return offset
+
+
+def _score_one_corpus(plan: AuditPlan, k: int, name: str, want_pairs: bool, bounds: list[int], counts: list[int],
+                      offset: int, rates: dict[str, float] | None, scorers: list[Any], steps: Any,
+                      background: _Background | None, cache: Any, result: AuditResult,
+                      progress: ProgressFn | None, cancel: Any, say: LogFn, phase: PhaseFn,
+                      on_step: StepFn | None, spill: _SpillFolder, processes: int) -> _Scoring:
+    """Corpus ``k`` of ``_score_corpus_by_corpus``: generated, scored, and its statistics computed here
+    or handed to a child (``background``) once its scoring workers are gone."""
+    from engine.common.executor import can_fork
+
+    from .schedule import score_jobs
+
+    names = list(plan.corpora)
+    corpora, records, lines = _build_corpora([name], want_pairs)
+    _record_corpora(result, records, lines, say)
+    if not scorers:
+        scorers.extend(_load_scorers(plan, lambda: _sentence_ids(corpora), result))
+
+    def relay(done: int, _total: int, eta: float | None) -> None:
+        if progress is not None:
+            progress(offset + done, sum(counts), eta)
+
+    run = _Scoring(plan, result, corpora, scorers, processes, relay if progress is not None else None, cancel,
+                   say, phase, on_step, spill, steps=steps, last=k == len(names) - 1, background=background)
+    counts[k] = run.total
+    if k == 0:
+        phase("scoring", sum(counts))
+        rates = _probe_speeds(corpora, scorers, cache, result, cancel, say)
+    run.rates = rates
+    del corpora
+    score_jobs(run.jobs, cache=cache, progress=run.relay, cancel=cancel, processes=processes, rates=rates,
+               on_group_done=run.corpus_done, on_job_done=run.job_done, on_plan=run.planned)
+    if run.handoff is not None:  # the scoring workers are gone: the child can be forked
+        task, run.handoff = run.handoff, None
+        if can_fork():
+            background.start(task, spill.folder())
+        else:
+            background.wait()
+            run.analyse_here(task)
+        del task
+    if k < len(names) - 1:
+        run.corpora.clear()
+        run.stop_here()
+    return run
 
 
 class _Scoring:
@@ -429,7 +466,7 @@ class _Scoring:
     def __init__(self, plan: AuditPlan, result: AuditResult, corpora: list, scorers: list, processes: int,
                  progress: ProgressFn | None, cancel: Any, say: LogFn, phase: PhaseFn,
                  on_step: StepFn | None = None, spill: _SpillFolder | None = None, *,
-                 steps: Any = None, last: bool = True) -> None:
+                 steps: Any = None, last: bool = True, background: _Background | None = None) -> None:
         from engine.common.executor import can_fork
 
         from .statistics_step import planned
@@ -449,6 +486,10 @@ class _Scoring:
         self.done, self.announced = 0, False
         # one of several runs, a corpus each (_score_corpus_by_corpus): its statistics now, not held to the end
         self.last = last
+        # there, with several processes: a large corpus's statistics in a child while the next corpus is
+        # generated and scored (_Background); `handoff` is the corpus waiting for its scoring workers to end
+        self.background: _Background | None = background
+        self.handoff: Any = None
         self.side_by_side = processes > 1 and can_fork() and last and steps is None
         self.deferred: list[Any] = []  # CorpusStatistics run side by side at the end
         # the statistics phase: a step per statistic and corpus, reported once the scoring is done
@@ -524,18 +565,27 @@ class _Scoring:
                 _import_statistics(plan)  # once, here: the workers forked to compute them inherit the modules
             self.deferred.append(task)
             return
+        if streamed and self.background is not None and not self.last:
+            self.handoff = task  # to a child once this corpus's scoring workers are gone (_score_corpus_by_corpus)
+            return
+        self.analyse_here(task, streamed)
+
+    def analyse_here(self, task: Any, streamed: bool = True) -> None:
+        """A scored corpus's statistics in this process, after those of the corpus before it; a
+        streamed corpus's files are then written and its frames let go."""
+        plan, result, cid = self.plan, self.result, task.corpus.id
+        if self.background is not None:
+            self.background.wait()  # the corpus before comes first (corpus order)
         if not streamed and plan.out_dir is not None and self.processes > 1 and self.done < self.total:
             from engine.results.writer import corpus_files
 
-            result.rendered[corpus.id] = corpus_files(result, corpus.id)
+            result.rendered[cid] = corpus_files(result, cid)
         task.run(result, self.say, self.stop_here, self.steps)
         if streamed:
             from engine.results.writer import spill_corpus
 
-            self.say(f"{corpus.id}: its {len(task.scores):,} scored sentences written as the audit goes, "
-                     f"not held in memory")
-            del task
-            spill_corpus(result, corpus.id, self.spill.folder())
+            self.say(_streamed_line(cid, len(task.scores)))
+            spill_corpus(result, cid, self.spill.folder())
 
     def begin_statistics(self) -> None:
         """Every text is scored: the progress is the statistics' from now on (once; in a run of one
@@ -556,6 +606,87 @@ class _Scoring:
 
             analyse_together(self.deferred, self.result, self.say, self.stop_here, processes=self.processes,
                              steps=self.steps)
+
+
+def _streamed_line(cid: str, sentences: int) -> str:
+    return f"{cid}: its {sentences:,} scored sentences written as the audit goes, not held in memory"
+
+
+class _Background:
+    """A streamed corpus's statistics and files computed in a forked child (the executor's
+    ``ForkedCall``) while this process generates and scores the next corpus; merged into the result
+    in corpus order, as if computed here.
+
+    Why: one at a time (``_score_corpus_by_corpus``), a large corpus's statistics — a Beta regression
+    of seconds to minutes — kept the cores from scoring the next corpus. The child is handed the
+    corpus's frames at the fork and this process lets them go, so at most two corpora are in memory
+    (this one's and the child's), however many the plan has. The statistics' steps are counted when
+    their corpus is merged; their log lines come then too, in order."""
+
+    def __init__(self, result: AuditResult, say: LogFn, steps: Any, cancel: Any) -> None:
+        self.result, self.say, self.steps, self.cancel = result, say, steps, cancel
+        self.pending: tuple[Any, int, Any] | None = None  # (corpus id, statistics, ForkedCall)
+
+    def start(self, task: Any, folder: Path) -> None:
+        """The statistics of ``task`` in a child, after the corpus before is merged."""
+        from engine.common.executor.forked_call import ForkedCall
+
+        self.wait()
+        cid = task.corpus.id
+        # the child has the frames; the files it writes take their places (in corpus order, from now)
+        from engine.results.layout import PAIRS, SCORES
+        from engine.results.result import Spilled
+
+        self.result.scores[cid] = Spilled(folder, f"{SCORES}/{cid}.csv")
+        if cid in self.result.pairs:
+            self.result.pairs[cid] = Spilled(folder, f"{PAIRS}/{cid}.csv")
+        self.say(f"{cid}: its statistics in a second process, while the next corpus is generated and scored")
+        self.pending = (cid, len(task.statistics()), ForkedCall(_statistics_and_files, task, self.result.out_dir, folder))
+
+    def wait(self) -> None:
+        """Merge the corpus whose statistics the child computes (waiting for it), if any."""
+        if self.pending is None:
+            return
+        cid, n, call = self.pending
+        self.pending = None
+        try:
+            part = call.result(cancel=self.cancel)
+        except Exception as exc:  # noqa: BLE001 - the statistics' own error is raised as it is
+            from engine.common.executor.forked_call import ForkedCallFailed
+
+            if isinstance(exc, ForkedCallFailed):
+                raise RuntimeError(f"{cid}: the process computing its statistics failed: {exc}") from None
+            raise
+        from .analysis import _merge
+
+        _merge(self.result, part, self.say)
+        self.result.scores[cid] = part.result.scores.raw(cid)
+        if cid in part.result.pairs:
+            self.result.pairs[cid] = part.result.pairs.raw(cid)
+        self.steps.finish(n)
+
+    def kill(self) -> None:
+        if self.pending is not None:
+            self.pending[2].kill()
+            self.pending = None
+
+
+def _statistics_and_files(task: Any, out_dir: Path | None, folder: Path) -> Any:
+    """In the child (``_Background``): the corpus's statistics into a result of their own, then its
+    files written into ``folder`` (``spill_corpus``); returns the small part that goes back."""
+    from engine.results.writer import spill_corpus
+
+    from .analysis import _Block
+
+    part = _Block(AuditResult(out_dir))
+    task.run(part.result, part.lines.append, lambda: None, None)
+    cid = task.corpus.id
+    part.result.scores[cid] = task.scores
+    if task.pairs is not None:
+        part.result.pairs[cid] = task.pairs
+    part.lines.append(_streamed_line(cid, len(task.scores)))
+    spill_corpus(part.result, cid, folder)
+    return part
 
 
 def _count(n: int, one: str, many: str) -> str:

@@ -17,7 +17,9 @@ What a task does stays with its caller (engine.audit.parallel scores a chunk; en
 worker_tasks load a model on a cluster worker); how tasks reach processes, Ctrl+C in workers,
 workers that end with their parent, and pools' threads are this package's.
 
-Also here: ``start_child``, the GUI's audit process — a separate program with two pipes, not a
+Also here: ``ForkedCall`` (engine/common/executor/forked_call.py), one call in a forked child while
+the caller goes on — a large corpus's statistics while the audit scores the next corpus — and
+``start_child``, the GUI's audit process — a separate program with two pipes, not a
 pool (engine/common/executor/child.py says why it is no multiprocessing child).
 tests/test_executor.py fails when a pool, fork or Dask client is made anywhere else.
 """
