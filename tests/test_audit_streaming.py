@@ -169,20 +169,28 @@ def test_corpus_by_corpus_with_two_processes_overlaps_and_writes_the_same_folder
     assert _children() <= before
 
 
+def _first_corpus_statistics_do(monkeypatch, planted) -> None:
+    """Every corpus streams, and each statistic of the first corpus calls `planted()` first."""
+    monkeypatch.setattr(pipeline, "STREAM_ROWS", 1)
+    real = CorpusStatistics.run_step
+
+    def step(self, *args):
+        if self.corpus.id == CORPORA[0]:
+            planted()
+        return real(self, *args)
+
+    monkeypatch.setattr(CorpusStatistics, "run_step", step)
+
+
 @two_processes[0]
 @two_processes[1]
 def test_an_error_in_the_childs_statistics_is_the_audits(tmp_path, monkeypatch):
     from engine.common.errors import UsageError
 
-    monkeypatch.setattr(pipeline, "STREAM_ROWS", 1)
-    real = CorpusStatistics.run_step
+    def fails():
+        raise UsageError("planted: this statistic cannot run", field="--stats", fix="none")
 
-    def fails(self, *args):
-        if self.corpus.id == CORPORA[0]:
-            raise UsageError("planted: this statistic cannot run", field="--stats", fix="none")
-        return real(self, *args)
-
-    monkeypatch.setattr(CorpusStatistics, "run_step", fails)
+    _first_corpus_statistics_do(monkeypatch, fails)
     plan = _plan(tmp_path, "out", jobs=2)
     before = _children()
     with pytest.raises(UsageError, match="planted: this statistic cannot run"):
@@ -196,15 +204,7 @@ def test_an_error_in_the_childs_statistics_is_the_audits(tmp_path, monkeypatch):
 def test_cancel_while_the_child_computes_stops_it(tmp_path, monkeypatch):
     import time
 
-    monkeypatch.setattr(pipeline, "STREAM_ROWS", 1)
-    real = CorpusStatistics.run_step
-
-    def slow(self, *args):
-        if self.corpus.id == CORPORA[0]:
-            time.sleep(60)  # in the child: killed, never waited for
-        return real(self, *args)
-
-    monkeypatch.setattr(CorpusStatistics, "run_step", slow)
+    _first_corpus_statistics_do(monkeypatch, lambda: time.sleep(60))  # in the child: killed, never waited for
     handed = []
     plan = _plan(tmp_path, "out", jobs=2)
     before = _children()
