@@ -369,87 +369,94 @@ def _one_at_a_time(plan: AuditPlan) -> list[int] | None:
 def _score_corpus_by_corpus(plan: AuditPlan, bounds: list[int], cache: Any, result: AuditResult,
                             progress: ProgressFn | None, cancel: Any, say: LogFn, phase: PhaseFn,
                             on_step: StepFn | None, spill: _SpillFolder, processes: int) -> int:
+    """Each corpus in its turn (``_CorpusByCorpus``); returns the texts counted."""
+    return _CorpusByCorpus(plan, bounds, cache, result, progress, cancel, say, phase, on_step, spill,
+                           processes).run()
+
+
+class _CorpusByCorpus:
     """Each corpus in its turn: generated, scored (one scheduler per corpus, with worker processes
     where they pay), its statistics computed, its files written (a large corpus streams) and its
     frames let go before the next is generated. Texts two corpora share are scored once, the second
-    time read from the score cache.
+    time read from the score cache. With several processes a streamed corpus's statistics run in a
+    child while the next corpus is generated and scored (``_Background``).
 
     The progress bar counts texts over the whole plan from the start: each corpus's count is
     ``sentence_bound`` times the scorers until the corpus is generated, then its own count. Errors
-    come in the serial path's order for the first corpus (the corpus, then a scorer); a later
-    corpus's definition error stops the run when its turn comes, with the scores so far cached."""
-    from .schedule import score_jobs
-    from .statistics_step import planned
+    come in the serial path's order for the first corpus (the corpus, then a scorer); every definition
+    was loaded before (``_one_at_a_time``), so a later corpus can fail only in generating."""
 
-    from engine.common.executor import can_fork
+    def __init__(self, plan: AuditPlan, bounds: list[int], cache: Any, result: AuditResult,
+                 progress: ProgressFn | None, cancel: Any, say: LogFn, phase: PhaseFn, on_step: StepFn | None,
+                 spill: _SpillFolder, processes: int) -> None:
+        from engine.common.executor import can_fork
 
-    names, want_pairs = list(plan.corpora), _wants_pairs(plan)
-    steps = StepTracker(len(names) * len(planned(list(plan.stats or []))), progress, on_step)
-    scorers: list[Any] = []
-    counts = [bound * max(1, len(plan.scorers)) for bound in bounds]
-    offset, rates, run = 0, None, None
-    result.manifest["scoring"] = []
-    background = _Background(result, say, steps, cancel) if processes > 1 and can_fork() else None
-    try:
-        for k, name in enumerate(names):
-            run = _score_one_corpus(plan, k, name, want_pairs, bounds, counts, offset, rates, scorers, steps,
-                                    background, cache, result, progress, cancel, say, phase, on_step, spill,
-                                    processes)
-            rates = rates if rates is not None else run.rates
-            offset += run.total
-        if background is not None:
-            background.wait()
-    except BaseException:
-        if background is not None:
-            background.kill()
-        raise
-    _after_scoring(run, scorers, result, say)
-    return offset
+        from .statistics_step import planned
 
+        self.plan, self.cache, self.result, self.progress, self.cancel = plan, cache, result, progress, cancel
+        self.say, self.phase, self.on_step, self.spill, self.processes = say, phase, on_step, spill, processes
+        self.want_pairs = _wants_pairs(plan)
+        self.steps = StepTracker(len(plan.corpora) * len(planned(list(plan.stats or []))), progress, on_step)
+        self.scorers: list[Any] = []
+        self.counts = [bound * max(1, len(plan.scorers)) for bound in bounds]  # texts per corpus, as known
+        self.offset = 0  # texts of the corpora before this one
+        self.rates: dict[str, float] | None = None
+        self.background = _Background(result, say, self.steps, cancel) if processes > 1 and can_fork() else None
 
-def _score_one_corpus(plan: AuditPlan, k: int, name: str, want_pairs: bool, bounds: list[int], counts: list[int],
-                      offset: int, rates: dict[str, float] | None, scorers: list[Any], steps: Any,
-                      background: _Background | None, cache: Any, result: AuditResult,
-                      progress: ProgressFn | None, cancel: Any, say: LogFn, phase: PhaseFn,
-                      on_step: StepFn | None, spill: _SpillFolder, processes: int) -> _Scoring:
-    """Corpus ``k`` of ``_score_corpus_by_corpus``: generated, scored, and its statistics computed here
-    or handed to a child (``background``) once its scoring workers are gone."""
-    from engine.common.executor import can_fork
+    def run(self) -> int:
+        run = None
+        self.result.manifest["scoring"] = []
+        try:
+            for k, name in enumerate(self.plan.corpora):
+                run = self.one(k, name)
+                self.offset += run.total
+            if self.background is not None:
+                self.background.wait()
+        except BaseException:
+            if self.background is not None:
+                self.background.kill()
+            raise
+        _after_scoring(run, self.scorers, self.result, self.say)
+        return self.offset
 
-    from .schedule import score_jobs
+    def relay(self, done: int, _total: int, eta: float | None) -> None:
+        self.progress(self.offset + done, sum(self.counts), eta)
 
-    names = list(plan.corpora)
-    corpora, records, lines = _build_corpora([name], want_pairs)
-    _record_corpora(result, records, lines, say)
-    if not scorers:
-        scorers.extend(_load_scorers(plan, lambda: _sentence_ids(corpora), result))
+    def one(self, k: int, name: str) -> _Scoring:
+        """Corpus ``k``: generated, scored, and its statistics computed here or handed to the child
+        once its scoring workers are gone (forking while their threads run is unsafe)."""
+        from engine.common.executor import can_fork
 
-    def relay(done: int, _total: int, eta: float | None) -> None:
-        if progress is not None:
-            progress(offset + done, sum(counts), eta)
+        from .schedule import score_jobs
 
-    run = _Scoring(plan, result, corpora, scorers, processes, relay if progress is not None else None, cancel,
-                   say, phase, on_step, spill, steps=steps, last=k == len(names) - 1, background=background)
-    counts[k] = run.total
-    if k == 0:
-        phase("scoring", sum(counts))
-        rates = _probe_speeds(corpora, scorers, cache, result, cancel, say)
-    run.rates = rates
-    del corpora
-    score_jobs(run.jobs, cache=cache, progress=run.relay, cancel=cancel, processes=processes, rates=rates,
-               on_group_done=run.corpus_done, on_job_done=run.job_done, on_plan=run.planned)
-    if run.handoff is not None:  # the scoring workers are gone: the child can be forked
-        task, run.handoff = run.handoff, None
-        if can_fork():
-            background.start(task, spill.folder())
-        else:
-            background.wait()
-            run.analyse_here(task)
-        del task
-    if k < len(names) - 1:
-        run.corpora.clear()
-        run.stop_here()
-    return run
+        plan, result = self.plan, self.result
+        corpora, records, lines = _build_corpora([name], self.want_pairs)
+        _record_corpora(result, records, lines, self.say)
+        if not self.scorers:
+            self.scorers = _load_scorers(plan, lambda: _sentence_ids(corpora), result)
+        run = _Scoring(plan, result, corpora, self.scorers, self.processes,
+                       self.relay if self.progress is not None else None, self.cancel, self.say, self.phase,
+                       self.on_step, self.spill, steps=self.steps, last=k == len(plan.corpora) - 1,
+                       background=self.background)
+        self.counts[k] = run.total
+        if k == 0:
+            self.phase("scoring", sum(self.counts))
+            self.rates = _probe_speeds(corpora, self.scorers, self.cache, result, self.cancel, self.say)
+        del corpora
+        score_jobs(run.jobs, cache=self.cache, progress=run.relay, cancel=self.cancel, processes=self.processes,
+                   rates=self.rates, on_group_done=run.corpus_done, on_job_done=run.job_done, on_plan=run.planned)
+        if run.handoff is not None:
+            task, run.handoff = run.handoff, None
+            if can_fork():
+                self.background.start(task, self.spill.folder())
+            else:
+                self.background.wait()
+                run.analyse_here(task)
+            del task
+        if k < len(plan.corpora) - 1:
+            run.corpora.clear()
+            run.stop_here()
+        return run
 
 
 class _Scoring:
