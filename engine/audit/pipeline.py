@@ -92,13 +92,14 @@ def _run_steps(plan: AuditPlan, result: AuditResult, progress: ProgressFn | None
     result.manifest["seconds"] = round(time.perf_counter() - started, 3)
     if plan.out_dir is not None:
         phase("writing", 0)
+        from engine.common.executor import resolve_jobs
         from engine.common.staged_folder import staged_folder
 
         from engine.results.writer import write_results
 
         # the whole folder at once: an earlier run's files cannot survive beside this run's
         with staged_folder(plan.out_dir) as staging:
-            write_results(result, staging)
+            write_results(result, staging, processes=resolve_jobs(plan.jobs))
         say(f"results written to {plan.out_dir}")
         if plan.report:
             phase("report", 0)

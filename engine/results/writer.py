@@ -11,6 +11,7 @@ import io
 import os
 import json
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -28,10 +29,11 @@ PARQUET_MISSING = (f"the 'parquet' extra is not installed ({extras.install_comma
                    "the CSV tables are complete")
 
 
-def write_results(result: AuditResult, out: Path) -> None:
+def write_results(result: AuditResult, out: Path, *, processes: int = 1) -> None:
     """The whole folder: every table, plot and summary of ``result``, the association tests' tables,
-    then the manifest that lists them."""
-    write_outputs(result, out)
+    then the manifest that lists them. ``processes`` above 1: the paper tables are laid out in a
+    second process meanwhile (``write_outputs``)."""
+    write_outputs(result, out, processes=processes)
     write_assoc_tables(out, result.tables)
     overview = result.assoc_overview
     if overview is not None and len(overview):
@@ -40,9 +42,17 @@ def write_results(result: AuditResult, out: Path) -> None:
     write_manifest(result, out)
 
 
-def write_outputs(result: AuditResult, out: Path) -> None:
-    """Every table, plot and summary of ``result`` into ``out`` (the manifest comes last: write_manifest)."""
+def write_outputs(result: AuditResult, out: Path, *, processes: int = 1) -> None:
+    """Every table, plot and summary of ``result`` into ``out`` (the manifest comes last: write_manifest).
+
+    With ``processes`` above 1, where a child can be forked, the statistics' paper tables are laid
+    out in a child (the executor's ``ForkedCall``) while this process writes the corpora's files and
+    the tidy tables: laying them out was about half of the serial writing at the end of an audit in
+    two processes (0.26 of 0.57 s for the four English corpora, issue 42). Same files, same order of
+    problems."""
     out.mkdir(parents=True, exist_ok=True)
+    names = list(result.results)
+    laid_out = _layouts_beside(names, result.tables) if processes > 1 else None
     for cid in result.scores:
         files = result.rendered.pop(cid, None) or corpus_files(result, cid)
         for rel, data in files.items():
@@ -57,8 +67,11 @@ def write_outputs(result: AuditResult, out: Path) -> None:
             continue  # association tests live under assoc/ (write_assoc_tables)
         atomic_write_bytes(out / STATS / f"{name}.csv", csv_text(df).encode("utf-8"))
         _write_parquet(df, out / STATS / f"{name}.parquet", result)
-    for name in result.results:
-        _write_layouts(name, result, out)
+    layouts = _collect(laid_out) if laid_out is not None else None
+    if layouts is None:  # one process, no child could be forked, or it ended without its result
+        layouts = [_layout_files(n, result.tables.get(n)) for n in names]
+    for files in layouts:
+        _write_layouts(files, result, out)
     write_plots(result.tables, out / PLOTS)
     atomic_write_bytes(out / SUMMARY, result.summary().encode("utf-8"))
 
@@ -140,19 +153,49 @@ def assoc_markdown(df: pd.DataFrame) -> str:
     return markdown.render_all(association_tables(df, width="page"))
 
 
-def _write_layouts(name: str, result: AuditResult, out: Path) -> None:
+def _layout_files(name: str, frame: pd.DataFrame | None) -> dict[str, bytes] | str:
     """tables/<stat>.tex|-wide.tex|.md|.csv: the statistic's whole tidy table in its paper layouts
     (engine.stats.present.render.statistic_files, the same set the report writes), so that one logical
-    table (e.g. one corpus × axis) is one LaTeX float, whatever the number of models."""
+    table (e.g. one corpus × axis) is one LaTeX float, whatever the number of models; or the problem
+    line when the table cannot be laid out."""
     from engine.stats.present.render import statistic_files
 
-    frame = result.tables.get(name)
     if frame is None or not len(frame) or registry.get(name).tables is None:
-        return  # no rows, or a statistic without a paper layout (its CSV is the table)
+        return {}  # no rows, or a statistic without a paper layout (its CSV is the table)
     try:
-        files = statistic_files(name, frame)
+        return statistic_files(name, frame)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        result.problems.append(f"table layout for {name}: {exc}")
+        return f"table layout for {name}: {exc}"
+
+
+def _layouts_beside(names: list[str], tables: dict[str, pd.DataFrame]) -> Any:
+    """``_layout_files`` of each statistic computed in a forked child, or None where none can be forked."""
+    from engine.common.executor import can_fork
+
+    if not can_fork() or not names:
+        return None
+    from engine.common.executor.forked_call import ForkedCall
+
+    return ForkedCall(_all_layout_files, names, {n: tables.get(n) for n in names})
+
+
+def _collect(call: Any) -> list[dict[str, bytes] | str] | None:
+    from engine.common.executor.forked_call import ForkedCallFailed
+
+    try:
+        return call.result()
+    except ForkedCallFailed:  # killed (memory): laid out here instead
+        return None
+
+
+def _all_layout_files(names: list[str], tables: dict[str, pd.DataFrame | None]) -> list[dict[str, bytes] | str]:
+    return [_layout_files(n, tables[n]) for n in names]
+
+
+def _write_layouts(files: dict[str, bytes] | str, result: AuditResult, out: Path) -> None:
+    """A statistic's paper-table files (``_layout_files``), or its problem on record."""
+    if isinstance(files, str):
+        result.problems.append(files)
         return
     for rel, data in files.items():
         atomic_write_bytes(out / rel, data)
