@@ -143,7 +143,15 @@ def _children() -> set[int]:
 
 
 two_processes = [pytest.mark.timeout(600, method="signal"),  # the thread watchdog would keep it from forking
-                 pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="forks: Linux only")]
+                 pytest.mark.usefixtures("forkable")]
+
+
+@pytest.fixture
+def forkable():
+    from engine.common.executor import can_fork
+
+    if not can_fork():
+        pytest.skip("not Linux, or another thread runs in this test process (an earlier test's): no child is forked")
 
 
 @two_processes[0]

@@ -146,13 +146,18 @@ def test_review_needs_a_reviewer_and_a_date(paired, tmp_path):
         read_review(c, sheet, "Ana", "26/11/2026")
 
 
-def test_cli_sample_import_and_list(run, paired, tmp_path, monkeypatch):
+def _user_corpus(paired, tmp_path, monkeypatch):
+    """The paired corpus as a user corpus in a fresh home, and where its sheet goes."""
     home = tmp_path / "home"
     (home / "corpora").mkdir(parents=True)
     target = home / "corpora" / "mini.toml"
     target.write_text(paired.read_text(encoding="utf-8"), encoding="utf-8")
     monkeypatch.setenv("EEC_STUDIO_HOME", str(home))
-    sheet = tmp_path / "sheet.csv"
+    return target, tmp_path / "sheet.csv"
+
+
+def test_cli_sample_import_and_list(run, paired, tmp_path, monkeypatch):
+    target, sheet = _user_corpus(paired, tmp_path, monkeypatch)
     proc = run("corpus", "review-sample", str(target), "--n", "10", "--seed", "99", "--out", str(sheet))
     assert proc.returncode == 0 and "seed 99" in proc.stdout
     assert run("corpus", "review-sample", str(target), "--n", "10", "--out", str(sheet)).returncode == 2  # exists
@@ -307,12 +312,7 @@ def test_stratified_draw_takes_pairs_and_unpaired_sentences_apart(paired, tmp_pa
 
 
 def test_cli_sample_with_sentences_and_list_shows_the_label_rate(run, paired, tmp_path, monkeypatch):
-    home = tmp_path / "home"
-    (home / "corpora").mkdir(parents=True)
-    target = home / "corpora" / "mini.toml"
-    target.write_text(paired.read_text(encoding="utf-8"), encoding="utf-8")
-    monkeypatch.setenv("EEC_STUDIO_HOME", str(home))
-    sheet = tmp_path / "sheet.csv"
+    target, sheet = _user_corpus(paired, tmp_path, monkeypatch)
     proc = run("corpus", "review-sample", str(target), "--n", "4", "--sentences", "2", "--seed", "5", "--out", str(sheet))
     assert proc.returncode == 0 and "(4 pairs, 2 sentences), seed 5" in proc.stdout and "label" in proc.stdout
     fill(sheet, {1: ("error", "label", "joy")})

@@ -373,22 +373,12 @@ def agreement_findings(corpus: CorpusDefinition) -> list[Finding]:
 
 
 # -- names that decline (E029, E030) ------------------------------------------------------------------
-def _literal_before(cv, slot) -> str:
-    """The template's literal text between the previous slot (or the start) and ``slot``."""
-    out = ""
-    for piece in cv.parsed.pieces:
-        if piece is slot:
-            return out
-        out = piece if isinstance(piece, str) else ""
-    return out
-
-
 def frame_case(language: str, cv, slot) -> tuple[str, str]:
     """(case, about) when the literal text before a person slot governs a case, else ('', '')."""
     decl = inflection(language).declension
     if decl is None or slot.source != "person":
         return "", ""
-    before = _literal_before(cv, slot)
+    before = cv.parsed.literal_before(slot)
     frame = next((f for f in decl.frames if f.before.search(before)), None)
     return (frame.case, frame.about) if frame else ("", "")
 

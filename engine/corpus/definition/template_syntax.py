@@ -52,6 +52,16 @@ class ParsedTemplate:
     def slot(self, name: str) -> Slot | None:
         return next((s for s in self.slots if s.name == name), None)
 
+    def literal_before(self, slot: Slot) -> str:
+        """The literal text between the previous slot (or the start) and ``slot``: what governs its
+        case (a preposition) or whose feeling it names (a clitic before a feel verb)."""
+        out = ""
+        for piece in self.pieces:
+            if piece is slot:
+                return out
+            out = piece if isinstance(piece, str) else ""
+        return out
+
 
 def parse_template(text: str) -> ParsedTemplate:
     pieces: list[str | Slot] = []

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 
 from engine.corpus.generate.compiled import CVariant
-from engine.corpus.definition.template_syntax import Slot
 
 # clitics naming the speaker/hearer (never the 3rd-person {person}) and the reflexive one
 _CLITICS = {
@@ -44,16 +43,6 @@ def _pattern(lang: str) -> re.Pattern[str]:
     return re.compile(rf"(?:{proclitic}|(?:^|\s){feel}\w*?-?(?P<en>{enclitic}))\s+$", re.IGNORECASE)
 
 
-def _before(cv: CVariant, slot: Slot) -> str:
-    """The literal text between the previous slot (or the start) and ``slot``."""
-    out = ""
-    for piece in cv.parsed.pieces:
-        if piece is slot:
-            return out
-        out = piece if isinstance(piece, str) else ""
-    return out
-
-
 def rule_for(lang: str):
     rx = _pattern(lang)
     personal = {c.rstrip("'-") for c in _CLITICS[lang][0]}
@@ -66,7 +55,7 @@ def rule_for(lang: str):
         for slot in cv.parsed.slots:
             if slot.source != "emotion":
                 continue
-            m = rx.search(_before(cv, slot))
+            m = rx.search(cv.parsed.literal_before(slot))
             if not m:
                 continue
             clitic = (m.group("cl") or m.groupdict().get("en") or "").strip().lower().rstrip("'-")
