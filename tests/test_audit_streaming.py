@@ -142,24 +142,25 @@ def _children() -> set[int]:
     return out
 
 
-two_processes = [pytest.mark.timeout(600, method="signal"),  # the thread watchdog would keep it from forking
-                 pytest.mark.usefixtures("forkable")]
+# the thread watchdog of the suite's timeout would keep these tests from forking
+two_processes = pytest.mark.timeout(600, method="signal")
 
 
 @pytest.fixture
-def forkable():
-    from engine.common.executor import can_fork
+def forks_here(request):
+    """False when the test already ran, and passed, in a fresh interpreter (testkit.fresh_process)."""
+    from testkit.fresh_process import fork_here_or_in_a_fresh_process
 
-    if not can_fork():
-        pytest.skip("not Linux, or another thread runs in this test process (an earlier test's): no child is forked")
+    return fork_here_or_in_a_fresh_process(request)
 
 
-@two_processes[0]
-@two_processes[1]
-def test_corpus_by_corpus_with_two_processes_overlaps_and_writes_the_same_folder(tmp_path, monkeypatch):
+@two_processes
+def test_corpus_by_corpus_with_two_processes_overlaps_and_writes_the_same_folder(tmp_path, monkeypatch, forks_here):
     """With two processes a streamed corpus's statistics run in a child while the next corpus is
     generated and scored: its log lines come after the next corpus's "sentences" line, and the folder
     is byte for byte the one-process folder."""
+    if not forks_here:
+        return
     held = run_audit(_plan(tmp_path, "held"))
     monkeypatch.setattr(pipeline, "STREAM_ROWS", 1)
     before = _children()
@@ -190,11 +191,12 @@ def _first_corpus_statistics_do(monkeypatch, planted) -> None:
     monkeypatch.setattr(CorpusStatistics, "run_step", step)
 
 
-@two_processes[0]
-@two_processes[1]
-def test_an_error_in_the_childs_statistics_is_the_audits(tmp_path, monkeypatch):
+@two_processes
+def test_an_error_in_the_childs_statistics_is_the_audits(tmp_path, monkeypatch, forks_here):
     from engine.common.errors import UsageError
 
+    if not forks_here:
+        return
     def fails():
         raise UsageError("planted: this statistic cannot run", field="--stats", fix="none")
 
@@ -207,11 +209,12 @@ def test_an_error_in_the_childs_statistics_is_the_audits(tmp_path, monkeypatch):
     assert [p.name for p in tmp_path.iterdir() if ".streamed-" in p.name] == []
 
 
-@two_processes[0]
-@two_processes[1]
-def test_cancel_while_the_child_computes_stops_it(tmp_path, monkeypatch):
+@two_processes
+def test_cancel_while_the_child_computes_stops_it(tmp_path, monkeypatch, forks_here):
     import time
 
+    if not forks_here:
+        return
     _first_corpus_statistics_do(monkeypatch, lambda: time.sleep(60))  # in the child: killed, never waited for
     handed = []
     plan = _plan(tmp_path, "out", jobs=2)

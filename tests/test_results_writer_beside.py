@@ -31,12 +31,12 @@ def _written(result, folder, processes):
     return _files(folder), mine.problems
 
 
-def test_the_tables_laid_out_beside_are_the_same_files(result, tmp_path, monkeypatch):
-    from engine.common.executor import can_fork
+def test_the_tables_laid_out_beside_are_the_same_files(result, tmp_path, monkeypatch, request):
     from engine.common.executor.forked_call import ForkedCall
+    from testkit.fresh_process import fork_here_or_in_a_fresh_process
 
-    if not can_fork():
-        pytest.skip("another thread runs in this test process (an earlier test's): no child is forked")
+    if not fork_here_or_in_a_fresh_process(request):
+        return  # ran, and passed, in a fresh interpreter
     made = []
     real_init = ForkedCall.__init__
 
