@@ -7,9 +7,10 @@ of the pipeline passing a different argument list to each.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-import pandas as pd
+if TYPE_CHECKING:  # annotations only: `main.py` lists the statistics without loading pandas (0.3 s)
+    import pandas as pd
 
 _DECLARED: Any = object()  # ctx.setting(key) without a default: the declared one
 
@@ -72,6 +73,8 @@ def unit_interval_columns(df: pd.DataFrame, score_cols: dict[str, tuple[str, str
     Why: a classifier also reports its expected star rating (1–5) and argmax label; one such column
     must not sink the regression of the [0, 1] columns beside it (its ``expected_01`` twin).
     """
+    import pandas as pd
+
     keep: dict[str, tuple[str, str]] = {}
     for col, label in score_cols.items():
         values = pd.to_numeric(df[col], errors="coerce").dropna()

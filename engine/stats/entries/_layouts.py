@@ -2,9 +2,10 @@
 imports ``_shared``, and this one reaches the renderers only when a table is built)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-import pandas as pd
+if TYPE_CHECKING:  # annotations only: `main.py` lists the statistics without loading pandas (0.3 s)
+    import pandas as pd
 
 
 def paper_layouts(main: tuple[str, ...], extra: tuple[str, ...] = ()) -> Callable[[pd.DataFrame, str], tuple[list, list]]:

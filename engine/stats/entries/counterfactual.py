@@ -1,9 +1,10 @@
 """Registry entry: counterfactual pair differences (Goldfarb-Tarrant et al. 2023)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:  # annotations only: `main.py` lists the statistics without loading pandas (0.3 s)
+    import pandas as pd
 
 from engine.common.fmt import as_float, to_float
 from engine.common.i18n import N_
@@ -59,6 +60,7 @@ def score_range_for(ctx: StatContext, col: str) -> tuple[tuple[float, float] | N
     """The scale of one score column: --score-range when the scores fit it, else the scorer's declared
     scale (``declared_scales``, set by the pipeline), else None (the observed range, with a note)."""
     import numpy as np
+    import pandas as pd
 
     vals = pd.to_numeric(pd.concat([ctx.pairs[f"{col}:privileged"], ctx.pairs[f"{col}:minoritised"]]),
                          errors="coerce").to_numpy(dtype=float)

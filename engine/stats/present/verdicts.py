@@ -9,9 +9,10 @@ LaTeX/Markdown tables and the GUI (which translates these exact strings; see
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:  # annotations only: `main.py` lists the statistics without loading pandas (0.3 s)
+    import pandas as pd
 
 from engine.common.fmt import as_float
 from engine.common.i18n import N_
