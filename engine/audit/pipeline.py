@@ -659,6 +659,8 @@ class _Background:
         self.pending = None
         try:
             part = call.result(cancel=self.cancel)
+        except Cancelled:  # while waiting for the child (it is killed): the statistics' count
+            raise Cancelled(self.steps.done, self.steps.total, stage="statistics") from None
         except Exception as exc:  # noqa: BLE001 - the statistics' own error is raised as it is
             from engine.common.executor.forked_call import ForkedCallFailed
 
