@@ -64,3 +64,28 @@ def test_a_table_that_cannot_be_laid_out_is_the_same_problem(result, tmp_path):
     assert [p for p in one_problems if p.startswith("table layout for paired")], one_problems
     assert one_problems == two_problems
     assert "tables/paired.tex" not in two and "tables/counterfactual.tex" in two
+
+
+def test_a_failed_write_leaves_no_child_behind(result, tmp_path, monkeypatch, request):
+    import copy
+    import os
+    from pathlib import Path
+
+    from engine.results import writer
+    from testkit.fresh_process import fork_here_or_in_a_fresh_process
+
+    if not fork_here_or_in_a_fresh_process(request):
+        return  # ran, and passed, in a fresh interpreter
+
+    def children():
+        return {int(p) for task in Path(f"/proc/{os.getpid()}/task").iterdir()
+                for p in (task / "children").read_text().split()}
+
+    def full_disk(*_a):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(writer, "_write_corpora_and_tables", full_disk)
+    before = children()
+    with pytest.raises(OSError, match="No space left"):
+        write_results(copy.deepcopy(result), tmp_path / "out", processes=2)
+    assert children() <= before

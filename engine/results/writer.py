@@ -53,6 +53,23 @@ def write_outputs(result: AuditResult, out: Path, *, processes: int = 1) -> None
     out.mkdir(parents=True, exist_ok=True)
     names = list(result.results)
     laid_out = _layouts_beside(names, result.tables) if processes > 1 else None
+    try:
+        _write_corpora_and_tables(result, out)
+        layouts = _collect(laid_out) if laid_out is not None else None
+    except BaseException:  # a full disk, Ctrl+C: the child is not left waiting to hand its tables over
+        if laid_out is not None:
+            laid_out.kill()
+        raise
+    if layouts is None:  # one process, no child could be forked, or it ended without its result
+        layouts = [_layout_files(n, result.tables.get(n)) for n in names]
+    for files in layouts:
+        _write_layouts(files, result, out)
+    write_plots(result.tables, out / PLOTS)
+    atomic_write_bytes(out / SUMMARY, result.summary().encode("utf-8"))
+
+
+def _write_corpora_and_tables(result: AuditResult, out: Path) -> None:
+    """Each corpus's files and each statistic's tidy table (CSV, and parquet with the extra)."""
     for cid in result.scores:
         files = result.rendered.pop(cid, None) or corpus_files(result, cid)
         for rel, data in files.items():
@@ -67,13 +84,6 @@ def write_outputs(result: AuditResult, out: Path, *, processes: int = 1) -> None
             continue  # association tests live under assoc/ (write_assoc_tables)
         atomic_write_bytes(out / STATS / f"{name}.csv", csv_text(df).encode("utf-8"))
         _write_parquet(df, out / STATS / f"{name}.parquet", result)
-    layouts = _collect(laid_out) if laid_out is not None else None
-    if layouts is None:  # one process, no child could be forked, or it ended without its result
-        layouts = [_layout_files(n, result.tables.get(n)) for n in names]
-    for files in layouts:
-        _write_layouts(files, result, out)
-    write_plots(result.tables, out / PLOTS)
-    atomic_write_bytes(out / SUMMARY, result.summary().encode("utf-8"))
 
 
 def corpus_files(result: AuditResult, cid: str) -> dict[str, bytes]:
