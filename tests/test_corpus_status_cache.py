@@ -125,3 +125,25 @@ def test_cli_list_twice_gives_the_same_lines(run, tmp_path, monkeypatch):
     assert run("corpus", "list").stdout == cold
     line = next(l for l in cold.splitlines() if l.startswith("mini "))
     assert " 20 " in line and "not reviewed" in line
+
+
+@pytest.mark.timeout(600, method="signal")  # the thread watchdog would keep the pool from forking
+def test_statuses_of_several_files_computed_side_by_side(tmp_path, monkeypatch):
+    """`corpus list` asks for every corpus at once: those not cached are checked in up to `jobs`
+    processes, in order, the same answers one at a time gives; a broken file is its row's error."""
+    from engine.corpus.check.status_cache import corpus_statuses
+
+    paths = []
+    for k, text in enumerate([mini_pairs(), mini(), mini_pairs().replace('id = "mini"', 'id = "mini-b"')]):
+        paths.append(tmp_path / f"c{k}.toml")
+        paths[-1].write_text(text, encoding="utf-8")
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[corpus\nid = ", encoding="utf-8")
+    missing = tmp_path / "gone.toml"
+    got = corpus_statuses([paths[0], broken, paths[1], missing, paths[2]], jobs=2)
+    assert [type(s).__name__ for s in got[:1] + got[2:3] + got[4:]] == ["CorpusStatus"] * 3
+    assert [got[0], got[2], got[4]] == [compute_status(p) for p in paths]
+    assert isinstance(got[1], Exception) and "broken.toml" in str(got[1])
+    assert isinstance(got[3], OSError)
+    monkeypatch.setattr(status_cache, "compute_status", _no_compute)  # all cached now: nothing checked again
+    assert corpus_statuses(paths, jobs=2) == [got[0], got[2], got[4]]

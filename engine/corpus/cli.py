@@ -176,16 +176,16 @@ def _add_edit_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from engine.corpus.check.status_cache import corpus_status
+    from engine.corpus.check.status_cache import corpus_statuses
 
     rows = []
-    for entry in list_corpora():
-        try:
-            st = corpus_status(entry.path, refresh=args.refresh)
+    entries = list_corpora()
+    for entry, st in zip(entries, corpus_statuses([e.path for e in entries], refresh=args.refresh)):
+        if isinstance(st, Exception):  # one broken user file must not hide the others
+            rows.append((entry.id, "?", "-", f"unreadable: {st}", "-", "-", str(entry.path)))
+        else:
             rows.append((st.id, st.language, f"{st.sentences:,}", st.checker_text(), st.review, st.labels,
                          "built-in" if entry.builtin else str(entry.path)))
-        except Exception as exc:  # one broken user file must not hide the others
-            rows.append((entry.id, "?", "-", f"unreadable: {exc}", "-", "-", str(entry.path)))
     header = ("corpus", "lang", "sentences", "checker", "review (95% Clopper-Pearson interval)", "label errors", "where")
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header) - 1)]
     print("  ".join(h.ljust(w) for h, w in zip(header, widths + [0])))
