@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from gui.i18n import _
+from gui.i18n import _, isolated
 
 
 
@@ -40,7 +40,7 @@ class FriendlyError:
         if self.fix:
             parts.append(self.fix)
         if self.log_file:
-            parts.append(_("Technical details were written to {path}.").format(path=self.log_file))
+            parts.append(_("Technical details were written to {path}.").format(path=isolated(self.log_file)))
         return "\n\n".join(parts)
 
 
@@ -86,14 +86,14 @@ def friendly(exc: BaseException, *, context: str = "") -> FriendlyError:
                                "or run on the CPU instead of the GPU."), write_log(exc))
     if isinstance(exc, FileNotFoundError):
         where = exc.filename or str(exc)
-        return FriendlyError(_("File not found"), lead + _("The file {path} does not exist.").format(path=where),
+        return FriendlyError(_("File not found"), lead + _("The file {path} does not exist.").format(path=isolated(where)),
                              _("Check the path, or choose the file again."))
     if isinstance(exc, PermissionError):
         where = exc.filename or str(exc)
-        return FriendlyError(_("Permission denied"), lead + _("EEC Studio may not read or write {path}.").format(path=where),
+        return FriendlyError(_("Permission denied"), lead + _("EEC Studio may not read or write {path}.").format(path=isolated(where)),
                              _("Choose a folder you can write to, or ask your administrator for access."))
     if isinstance(exc, IsADirectoryError):
-        return FriendlyError(_("A folder, not a file"), lead + _("{path} is a folder.").format(path=exc.filename),
+        return FriendlyError(_("A folder, not a file"), lead + _("{path} is a folder.").format(path=isolated(exc.filename)),
                              _("Choose a file inside it."))
     if isinstance(exc, OSError):
         return FriendlyError(_("Cannot read or write a file"), lead + (exc.strerror or str(exc)),

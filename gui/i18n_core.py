@@ -45,6 +45,16 @@ def list_separator() -> str:
     return pgettext("separator between the items of a list", ", ")
 
 
+def isolated(value: object) -> str:
+    """``value`` as text wrapped in Unicode's first-strong isolate (U+2068 … U+2069), for a value put
+    into a translated sentence: a path, a date, an identifier, JSON.
+
+    Why: in a right-to-left sentence the bidi algorithm reorders a left-to-right value's runs —
+    the Arabic Notes tab showed the creation time 2026-11-28T03:50:17+00:00 as
+    "28T03:50:17+00:00-11-2026". Isolated, the value keeps its own direction and order."""
+    return f"\u2068{value}\u2069"
+
+
 def N_(message: str) -> str:
     """Mark a constant for extraction without translating it yet (it is translated when shown)."""
     return message

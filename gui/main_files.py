@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from gui import settings
 from gui.errors import show_error
-from gui.i18n import _, ngettext
+from gui.i18n import _, isolated, ngettext
 
 if TYPE_CHECKING:
     from gui.workbench.page import WorkbenchPage
@@ -36,7 +36,7 @@ class FileActions:
             source = load_corpus(source_path)
             corpus = translate_from(source, language, new_id, name, subset)
         except Exception as exc:
-            show_error(self, exc, context=_("Starting a translation of {path}").format(path=source_path))
+            show_error(self, exc, context=_("Starting a translation of {path}").format(path=isolated(source_path)))
             return None
         doc = CorpusDocument(corpus, None, source=source)
         doc.mark_unsaved()
@@ -52,7 +52,7 @@ class FileActions:
         try:
             source = load_corpus(source_path)
         except Exception as exc:
-            show_error(self, exc, context=_("Opening {path}").format(path=source_path))
+            show_error(self, exc, context=_("Opening {path}").format(path=isolated(source_path)))
             return
         dlg = TranslateDialog(source.id, self, source=source)
         if dlg.exec():
@@ -93,7 +93,7 @@ class FileActions:
         try:
             summary = export_document(self.doc, kind, path)
         except Exception as exc:
-            show_error(self, exc, context=_("Exporting to {path}").format(path=path))
+            show_error(self, exc, context=_("Exporting to {path}").format(path=isolated(path)))
             return False
         self.statusBar().showMessage(summary, 10000)
         return True
@@ -130,7 +130,7 @@ class FileActions:
         try:
             written = export_all(self.doc, folder)
         except Exception as exc:
-            show_error(self, exc, context=_("Exporting to {path}").format(path=folder))
+            show_error(self, exc, context=_("Exporting to {path}").format(path=isolated(folder)))
             return []
         self.statusBar().showMessage(ngettext("{n} export written to {folder}", "{n} exports written to {folder}",
                                               len(written)).format(n=len(written), folder=folder), 10000)
@@ -169,7 +169,7 @@ class FileActions:
         try:
             result = merge_returned(self.doc, path, translator=settings.get("translator_id") or "")
         except Exception as exc:
-            show_error(self, exc, context=_("Importing {path}").format(path=path))
+            show_error(self, exc, context=_("Importing {path}").format(path=isolated(path)))
             return 0
         preview = ImportPreview(result, Path(path).name, self)
         ok = accept(preview) if accept is not None else bool(preview.exec())
@@ -202,7 +202,7 @@ class FileActions:
         try:
             n = export_tmx(path, corpus.language, extra=[corpus], exclude={corpus.id})
         except Exception as exc:
-            show_error(self, exc, context=_("Exporting to {path}").format(path=path))
+            show_error(self, exc, context=_("Exporting to {path}").format(path=isolated(path)))
             return 0
         self.statusBar().showMessage(ngettext("{n} translation unit written to {file}",
                                               "{n} translation units written to {file}", n)
@@ -225,7 +225,7 @@ class FileActions:
         try:
             res = import_tmx(path)
         except Exception as exc:
-            show_error(self, exc, context=_("Importing {path}").format(path=path))
+            show_error(self, exc, context=_("Importing {path}").format(path=isolated(path)))
             return 0
         if self.workbench is not None:
             self.workbench.suggestions.reload()

@@ -28,7 +28,7 @@ from gui import settings
 from gui.common.extras import grey_without
 from gui.errors import show_error
 from gui.home.corpus_list import CorpusList
-from gui.i18n import _, connect_retranslate, ngettext
+from gui.i18n import _, connect_retranslate, isolated, ngettext
 from gui.main_files import FileActions
 
 if TYPE_CHECKING:  # the workbench imports the engine (and pandas): loaded on first use
@@ -278,8 +278,8 @@ class MainWindow(FileActions, QMainWindow):
         try:
             doc = CorpusDocument.open(path)
         except Exception as exc:
-            show_error(self, exc, context=_("Opening {path}").format(path=path))
-            self.statusBar().showMessage(_("Could not open {path}").format(path=path), 8000)
+            show_error(self, exc, context=_("Opening {path}").format(path=isolated(path)))
+            self.statusBar().showMessage(_("Could not open {path}").format(path=isolated(path)), 8000)
             return None
         if doc.path and not doc.is_builtin:
             settings.add_recent(doc.path)
@@ -309,11 +309,11 @@ class MainWindow(FileActions, QMainWindow):
         try:
             self.doc.save(path)
         except Exception as exc:
-            show_error(self, exc, context=_("Saving {path}").format(path=path))
+            show_error(self, exc, context=_("Saving {path}").format(path=isolated(path)))
             return False
         settings.add_recent(self.doc.path)
         self.corpora.refresh_recent()
-        self.statusBar().showMessage(_("Saved {path}").format(path=self.doc.path), 5000)
+        self.statusBar().showMessage(_("Saved {path}").format(path=isolated(self.doc.path)), 5000)
         self.corpora.refresh()
         return True
 
@@ -325,7 +325,7 @@ class MainWindow(FileActions, QMainWindow):
             return False
         suggested = self.doc.suggested_path()  # in the corpora folder, created on first use
         path, _f = QFileDialog.getSaveFileName(
-            self, _("Save corpus definition — your corpora folder: {folder}").format(folder=suggested.parent),
+            self, _("Save corpus definition — your corpora folder: {folder}").format(folder=isolated(suggested.parent)),
             str(suggested), _("Corpus definitions (*.toml)"))
         return self.save_as(path) if path else False
 

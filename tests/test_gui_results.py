@@ -242,6 +242,28 @@ def test_language_switch_redraws(qtbot, page):
     assert view.plots and view.png_button.text() == "Save PNG…"
 
 
+def test_notes_keep_paths_dates_and_ids_whole_in_arabic(qtbot, page):
+    """A left-to-right value put into a right-to-left sentence is bidi-isolated: the Arabic Notes tab
+    showed the creation time 2026-11-28T03:50:17+00:00 as "28T03:50:17+00:00-11-2026"."""
+    from gui import i18n
+
+    data = page.data
+    man = data.manifest
+    try:
+        i18n.set_language("ar")
+        text = page.notes.toPlainText()  # the open result's notes, redone in the new language
+        created = i18n._("Created: {when}")
+    finally:
+        i18n.set_language("en")
+    assert created != "Created: {when}" and created.replace("{when}", "").strip() in text
+    assert f"\u2068{man['created']}\u2069" in text
+    for cid in man["corpora"]:
+        assert f"\u2068{cid}\u2069" in text
+    assert f"\u2068{data.out_dir}\u2069" in text
+    assert "\u2068{" in text  # the settings' JSON
+    assert "Created: " in page.notes.toPlainText()  # back in English
+
+
 def test_main_window_hands_a_finished_audit_to_the_results_page(qtbot, audit_dir):
     from engine.results import read_audit
     from gui.main_window import MainWindow

@@ -107,7 +107,7 @@ def test_the_heading_names_the_corpus_its_language_source_and_file(french):
     builtin = load_corpus(SOURCE)
     state = WorkbenchState(PlainDocument(builtin, path=Path(builtin.path), is_builtin=True))
     h = state.heading()
-    assert h.where == "built-in corpus (en/en-kiritchenko2018.toml): Save writes a copy to your corpora"
+    assert h.where == "built-in corpus (\u2068en/en-kiritchenko2018.toml\u2069): Save writes a copy to your corpora"  # bidi-isolated
     assert h.tooltip == f"{builtin.name}\n{builtin.path}"
     assert "&lt;" not in h.html() and h.source_note == ""
 
@@ -237,12 +237,12 @@ def test_the_disk_banner_offers_reload_unless_the_file_is_gone(tmp_path, french)
     path = tmp_path / "fr.toml"
     path.write_text("x", encoding="utf-8")
     french.doc.path = path
-    assert french.disk_notice() == ("fr.toml changed on disk. Reload it?", True)
+    assert french.disk_notice() == ("\u2068fr.toml\u2069 changed on disk. Reload it?", True)
     french.doc.modified = True
     text, reload = french.disk_notice()
-    assert reload and text.startswith("fr.toml changed on disk, and you have unsaved edits.")
+    assert reload and text.startswith("\u2068fr.toml\u2069 changed on disk, and you have unsaved edits.")
     path.unlink()
-    assert french.disk_notice() == ("fr.toml was deleted or moved on disk. Save writes it again.", False)
+    assert french.disk_notice() == ("\u2068fr.toml\u2069 was deleted or moved on disk. Save writes it again.", False)
 
 
 class _Catalog(gettext.NullTranslations):

@@ -23,7 +23,7 @@ from engine.common.errors import UserError
 
 from gui.common.collector import freeze_long_lived
 from gui.errors import FriendlyError, friendly, last_errors
-from gui.i18n import _, connect_retranslate
+from gui.i18n import _, connect_retranslate, isolated
 
 from .job import AuditJob
 from .run_view import AuditRunView, format_elapsed, format_eta
@@ -230,7 +230,7 @@ class AuditPage(QWidget):
         self.log.clear()
         for warning in self.check_languages():  # before anything runs, in the log the user reads
             self._append("⚠ " + warning)
-        self._append(_("Results folder: {path}").format(path=job.out_dir))
+        self._append(_("Results folder: {path}").format(path=isolated(job.out_dir)))
         self.thread = AuditThread(job, self, isolate=self.isolate)
         self.thread.progress.connect(self._on_progress)
         self.thread.step.connect(self._on_step)
@@ -384,5 +384,5 @@ class AuditPage(QWidget):
         except Exception as exc:
             self._show_error(friendly(exc, context=_("Writing the report")))
             return None
-        self._append(_("Report written to {path}").format(path=path))
+        self._append(_("Report written to {path}").format(path=isolated(path)))
         return Path(path) if path else out

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from gui.common.extras import grey_combo_item
 from gui.errors import FriendlyError
-from gui.i18n import _, connect_retranslate
+from gui.i18n import _, connect_retranslate, isolated
 
 from .setup_model import AuditSetup
 
@@ -133,7 +133,7 @@ class AuditRunView(QWidget):
                                  "are computed here, exactly as for a local audit"))
         grey_combo_item(self.run_on, 1, "cluster")  # without the 'cluster' extra: listed, greyed, with the command
         self.out_label.setText(_("Results folder:"))
-        self.out_dir.setPlaceholderText(_("a new folder under {path}").format(path=self.default_out_root()))
+        self.out_dir.setPlaceholderText(_("a new folder under {path}").format(path=isolated(self.default_out_root())))
         self.out_button.setText(_("Choose…"))
         self.run_button.setText(_("Run audit"))
         self.cancel_button.setText(_("Cancel"))

@@ -35,7 +35,7 @@ from engine.stats.registry import get as statistic
 from engine.common import extras
 from gui.common.extras import grey_without, missing_text
 from gui.errors import friendly
-from gui.i18n import N_, _, connect_retranslate
+from gui.i18n import _, connect_retranslate, isolated, N_
 
 from .settings_form import SettingsForm
 from .setup_model import FAMILY_ORDER, AuditSetup, Choice, describe_model_folder
@@ -436,7 +436,7 @@ class AuditSetupView(QWidget):
         try:
             kind, spec = describe_model_folder(folder)
         except Exception as exc:
-            self.problem.emit(friendly(exc, context=_("Adding the model folder {path}").format(path=folder)))
+            self.problem.emit(friendly(exc, context=_("Adding the model folder {path}").format(path=isolated(folder))))
             return None
         self.cleared.emit()
         return self.setup.add_scorer(spec, kind=kind)
@@ -457,7 +457,7 @@ class AuditSetupView(QWidget):
         enc = man.get("encoder_path") or man.get("model_id") or ""
         if man.get("system") == "encoder-head" and enc and not Path(enc).exists():
             chosen = QFileDialog.getExistingDirectory(
-                self, _("The encoder {path} is not on this computer: choose its folder").format(path=enc))
+                self, _("The encoder {path} is not on this computer: choose its folder").format(path=isolated(enc)))
             if chosen:
                 self.setup.replace_scorer_spec(choice, choice.key + ("&" if "?" in choice.key else "?")
                                                + f"encoder={chosen}")

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.common.steps import Steps
-from gui.i18n import _, connect_retranslate
+from gui.i18n import _, connect_retranslate, isolated
 
 
 def _fmt(value: Any) -> str:
@@ -221,4 +221,4 @@ class FrameTable(QWidget):
             try:
                 self.save_csv(path)
             except Exception as exc:  # shown, never raised into Qt
-                show_error(self, exc, context=_("Saving {path}").format(path=path))
+                show_error(self, exc, context=_("Saving {path}").format(path=isolated(path)))

@@ -28,7 +28,7 @@ from gui.common.background import Each
 # the engine (and pandas, ~1 s) loads in the background checks, not before the first window
 from engine.corpus.definition.registry import list_corpora
 from gui.common.header_fit import fit_header_titles
-from gui.i18n import _, connect_retranslate, list_separator, ngettext
+from gui.i18n import _, connect_retranslate, isolated, list_separator, ngettext
 
 PATH_ROLE = Qt.UserRole + 30
 
@@ -133,7 +133,7 @@ class CorpusList(QWidget):
             item.setToolTip(path)
             if not Path(path).exists():
                 item.setForeground(Qt.gray)
-                item.setToolTip(_("{path} (no longer exists)").format(path=path))
+                item.setToolTip(_("{path} (no longer exists)").format(path=isolated(path)))
             self.recent.addItem(item)
         if not files:
             item = QListWidgetItem(_("No recent files yet. Files you open or save appear here."))
@@ -188,7 +188,7 @@ class CorpusList(QWidget):
                 item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
             item.setData(PATH_ROLE, str(entry.path))
             if col == 0 and not entry.builtin:
-                item.setToolTip(_("Your corpus: {path}").format(path=entry.path))
+                item.setToolTip(_("Your corpus: {path}").format(path=isolated(entry.path)))
             self.table.setItem(row, col, item)
 
     def selected_path(self) -> str:

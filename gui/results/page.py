@@ -36,7 +36,7 @@ from gui.common.frame_table import FrameTable
 from gui.common.steps import Steps
 from gui.errors import FriendlyError, friendly, last_errors
 from engine.stats import registry
-from gui.i18n import _, connect_retranslate, ngettext
+from gui.i18n import _, connect_retranslate, isolated, ngettext
 
 from .assoc_view import AssocView
 from .beta_view import BetaView
@@ -182,6 +182,8 @@ class ResultsPage(QWidget):
         self.open_button.setToolTip(_("Show the results of an audit run earlier (the folder holding manifest.json)"))
         self.report_button.setText(_("Export report…"))
         self._update_heading()
+        if self.data is not None:  # the notes' own sentences are in the interface language too
+            self.notes.setPlainText(self._notes_text(self.data))
 
     def _update_heading(self) -> None:
         if self.data is None:
@@ -210,7 +212,7 @@ class ResultsPage(QWidget):
     def open_folder(self, folder: str | Path) -> None:
         from engine.results import read_audit
 
-        self.status.setText(html.escape(_("Reading {path}…").format(path=folder)))
+        self.status.setText(html.escape(_("Reading {path}…").format(path=isolated(folder))))
         self._reader.submit(lambda: read_audit(folder))
 
     @property
@@ -268,24 +270,25 @@ class ResultsPage(QWidget):
     def _notes_text(self, data: ResultData) -> str:
         lines = []
         if data.out_dir:
-            lines.append(_("Folder: {path}").format(path=data.out_dir))
+            lines.append(_("Folder: {path}").format(path=isolated(data.out_dir)))
         man = data.manifest
         if man.get("created"):
-            lines.append(_("Created: {when}").format(when=man["created"]))
+            lines.append(_("Created: {when}").format(when=isolated(man["created"])))
         for cid, info in (man.get("corpora") or {}).items():
             n_sent, n_pairs = int(info.get("sentences", 0) or 0), int(info.get("pairs", 0) or 0)
             # TRANSLATORS: {sentences} is "{n} sentences" and {pairs} is "{n} pairs" (translated below)
             lines.append(_("Corpus {id}: {sentences}, {pairs}").format(
-                id=cid,
+                id=isolated(cid),
                 sentences=ngettext("{n} sentence", "{n} sentences", n_sent).format(n=f"{n_sent:,}"),
                 # TRANSLATORS: counterfactual sentence pairs of a corpus
                 pairs=ngettext("{n} pair", "{n} pairs", n_pairs).format(n=f"{n_pairs:,}")))
         for name, info in (man.get("scorers") or {}).items():
             lines.append(_("System {name}: {spec}; dimensions {dims}").format(
-                name=name, spec=info.get("spec", ""), dims=", ".join(info.get("dimensions", []))))
+                name=isolated(name), spec=isolated(info.get("spec", "")),
+                dims=isolated(", ".join(info.get("dimensions", [])))))
         settings = (man.get("plan") or {}).get("settings")
         if settings:
-            lines.append(_("Settings: {settings}").format(settings=json.dumps(settings, ensure_ascii=False)))
+            lines.append(_("Settings: {settings}").format(settings=isolated(json.dumps(settings, ensure_ascii=False))))
         if data.problems:
             lines.append("")
             lines.append(_("Notes from the run:"))
@@ -314,7 +317,7 @@ class ResultsPage(QWidget):
         except Exception as exc:
             self._read_failed(exc)
             return None
-        self.status.setText(html.escape(_("Report written to {path}").format(path=path)))
+        self.status.setText(html.escape(_("Report written to {path}").format(path=isolated(path))))
         return Path(path) if path else None
 
     def show_tab(self, name: str) -> Any:

@@ -40,7 +40,7 @@ from gui.common.background import Latest
 from gui.common.frame_table import FrameTable
 from gui.common.steps import Steps
 from gui.errors import friendly, show_error
-from gui.i18n import _, connect_retranslate, ngettext
+from gui.i18n import _, connect_retranslate, isolated, ngettext
 
 # Plots are documents (printed, pasted into papers): dark text on white, smooth lines.
 pg.setConfigOptions(background="w", foreground="k", antialias=True)
@@ -498,7 +498,7 @@ class PlotPanel(QWidget):
         try:
             (self.export_png if kind == "png" else self.export_svg)(path)
         except Exception as exc:  # shown, never raised into Qt
-            show_error(self, exc, context=_("Saving {path}").format(path=path))
+            show_error(self, exc, context=_("Saving {path}").format(path=isolated(path)))
 
 
 @contextmanager

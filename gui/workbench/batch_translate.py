@@ -31,7 +31,7 @@ from engine.corpus.translate.batch import BatchLine, BatchPlan, read_batch
 
 from gui import settings
 from gui.common.background import Latest
-from gui.i18n import _, ngettext
+from gui.i18n import _, isolated, ngettext
 
 from .document import CorpusDocument
 
@@ -79,7 +79,7 @@ def line_reading(line: BatchLine) -> str:
     if line.invariant:  # said, so that "depressa" alone is not taken for every gender unseen
         forms = _("{form} (one form for every gender)").format(form=forms)
     # the corpus's text keeps its own direction inside an Arabic interface (and the reverse)
-    return f"{_kind(line.list_name)} \u2068{line.item_id} ← {forms}\u2069"
+    return f"{_kind(line.list_name)} {isolated(f'{line.item_id} ← {forms}')}"
 
 
 class BatchTranslateDialog(QDialog):

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QListWidget, QV
 from engine.common import extras
 from engine.corpus import CorpusDefinition
 
-from gui.i18n import _, list_separator, ngettext
+from gui.i18n import _, isolated, list_separator, ngettext
 
 from .document import LISTS, CorpusDocument
 
@@ -111,7 +111,7 @@ def merge_returned(doc: CorpusDocument, path: str | Path, translator: str = "") 
 def apply_merged(doc: CorpusDocument, result: Any, file_name: str) -> int:
     """Take the merged corpus's lists into the document as one undo step; returns the changes."""
     stack = doc.undo_stack
-    stack.beginMacro(_("Import translations from {file}").format(file=file_name))
+    stack.beginMacro(_("Import translations from {file}").format(file=isolated(file_name)))
     try:
         for name in LISTS:
             doc.set((name,), getattr(result.corpus, name), name)
@@ -125,7 +125,7 @@ class ImportPreview(QDialog):
 
     def __init__(self, result: Any, file_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(_("Import translations from {file}").format(file=file_name))
+        self.setWindowTitle(_("Import translations from {file}").format(file=isolated(file_name)))
         n = len(result.changes)
         summary = QLabel(ngettext("{n} item changes:", "{n} items change:", n).format(n=n))
         self.changes = QListWidget()

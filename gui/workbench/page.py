@@ -38,7 +38,7 @@ from engine.corpus.translate.progress import CorpusProgress
 from gui import settings
 from gui.common.background import Latest
 from gui.errors import _headless, friendly
-from gui.i18n import _, connect_retranslate, ngettext
+from gui.i18n import _, connect_retranslate, isolated, ngettext
 
 from .checks_panel import ChecksPanel
 from .corpus_settings import CorpusSettings
@@ -431,7 +431,7 @@ class WorkbenchPage(QWidget):
             self.disk_text.setText(friendly(exc).text)
             return False
         self.disk_banner.hide()
-        self.message.emit(_("Reloaded {file} from disk.").format(file=self.doc.path.name))
+        self.message.emit(_("Reloaded {file} from disk.").format(file=isolated(self.doc.path.name)))
         return True
 
     def keep_mine(self) -> None:  # the next Save replaces the file's version (not merged with it)

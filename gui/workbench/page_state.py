@@ -20,7 +20,7 @@ from engine.corpus.definition.model import REVIEW_STATUSES, CorpusDefinition
 from engine.corpus.translate.progress import LISTS, CorpusProgress, corpus_progress, is_complete, next_to_add, percent_text
 from engine.corpus.translate.reviewing import awaits_review
 
-from gui.i18n_core import _, ngettext
+from gui.i18n_core import _, isolated, ngettext
 
 from .columns import COLUMNS_FOR, LIST_TITLES, cell_text, status_label
 from .native_review import review_text, review_tooltip
@@ -162,7 +162,7 @@ class WorkbenchState:
         doc, c = self.doc, self.doc.corpus
         where = display_path(doc.path) if doc.path else _("not saved yet")
         if doc.is_builtin:
-            where = _("built-in corpus ({file}): Save writes a copy to your corpora").format(file=where)
+            where = _("built-in corpus ({file}): Save writes a copy to your corpora").format(file=isolated(where))
         src = (" · " + _("translated from {corpus}").format(corpus=doc.source.id)) if doc.source else ""
         lang = f"{endonym(c.language)} ({c.language})" if c.language else "?"
         return Heading(c.id, doc.modified, lang, src, where, f"{c.name}\n{doc.path or ''}".strip())
@@ -295,12 +295,12 @@ class WorkbenchState:
         """What the banner says once another program changed the file, and whether Reload is offered."""
         name = self.doc.path.name if self.doc.path else ""
         if self.doc.path is None or not self.doc.path.exists():
-            return _("{file} was deleted or moved on disk. Save writes it again.").format(file=name), False
+            return _("{file} was deleted or moved on disk. Save writes it again.").format(file=isolated(name)), False
         if self.doc.modified:
             return _("{file} changed on disk, and you have unsaved edits. Reload takes the file's "
                      "version (Undo brings your edits back); Keep mine leaves the file to be "
-                     "overwritten at the next Save.").format(file=name), True
-        return _("{file} changed on disk. Reload it?").format(file=name), True
+                     "overwritten at the next Save.").format(file=isolated(name)), True
+        return _("{file} changed on disk. Reload it?").format(file=isolated(name)), True
 
     # -- autosave ---------------------------------------------------------------
     def autosave_due(self) -> bool:
