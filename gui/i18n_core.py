@@ -46,13 +46,23 @@ def list_separator() -> str:
 
 
 def isolated(value: object) -> str:
-    """``value`` as text wrapped in Unicode's first-strong isolate (U+2068 … U+2069), for a value put
-    into a translated sentence: a path, a date, an identifier, JSON.
+    """``value`` as text for a translated sentence — a path, a date, an identifier, JSON — wrapped in
+    Unicode's first-strong isolate (U+2068 … U+2069) where directions mix: a right-to-left interface,
+    or a value with right-to-left letters. Elsewhere it is left as it is.
 
-    Why: in a right-to-left sentence the bidi algorithm reorders a left-to-right value's runs —
-    the Arabic Notes tab showed the creation time 2026-11-28T03:50:17+00:00 as
-    "28T03:50:17+00:00-11-2026". Isolated, the value keeps its own direction and order."""
-    return f"\u2068{value}\u2069"
+    Why: in a right-to-left sentence the bidi algorithm reorders a left-to-right value's runs — the
+    Arabic Notes tab showed the creation time 2026-11-28T03:50:17+00:00 as
+    "28T03:50:17+00:00-11-2026". Isolated, the value keeps its own direction and order. Why not
+    always: the isolate characters are invisible but are copied with the text, and a path copied
+    from an English message into a terminal must be the path."""
+    import unicodedata
+
+    from engine.common.languages import is_rtl
+
+    text = str(value)
+    if is_rtl(_current) or any(unicodedata.bidirectional(c) in ("R", "AL") for c in text):
+        return f"\u2068{text}\u2069"
+    return text
 
 
 def N_(message: str) -> str:

@@ -107,7 +107,7 @@ def test_the_heading_names_the_corpus_its_language_source_and_file(french):
     builtin = load_corpus(SOURCE)
     state = WorkbenchState(PlainDocument(builtin, path=Path(builtin.path), is_builtin=True))
     h = state.heading()
-    assert h.where == "built-in corpus (\u2068en/en-kiritchenko2018.toml\u2069): Save writes a copy to your corpora"  # bidi-isolated
+    assert h.where == "built-in corpus (en/en-kiritchenko2018.toml): Save writes a copy to your corpora"
     assert h.tooltip == f"{builtin.name}\n{builtin.path}"
     assert "&lt;" not in h.html() and h.source_note == ""
 
@@ -237,12 +237,12 @@ def test_the_disk_banner_offers_reload_unless_the_file_is_gone(tmp_path, french)
     path = tmp_path / "fr.toml"
     path.write_text("x", encoding="utf-8")
     french.doc.path = path
-    assert french.disk_notice() == ("\u2068fr.toml\u2069 changed on disk. Reload it?", True)
+    assert french.disk_notice() == ("fr.toml changed on disk. Reload it?", True)
     french.doc.modified = True
     text, reload = french.disk_notice()
-    assert reload and text.startswith("\u2068fr.toml\u2069 changed on disk, and you have unsaved edits.")
+    assert reload and text.startswith("fr.toml changed on disk, and you have unsaved edits.")
     path.unlink()
-    assert french.disk_notice() == ("\u2068fr.toml\u2069 was deleted or moved on disk. Save writes it again.", False)
+    assert french.disk_notice() == ("fr.toml was deleted or moved on disk. Save writes it again.", False)
 
 
 class _Catalog(gettext.NullTranslations):
@@ -259,5 +259,19 @@ def test_the_texts_follow_the_interface_language(french):
     try:
         assert french.progress_text().startswith("0% übersetzt · ")
         assert french.tab_titles()[1][0] == "Personen 0/60"
+    finally:
+        i18n_core.install(gettext.NullTranslations(), "en")
+
+
+def test_values_in_sentences_are_isolated_only_where_directions_mix():
+    """``isolated``: a path or date keeps its order inside a right-to-left sentence, and a path copied
+    from a left-to-right one carries no invisible characters (a terminal would not find it)."""
+    path, arabic = "/home/u/corpora/x.toml", "مدونة.toml"
+    assert i18n_core.isolated(path) == path  # the suite runs in English
+    assert i18n_core.isolated(arabic) == f"\u2068{arabic}\u2069"  # right-to-left letters in an English sentence
+    i18n_core.install(gettext.NullTranslations(), "ar")
+    try:
+        assert i18n_core.isolated(path) == f"\u2068{path}\u2069"
+        assert i18n_core.isolated("2026-11-28T03:50:17+00:00") == "\u20682026-11-28T03:50:17+00:00\u2069"
     finally:
         i18n_core.install(gettext.NullTranslations(), "en")
