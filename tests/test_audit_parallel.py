@@ -23,6 +23,11 @@ TEXTS = [f"My {who} feels {w} about the {i} news!" for i in range(150) for who i
          for w in WORDS[i % 10:i % 10 + 1]]  # 300 distinct sentences with varied valence
 
 
+# forked workers: the suite's thread watchdog (pyproject: timeout_method = "thread") would make
+# can_fork() False, and a spawned worker starts too late to take a chunk of these small jobs
+pytestmark = pytest.mark.timeout(600, method="signal")
+
+
 @pytest.fixture(autouse=True)
 def _pools_wound_down():
     """Each test starts without another test's pool threads (see testkit.pools)."""
@@ -46,9 +51,13 @@ class SlowHereVader(VaderScorer):
         return super().score(texts, **kw)
 
 
-def test_two_jobs_give_the_scores_of_one_with_progress():
+def test_two_jobs_give_the_scores_of_one_with_progress(request):
     # TextBlob's equality over 26k sentences is asserted by bench/bench_parallel_scoring.py
     # (loading it in two workers costs seconds; the code path is the same)
+    from testkit.fresh_process import fork_here_or_in_a_fresh_process
+
+    if not fork_here_or_in_a_fresh_process(request):  # "both processes scored" needs a forked worker
+        return
     for make in (SlowHereVader,):
         serial = score_texts(VaderScorer(), TEXTS, jobs=1)
         seen = []
