@@ -177,7 +177,6 @@ def exit_now(code: int) -> None:
     os._exit(code)
 
 
-
 def _say_cancelled() -> None:
     """"cancelled" on a line of its own, in one write: on a terminal the progress bar is redrawn in
     place and the cursor may stand at its end, so a newline comes first there."""
@@ -187,6 +186,7 @@ def _say_cancelled() -> None:
         tty = False
     sys.stderr.write(("\n" if tty else "") + "cancelled\n")
     sys.stderr.flush()
+
 
 if __name__ == "__main__":
     try:

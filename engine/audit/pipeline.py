@@ -309,8 +309,8 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
     processes = resolve_jobs(plan.jobs)
     bounds = _one_at_a_time(plan)
     if bounds is not None:
-        return _score_corpus_by_corpus(plan, bounds, cache, result, progress, cancel, say, phase, on_step, spill,
-                                       processes)
+        return _CorpusByCorpus(plan, bounds, cache, result, progress, cancel, say, phase, on_step, spill,
+                               processes).run()
     corpora, scorers = _corpora_and_scorers(plan, result, say, processes=processes)
     run = _Scoring(plan, result, corpora, scorers, processes, progress, cancel, say, phase, on_step, spill)
     phase("scoring", run.total)
@@ -345,7 +345,7 @@ def _after_scoring(run: _Scoring, scorers: list, result: AuditResult, say: LogFn
 
 def _one_at_a_time(plan: AuditPlan) -> list[int] | None:
     """Each corpus's most sentences (``sentence_bound``) where the plan's corpora are to be generated,
-    scored, analysed and written one at a time (``_score_corpus_by_corpus``), else None.
+    scored, analysed and written one at a time (``_CorpusByCorpus``), else None.
 
     Why: held together, every corpus's sentences, texts and scores stayed in memory until the last
     was scored (3 corpora of 138,240 sentences peaked at 610 MB against 372 MB for one, issue 42).
@@ -365,14 +365,6 @@ def _one_at_a_time(plan: AuditPlan) -> list[int] | None:
 
     bounds = [sentence_bound(load_corpus(name)) for name in plan.corpora]
     return bounds if max(bounds) >= STREAM_ROWS else None
-
-
-def _score_corpus_by_corpus(plan: AuditPlan, bounds: list[int], cache: Any, result: AuditResult,
-                            progress: ProgressFn | None, cancel: Any, say: LogFn, phase: PhaseFn,
-                            on_step: StepFn | None, spill: _SpillFolder, processes: int) -> int:
-    """Each corpus in its turn (``_CorpusByCorpus``); returns the texts counted."""
-    return _CorpusByCorpus(plan, bounds, cache, result, progress, cancel, say, phase, on_step, spill,
-                           processes).run()
 
 
 class _CorpusByCorpus:
@@ -450,8 +442,7 @@ class _CorpusByCorpus:
             task, run.handoff = run.handoff, None
             if can_fork():
                 self.background.start(task, self.spill.folder())
-            else:
-                self.background.wait()
+            else:  # (analyse_here merges the corpus before first)
                 run.analyse_here(task)
             del task
         if k < len(plan.corpora) - 1:
@@ -492,13 +483,13 @@ class _Scoring:
                      for k in range(len(corpora)) for scorer in scorers]
         self.total = sum(len(job.texts) for job in self.jobs)
         self.done, self.announced = 0, False
-        # one of several runs, a corpus each (_score_corpus_by_corpus): its statistics now, not held to the end
+        # one of several runs, a corpus each (_CorpusByCorpus): its statistics now, not held to the end
         self.last = last
         # there, with several processes: a large corpus's statistics in a child while the next corpus is
         # generated and scored (_Background); `handoff` is the corpus waiting for its scoring workers to end
         self.background: _Background | None = background
         self.handoff: Any = None
-        self.side_by_side = processes > 1 and can_fork() and last and steps is None
+        self.side_by_side = processes > 1 and can_fork() and steps is None  # all corpora in this one run
         self.deferred: list[Any] = []  # CorpusStatistics run side by side at the end
         # the statistics phase: a step per statistic and corpus, reported once the scoring is done
         self.steps = steps if steps is not None else StepTracker(
@@ -574,7 +565,7 @@ class _Scoring:
             self.deferred.append(task)
             return
         if streamed and self.background is not None and not self.last:
-            self.handoff = task  # to a child once this corpus's scoring workers are gone (_score_corpus_by_corpus)
+            self.handoff = task  # to a child once this corpus's scoring workers are gone (_CorpusByCorpus)
             return
         self.analyse_here(task, streamed)
 
@@ -625,7 +616,7 @@ class _Background:
     ``ForkedCall``) while this process generates and scores the next corpus; merged into the result
     in corpus order, as if computed here.
 
-    Why: one at a time (``_score_corpus_by_corpus``), a large corpus's statistics — a Beta regression
+    Why: one at a time (``_CorpusByCorpus``), a large corpus's statistics — a Beta regression
     of seconds to minutes — kept the cores from scoring the next corpus. The child is handed the
     corpus's frames at the fork and this process lets them go, so at most two corpora are in memory
     (this one's and the child's), however many the plan has. The statistics' steps are counted when
@@ -638,13 +629,12 @@ class _Background:
     def start(self, task: Any, folder: Path) -> None:
         """The statistics of ``task`` in a child, after the corpus before is merged."""
         from engine.common.executor.forked_call import ForkedCall
+        from engine.results.layout import PAIRS, SCORES
+        from engine.results.result import Spilled
 
         self.wait()
         cid = task.corpus.id
         # the child has the frames; the files it writes take their places (in corpus order, from now)
-        from engine.results.layout import PAIRS, SCORES
-        from engine.results.result import Spilled
-
         self.result.scores[cid] = Spilled(folder, f"{SCORES}/{cid}.csv")
         if cid in self.result.pairs:
             self.result.pairs[cid] = Spilled(folder, f"{PAIRS}/{cid}.csv")

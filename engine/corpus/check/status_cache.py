@@ -58,16 +58,9 @@ def corpus_status(path: str | os.PathLike, *, refresh: bool = False) -> CorpusSt
     """The status of the corpus file at ``path``: from the cache when nothing it depends on has
     changed (``refresh``: compute it anyway, and keep the new answer). Raises what loading or
     checking the corpus raises (a broken file is never cached)."""
-    path = Path(path)
-    data = path.read_bytes()
-    key = status_key(path, data)
-    where = _cache_file(path)
-    if not refresh:
-        found = _read(where, key)
-        if found is not None:
-            return found
-    status = compute_status(path)
-    _write(where, key, status)
+    status = corpus_statuses([path], refresh=refresh, jobs=1)[0]
+    if isinstance(status, Exception):
+        raise status
     return status
 
 
