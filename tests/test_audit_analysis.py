@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from engine.audit import AuditPlan, run_audit
-from engine.audit.analysis import CorpusStatistics, Step, steps_of
+from engine.audit.analysis import CorpusStatistics, Step, handing_order, steps_of
 from engine.common.executor import can_fork
 from engine.common.progress import Cancelled
 
@@ -46,6 +46,26 @@ def test_steps_are_the_serial_order_then_the_files():
     tasks = [task("a", ["paired", "beta"], True), task("b", ["beta", "paired"], False), task("c", ["paired"], True)]
     assert steps_of(tasks) == ([Step(0, sid) for sid in order] + [Step(1, sid) for sid in order]
                                + [Step(2, "paired"), Step(0), Step(2)])
+
+
+def test_the_longest_steps_are_handed_out_first():
+    """A statistic's cost times its corpus's sentences, longest first (ties in the serial order):
+    the Beta regressions of the larger corpora, then the paired analyses, then files and the rest."""
+    from engine.stats import registry
+
+    costs = {sid: registry.get(sid).cost for sid in ("beta", "paired", "counterfactual")}
+    assert costs["beta"] > costs["paired"] > 1.0 > costs["counterfactual"]  # 1.0: a corpus's files
+
+    def task(cid, rows):
+        return CorpusStatistics(type("C", (), {"id": cid})(), pd.DataFrame({"x": range(rows)}), None, {},
+                                ["beta", "paired", "counterfactual"], {}, render=True)
+
+    tasks = [task("small", 200), task("large", 300)]
+    plan = steps_of(tasks)
+    handed = [plan[i] for i in handing_order(tasks, plan)]
+    assert handed[:2] == [Step(1, "beta"), Step(0, "beta")]
+    assert handed[2:4] == [Step(1, "paired"), Step(0, "paired")]
+    assert handed[-1] == Step(0, "counterfactual") and sorted(handing_order(tasks, plan)) == list(range(len(plan)))
 
 
 def _plan(tmp_path, corpus, jobs, stats=("paired", "counterfactual", "beta")):

@@ -133,6 +133,29 @@ def test_statistics_of_a_finished_corpus_run_while_workers_score_the_next():
     assert sum(f.attrs["scoring"].by_workers for f in frames) > 0
 
 
+@pytest.mark.parametrize("processes", [1, 2])
+def test_slow_preparation_runs_once_while_the_workers_have_chunks(processes):
+    """`on_workers_busy` (the audit imports its statistics' modules there): once, with worker chunks
+    queued and before this process has scored any of its own; not at all without workers."""
+    if processes == 2:
+        _need_fork()
+    vader = SlowEverywhere()
+    jobs = [ScoringJob(vader, texts, group=g) for g, texts in enumerate([A, B, C])]
+    state = {"seen": [], "calls": []}
+
+    def busy():
+        state["calls"].append(state["seen"][-1])
+
+    score_jobs(jobs, processes=processes, chunk_size=8, on_workers_busy=busy,
+               progress=lambda d, t, e: state["seen"].append(d))
+    if processes == 1:
+        assert state["calls"] == []
+    else:  # called once, when beyond the texts shared between jobs only the warm-up texts were scored
+        from engine.audit.schedule import WARM_TEXTS
+
+        assert len(state["calls"]) == 1 and state["calls"][0] <= state["seen"][0] + WARM_TEXTS
+
+
 class Unloadable(SlowHere):
     """Its worker spec names no loadable model: a worker can only score with the copy it inherits."""
 

@@ -146,6 +146,22 @@ def test_the_caller_takes_tasks_from_the_back_while_the_worker_takes_the_front()
     assert set(pids) == {pids[0], os.getpid()}
 
 
+def test_an_order_changes_who_takes_what_not_the_results_or_the_first_error():
+    """`order` (the audit hands its longest statistics out first): the worker starts with order[0],
+    this process takes from the order's back; results and the error raised stay those of task order."""
+    order = list(range(29, -1, -1))  # the last task first
+    with LocalPool(1) as pool:
+        out = pool.map(_pid_and_square, range(30), order=order)
+    assert [sq for _pid, sq in out] == [x * x for x in range(30)]
+    pids = [pid for pid, _sq in out]
+    assert pids[-1] != os.getpid() and pids[0] == os.getpid()  # the other way round from task order
+    with pytest.raises(TaskFailed, match="task 7"), LocalPool(1) as pool:  # 11 is handed out first, 7 is first in task order
+        pool.map(_fails_at, range(20), here=_slowly_here(_fails_at), order=list(range(19, -1, -1)))
+    with pytest.raises(ValueError, match="each of the 3 task indices once"), LocalPool(1) as pool:
+        pool.map(_square_slowly, range(3), order=[0, 0, 1])
+    assert InProcess().map(_square_slowly, range(5), order=[4, 3, 2, 1, 0]) == [0, 1, 4, 9, 16]
+
+
 @pytest.mark.parametrize("backend", ["in-process", "pool"])
 def test_progress_counts_every_task_and_on_result_sees_each_once(backend):
     seen, got = [], {}

@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from engine.common.csv_cells import FORMULA_START, csv_text, escape_cell, unescape_cell, unescape_frame
+from engine.common.csv_cells import FORMULA_START, csv_rows_text, csv_text, escape_cell, unescape_cell, unescape_frame
 from testkit.audit_fixtures import write_mini_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,6 +56,20 @@ def test_escaping_reads_back_exactly(value):
     if value and value[0] in FORMULA_START and not _is_number(value):
         assert escaped == "'" + value
     assert not (escaped and escaped[0] in FORMULA_START and not _is_number(escaped))
+
+
+@pytest.mark.parametrize("rows", [
+    [["=SUM(A1)", "a,b", 'say "hi"'], ["-0.5", "line\nbreak", ""], ["'=x", "+1", "@home"], ["\ttab", "\rcr", "ok"]],
+    [[""], ["x"]],  # a row of one empty cell: csv.writer writes it as ""
+    [],  # a header alone
+])
+def test_rows_give_the_bytes_of_the_frame(rows):
+    """csv_rows_text (the paper tables' CSV, without a DataFrame per table) writes what csv_text
+    writes for the same text cells, escapes and quoting included."""
+    header = ["=h", "b"] if rows and len(rows[0]) == 2 else (["only"] if rows and len(rows[0]) == 1 else ["a", "-b", "c"])
+    frame = pd.DataFrame(rows, columns=header) if rows else pd.DataFrame(columns=header, dtype="str")
+    for end in ("\n", "\r\n"):
+        assert csv_rows_text(header, rows, lineterminator=end) == csv_text(frame, lineterminator=end)
 
 
 def test_numbers_are_never_escaped():

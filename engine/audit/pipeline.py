@@ -317,7 +317,8 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
     result.manifest["scoring"] = []
     rates = _probe_speeds(corpora, scorers, cache, result, cancel, say)
     score_jobs(run.jobs, cache=cache, progress=run.relay, cancel=cancel, processes=processes, rates=rates,
-               on_group_done=run.corpus_done, on_job_done=run.job_done, on_plan=run.planned)
+               on_group_done=run.corpus_done, on_job_done=run.job_done, on_plan=run.planned,
+               on_workers_busy=run.prepare_statistics)
     _after_scoring(run, scorers, result, say)
     return run.total
 
@@ -491,6 +492,7 @@ class _Scoring:
         self.handoff: Any = None
         self.side_by_side = processes > 1 and can_fork() and steps is None  # all corpora in this one run
         self.deferred: list[Any] = []  # CorpusStatistics run side by side at the end
+        self.imported = False  # the statistics' modules (prepare_statistics)
         # the statistics phase: a step per statistic and corpus, reported once the scoring is done
         self.steps = steps if steps is not None else StepTracker(
             len(corpora) * len(planned(list(plan.stats or []))), progress, on_step)
@@ -560,14 +562,22 @@ class _Scoring:
                                 render=self.side_by_side and plan.out_dir is not None)
         del df, pairs, scored, frames
         if self.side_by_side and not streamed:
-            if not self.deferred:
-                _import_statistics(plan)  # once, here: the workers forked to compute them inherit the modules
+            self.prepare_statistics()
             self.deferred.append(task)
             return
         if streamed and self.background is not None and not self.last:
             self.handoff = task  # to a child once this corpus's scoring workers are gone (_CorpusByCorpus)
             return
         self.analyse_here(task, streamed)
+
+    def prepare_statistics(self) -> None:
+        """Side by side: import the statistics' modules once, in this process, so that the workers
+        forked to compute them inherit them. Called as soon as the scoring workers have their
+        chunks queued (about a second of imports for the Beta regression, while they score), and
+        at the latest when the first corpus is scored."""
+        if self.side_by_side and not self.imported:
+            self.imported = True
+            _import_statistics(self.plan)
 
     def analyse_here(self, task: Any, streamed: bool = True) -> None:
         """A scored corpus's statistics in this process, after those of the corpus before it; a

@@ -110,7 +110,8 @@ def score_jobs(jobs: Sequence[ScoringJob], *, cache: Any = None, progress: Progr
                rates: dict[str, float] | None = None,
                on_group_done: Callable[[int, list[Any]], None] | None = None,
                on_job_done: Callable[[int, ScoringStats], None] | None = None,
-               on_plan: Callable[[int, int, int], None] | None = None) -> list[Any]:
+               on_plan: Callable[[int, int, int], None] | None = None,
+               on_workers_busy: Callable[[], None] | None = None) -> list[Any]:
     """Score every job; returns one frame per job (rows aligned with its texts, one float column per
     scorer dimension, `attrs["scoring"]` a `ScoringStats`).
 
@@ -121,10 +122,13 @@ def score_jobs(jobs: Sequence[ScoringJob], *, cache: Any = None, progress: Progr
     there while workers go on scoring). `on_plan(texts, to_score, processes)` runs once the cache was
     read, before any scoring: how many texts there are, how many are not cached and in how many
     processes they will be scored (1 when none or too few for the workers), so a log line can say
-    what will actually happen. Raises `Cancelled` when `cancel` asks to stop."""
+    what will actually happen. `on_workers_busy()` runs once, when worker processes have every chunk
+    they may take queued and before this process scores its own: slow preparation done there (the
+    audit imports its statistics' modules) overlaps the workers' scoring instead of leaving them idle
+    later. Raises `Cancelled` when `cancel` asks to stop."""
     sched = _Schedule(list(jobs), cache, progress, cancel, processes, chunk_size, rates, on_group_done,
                       on_job_done)
-    sched.on_plan = on_plan
+    sched.on_plan, sched.on_workers_busy = on_plan, on_workers_busy
     return sched.run()
 
 
@@ -151,6 +155,8 @@ class _Schedule:
         self.pool: Any = None  # the executor's LocalPool, once there are chunks for workers
         self.left: dict[int, list[Any]] = {}  # id(scorer) -> [scorer, shared texts, local texts] not stored yet
         self.stolen: list[Any] = []  # futures of chunks this process scored in a worker's place
+        self.on_plan: Callable[[int, int, int], None] | None = None
+        self.on_workers_busy: Callable[[], None] | None = None
 
     # -- planning ---------------------------------------------------------------------------------
     def _plan(self) -> None:
@@ -207,7 +213,7 @@ class _Schedule:
                 run.outstanding += 1
         self.total = sum(len(r.unique) for r in self.runs)
         self.done = self.total - sum(len(n) for n in news)
-        if getattr(self, "on_plan", None) is not None:
+        if self.on_plan is not None:
             self.on_plan(self.total, self.total - self.done, self.want if self.specs and len(self.shared) > 1 else 1)
         self._emit()
 
@@ -267,6 +273,8 @@ class _Schedule:
         run up; its copy of the result is ignored, the scores are the same)."""
         while self.pool is not None and self.shared:
             self._submit(self.shared.popleft())
+        if self.pool is not None and self.in_flight and self.on_workers_busy is not None:
+            self.on_workers_busy()
         waited = 0.0
         while self.shared or self.local or self.in_flight or self.next_group < len(self.groups):
             self._harvest(0)

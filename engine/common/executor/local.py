@@ -161,7 +161,10 @@ class InProcess:
 
     def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any], *, progress: ProgressFn | None = None,
             cancel: Any = None, on_result: Callable[[int, Any], None] | None = None,
-            here: Callable[[Any], Any] | None = None, on_start: Callable[[int], None] | None = None) -> list[Any]:
+            here: Callable[[Any], Any] | None = None, on_start: Callable[[int], None] | None = None,
+            order: list[int] | None = None) -> list[Any]:
+        """One process: the tasks in task order (`order` is how a pool hands them out; here nothing
+        changes with it)."""
         tasks = list(tasks)
         run = here or fn
         out, tracker = [], ProgressTracker(len(tasks), progress)
@@ -244,16 +247,18 @@ class LocalPool:
 
     def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any], *, progress: ProgressFn | None = None,
             cancel: Any = None, on_result: Callable[[int, Any], None] | None = None,
-            here: Callable[[Any], Any] | None = None, on_start: Callable[[int], None] | None = None) -> list[Any]:
+            here: Callable[[Any], Any] | None = None, on_start: Callable[[int], None] | None = None,
+            order: list[int] | None = None) -> list[Any]:
         """`[fn(t) for t in tasks]`, the workers taking tasks from the front and this process from
         the back (with `here`, when given: e.g. one that also checks for cancel, which only this
-        process can). `on_result(i, value)` and `progress(done, total, eta)` run here as results
+        process can). `order`: the task indices in the order they are handed out (the longest
+        first, say); results, `on_result`, progress and errors stay those of task order. `on_result(i, value)` and `progress(done, total, eta)` run here as results
         come in; `on_start(i)` runs here when task i starts (here) or is handed to a free worker
         (told at this process's next look at the workers: it is busy with a task of its own). A task that fails in a worker (its error, a crash, a value that cannot be pickled)
         is run again here, so the error raised is the one the serial path raises, in task order;
         a worker's failure never reaches the caller. `cancel` is looked at between tasks and while
         waiting: then `Cancelled(done, total)`, and the workers are stopped."""
-        return _PoolMap(self, fn, list(tasks), here or fn, progress, cancel, on_result, on_start).run()
+        return _PoolMap(self, fn, list(tasks), here or fn, progress, cancel, on_result, on_start, order).run()
 
     def stop(self) -> None:
         """End a forked pool's worker processes now (the run was interrupted or failed), instead of
@@ -296,12 +301,14 @@ class _PoolMap:
 
     def __init__(self, pool: LocalPool, fn: Callable, tasks: list, here: Callable, progress: ProgressFn | None,
                  cancel: Any, on_result: Callable[[int, Any], None] | None,
-                 on_start: Callable[[int], None] | None = None) -> None:
+                 on_start: Callable[[int], None] | None = None, order: list[int] | None = None) -> None:
         self.pool, self.fn, self.tasks, self.here = pool, fn, tasks, here
         self.cancel, self.on_result, self.on_start = cancel, on_result, on_start
         self.handed: deque[int] = deque()  # handed to a worker, not yet told to `on_start` (this thread tells)
         self.lock = threading.Lock()
-        self.queue: deque[int] = deque(range(len(tasks)))
+        if order is not None and sorted(order) != list(range(len(tasks))):
+            raise ValueError(f"order must list each of the {len(tasks)} task indices once")
+        self.queue: deque[int] = deque(range(len(tasks)) if order is None else order)
         self.in_flight: dict[Future, int] = {}
         self.values: dict[int, Any] = {}
         self.redo: set[int] = set()  # failed in a worker: run again here

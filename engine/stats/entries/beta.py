@@ -78,7 +78,9 @@ def key_rows(beta: pd.DataFrame) -> list[KeyRow]:
 
 ENTRY = Statistic(
     id="beta",
-    modules=("engine.stats.models.beta", "scipy.stats", "statsmodels.api", "statsmodels.othermod.betareg"),
+    cost=3.5,  # 0.31–0.40 s on an English corpus of 8,640 sentences against 0.09–0.14 s for its files (VADER)
+    modules=("engine.stats.models.beta", "scipy.stats", "statsmodels.regression.linear_model",
+             "statsmodels.othermod.betareg"),
     label=N_("Beta regression"),
     title=N_("Beta regression (Câmara et al. 2022)"),
     paper=N_("Câmara et al. 2022: race, gender and their intersection"),

@@ -113,6 +113,7 @@ def key_rows(cf: pd.DataFrame) -> list[KeyRow]:
 
 ENTRY = Statistic(
     id="counterfactual",
+    cost=0.2,  # 0.01–0.04 s on an English corpus of 8,640 sentences against 0.09–0.14 s for its files (VADER)
     modules=("engine.stats.hypothesis_tests.counterfactual", "scipy.stats", "statsmodels.stats.multitest"),
     label=N_("Counterfactual pairs"),
     title=N_("Counterfactual pairs (Goldfarb-Tarrant et al. 2023)"),

@@ -63,6 +63,7 @@ def key_rows(paired: pd.DataFrame) -> list[KeyRow]:
 
 ENTRY = Statistic(
     id="paired",
+    cost=2.0,  # 0.18–0.20 s on an English corpus of 8,640 sentences against 0.09–0.14 s for its files (VADER)
     modules=("engine.stats.hypothesis_tests.km", "scipy.stats", "statsmodels.stats.multitest"),
     label=N_("Paired differences"),
     title=N_("Paired analysis (Kiritchenko & Mohammad 2018)"),

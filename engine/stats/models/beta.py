@@ -734,13 +734,15 @@ def _good(res) -> bool:
 
 
 def _ols_fit(y: np.ndarray, X: np.ndarray, smallest_cell: int):
-    import statsmodels.api as sm
+    # the module that defines OLS, not statsmodels.api: that one also imports the time-series,
+    # graphics and formula packages, 0.29 s of every audit's start (issue 42)
+    from statsmodels.regression.linear_model import OLS
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if smallest_cell >= 2:
-            return sm.OLS(y, X).fit(cov_type="HC3"), "HC3"
-        return sm.OLS(y, X).fit(), "nonrobust"
+            return OLS(y, X).fit(cov_type="HC3"), "HC3"
+        return OLS(y, X).fit(), "nonrobust"
 
 
 def _to_frame(fits: list[BetaFit]) -> pd.DataFrame:

@@ -82,13 +82,10 @@ def layouts_of(name: str, frame: pd.DataFrame, width: str = "page") -> tuple[lis
 
 def tables_csv(tables: list[Table]) -> bytes:
     """The tables as CSV (one flattened header per table, stars as text), one after the other."""
-    frames = []
-    for t in tables:
-        head = markdown._flat_header(t)
-        frames.append(pd.DataFrame([[c.text + c.sup for c in row] for row in t.rows], columns=head))
-    from engine.common.csv_cells import csv_text
+    from engine.common.csv_cells import csv_rows_text
 
-    return "\n".join(csv_text(f, lineterminator="\n") for f in frames).encode("utf-8")
+    return "\n".join(csv_rows_text(markdown._flat_header(t), ([c.text + c.sup for c in row] for row in t.rows))
+                     for t in tables).encode("utf-8")
 
 
 def statistic_files(name: str, frame: pd.DataFrame) -> dict[str, bytes]:

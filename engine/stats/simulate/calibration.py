@@ -139,7 +139,7 @@ def scenario_pvalues(corpus: pd.DataFrame, seed: int, scenario: Scenario = Scena
 
 def _ols_only(df: pd.DataFrame, n_permutations: int = 0, small_sample: str = "CR2", seed: int = 0) -> pd.DataFrame:
     """The OLS and permutation columns of ``beta_regression`` without the (slow) Beta fit."""
-    import statsmodels.api as sm
+    from statsmodels.regression.linear_model import OLS
     from scipy.stats import norm, t as tdist
 
     from engine.stats._common import crossed_factors
@@ -154,7 +154,7 @@ def _ols_only(df: pd.DataFrame, n_permutations: int = 0, small_sample: str = "CR
     g = names["person_id"].to_numpy()
     beta, cc = ols_cluster(y, X, g, kind=small_sample)
     cx, _ = crossed_cov(X, y - X @ beta, cc, crossed_factors(names), persons=g, cells=X)
-    hc3 = sm.OLS(y, X).fit(cov_type="HC3")
+    hc3 = OLS(y, X).fit(cov_type="HC3")
     rows = {}
     ids, codes = np.unique(g, return_inverse=True)
     cnt = np.bincount(codes)
