@@ -193,7 +193,7 @@ def test_cancel_in_a_corpus_statistics_while_scoring_goes_on_says_scoring(tmp_pa
 @forking
 @pytest.mark.parametrize("corpora, models", [
     (["no-such-corpus"], ["vader"]),
-    # the child generates the first half, this process the second: the first bad corpus's error wins
+    # the helper takes corpora from the front, this process from the back: the first bad corpus's error wins
     (["en-goldfarb2023", "no-such-corpus"], ["vader"]),
     (["no-such-corpus", "en-goldfarb2023", "en-kiritchenko2018", "another-missing-one"], ["vader"]),
     (["en-goldfarb2023", "no-such-corpus"], ["no-such-model:x"]),  # a corpus's error before a model's

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.common.executor import InProcess, LocalPool, can_fork, inherited, local_executor
+from engine.common.executor import InProcess, LocalPool, TwoEnded, can_fork, inherited, local_executor
 from engine.common.progress import Cancelled
 
 # forked workers: the watchdog thread of the suite's timeout (pyproject: timeout_method = "thread")
@@ -207,6 +207,35 @@ def test_a_task_s_error_is_raised_as_its_own_class_the_first_in_task_order(backe
     ex = InProcess() if backend == "in-process" else LocalPool(1)
     with pytest.raises(NeedsTwoArgs, match="odd at 3"), ex:  # a worker's copy could not even be unpickled
         ex.map(_fails_oddly, range(8), here=_slowly_here(_fails_oddly))
+
+
+def _take_front_slowly(n: int) -> list[int]:
+    queue, taken = inherited("two-ended"), []
+    while (i := queue.take_front()) is not None:
+        taken.append(i)
+        time.sleep(0.01)
+    return taken
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers are Linux-only")
+def test_two_ended_indices_are_each_taken_once_from_either_end():
+    """The audit's corpora: a forked helper takes from the front, this process from the back, until
+    they meet — every index exactly once, whoever is faster."""
+    if not can_fork():
+        pytest.skip("another thread runs in this test process: the pool would not be forked")
+    for pause_here in (0.005, 0.03):
+        queue = TwoEnded(40)
+        with LocalPool(1, inherit={"two-ended": queue}) as pool:
+            theirs = pool.submit(_take_front_slowly, 40)
+            mine = []
+            while (i := queue.take_back()) is not None:
+                mine.append(i)
+                time.sleep(pause_here)
+            theirs = theirs.result()
+        assert sorted(theirs + mine) == list(range(40))
+        assert theirs == list(range(len(theirs))) and mine == list(range(39, len(theirs) - 1, -1))
+        assert list(queue.front_taken()) == theirs
+        assert theirs and mine  # both took some (the helper sleeps 10 ms an index)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers are Linux-only")

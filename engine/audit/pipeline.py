@@ -194,13 +194,16 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
                          processes: int) -> tuple[list[tuple[Any, pd.DataFrame, Any]], list[Any]]:
     """The corpora and the plan's scorers, loaded.
 
-    With several processes, where a worker starts in milliseconds (forked), a worker generates the
-    first half of the corpora while this process loads the scorers, warms those that load lazily and
-    generates the other half, so that the scoring workers started next are handed warm scorers and
-    score from the moment the corpora are in. Errors are those of the serial path, in its order (the
-    first bad corpus's, then a scorer's): whatever goes wrong in the worker, its corpora are
-    generated here."""
-    from engine.common.executor import LocalPool, can_fork
+    With several processes, where a worker starts in milliseconds (forked), a helper generates
+    corpora from the front of the list while this process loads the scorers and warms those that
+    load lazily, then generates corpora from the back until the two meet (``TwoEnded``), so that
+    the scoring workers started next are handed warm scorers and both processes finish together.
+    (Importing the statistics' modules here instead, about a second, left the helper idle for 0.4 s
+    of it; they are imported while the scoring workers score, ``_Scoring.prepare_statistics``.)
+    Errors are those of the serial path, in its order (the first bad corpus's, then a scorer's): a
+    corpus whose build failed anywhere, or that the helper took and did not hand back, is generated
+    here in its turn."""
+    from engine.common.executor import LocalPool, TwoEnded, can_fork
 
     # one corpus is built here: built in a worker, its table came back pickled — for a corpus of a
     # million sentences 13 s and 400 MB more than building it here (bench/bench_growth.py, issue 42)
@@ -208,22 +211,32 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
         corpora = _load_corpora(plan, result, say)
         return corpora, _load_scorers(plan, lambda: _sentence_ids(corpora), result)
     names, want_pairs = list(plan.corpora), _wants_pairs(plan)
-    theirs, mine = names[:(len(names) + 1) // 2], names[(len(names) + 1) // 2:]  # this process loads the scorers too
+    queue = TwoEnded(len(names))
+    mine: dict[int, Any] = {}  # index -> (corpora, records, lines) built here
+    failed: set[int] = set()  # indices whose build failed here (built again in their turn)
     built: list[tuple[Any, pd.DataFrame, Any]] = []
-    own: list[Any] = []
-    with LocalPool(1) as helper:
-        pending = helper.submit(_build_corpora, theirs, want_pairs)
+    with LocalPool(1, inherit={_CORPUS_QUEUE: queue}) as helper:
+        pending = helper.submit(_build_from_front, names, want_pairs)
 
         def corpora_now() -> list[tuple[Any, pd.DataFrame, Any]]:
-            if not built:
+            if built:
+                return built
+            while not failed and (k := queue.take_back()) is not None:
                 try:
-                    first = pending.result()
-                except Exception:  # noqa: BLE001 - redone here: a bad corpus's error is the serial path's
-                    first = _build_corpora(theirs, want_pairs)
-                parts = [first, own[0] if own else _build_corpora(mine, want_pairs)]
-                _record_corpora(result, {k: v for part in parts for k, v in part[1].items()},
-                                [line for part in parts for line in part[2]], say)
-                built.extend(c for part in parts for c in part[0])
+                    mine[k] = _build_corpora([names[k]], want_pairs)
+                except Exception:  # noqa: BLE001 - raised in its turn below, unless an earlier corpus fails
+                    failed.add(k)
+            try:
+                parts = dict(pending.result())
+            except Exception:  # noqa: BLE001 - redone here: a bad corpus's error is the serial path's
+                parts = {}
+            parts.update(mine)
+            # in the serial order: a corpus neither process handed over is built here (and raises first)
+            ordered = [parts[k] if k in parts and k not in failed else _build_corpora([names[k]], want_pairs)
+                       for k in range(len(names))]
+            _record_corpora(result, {key: v for part in ordered for key, v in part[1].items()},
+                            [line for part in ordered for line in part[2]], say)
+            built.extend(c for part in ordered for c in part[0])
             return built
 
         try:
@@ -232,8 +245,6 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
                 warm = getattr(scorer, "warm", None)
                 if callable(warm):
                     warm()
-            if not built:
-                own.append(_build_corpora(mine, want_pairs))
             return corpora_now(), scorers
         except Exception:
             if not built:
@@ -241,15 +252,37 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
             raise
 
 
+_CORPUS_QUEUE = "engine.audit.pipeline.corpora"  # the key the corpora's TwoEnded is handed to the helper under
+
+
+def _build_from_front(names: list[str], want_pairs: bool) -> list[tuple[int, Any]]:
+    """In the forked helper: (index, ``_build_corpora`` of that corpus) for each corpus it takes from
+    the front of the shared list, until none is left (or one fails: raised, and redone by the audit)."""
+    from engine.common.executor import inherited
+
+    queue = inherited(_CORPUS_QUEUE)
+    if queue is None:
+        raise RuntimeError("the corpus helper was not forked: the audit process generates the corpora")
+    out = []
+    while (k := queue.take_front()) is not None:
+        out.append((k, _build_corpora([names[k]], want_pairs)))
+    return out
+
+
 def _import_statistics(plan: AuditPlan) -> None:
-    """The modules the plan's statistics import when they first run (the registry's `modules`)."""
+    """The modules the plan's statistics import when they first run (the registry's `modules`), so
+    that the workers forked to compute them inherit them. One that cannot be imported is left to the
+    statistic that needs it, which reports it where the serial path does."""
     import importlib
 
     from engine.stats import registry
 
     for sid in plan.stats or []:
         for module in registry.get(sid).modules:
-            importlib.import_module(module)
+            try:
+                importlib.import_module(module)
+            except ImportError:
+                pass
 
 
 def plan_texts(plan: AuditPlan) -> tuple[dict[str, list[str]], dict[str, str]]:
