@@ -68,6 +68,42 @@ def test_the_longest_steps_are_handed_out_first():
     assert handed[-1] == Step(0, "counterfactual") and sorted(handing_order(tasks, plan)) == list(range(len(plan)))
 
 
+@forking
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_every_score_is_committed_to_the_cache_when_the_statistics_run_side_by_side(tmp_path, jobs,
+                                                                                      monkeypatch):
+    """With two processes the cache's last rows are committed while the statistics' worker computes
+    (`meanwhile`), not before forking it, and not left to the cache's closing: once the statistics
+    are done, every scored text is in the cache."""
+    import sqlite3
+
+    from engine.audit.cache import ScoreCache
+    from testkit.audit_fixtures import write_mini_corpus
+
+    left_at_close = []
+    real_close = ScoreCache.close
+    monkeypatch.setattr(ScoreCache, "close", lambda self: (left_at_close.append(self.pending), real_close(self)))
+    plan = _plan(tmp_path, write_mini_corpus(tmp_path), jobs, stats=("paired",))
+    result = run_audit(plan)
+    assert left_at_close == [0]
+    scoring = result.manifest["scoring"]
+    with sqlite3.connect(result.manifest["cache"]["path"]) as db:
+        rows = db.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
+    assert rows == sum(job["scored"] for job in scoring) > 0
+    assert result.manifest["cache"]["writes"] == rows
+
+
+def test_meanwhile_runs_once_whoever_computes(tmp_path):
+    from engine.audit.analysis import analyse_together
+    from engine.results.result import AuditResult
+
+    calls = []
+    for processes in (1, 2):
+        analyse_together([], AuditResult(None), calls.append, lambda: None, processes=processes,
+                         meanwhile=lambda: calls.append(processes))
+    assert calls == [1, 2]
+
+
 def _plan(tmp_path, corpus, jobs, stats=("paired", "counterfactual", "beta")):
     return AuditPlan([str(corpus), "en-goldfarb2023", "en-kiritchenko2018"], ["vader", "textblob"],
                      stats=list(stats), cache_dir=tmp_path / f"c{jobs}", out_dir=tmp_path / f"out{jobs}",

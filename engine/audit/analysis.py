@@ -119,15 +119,25 @@ def handing_order(tasks: list[CorpusStatistics], plan: list[Step]) -> list[int]:
 
 
 def analyse_together(tasks: list[CorpusStatistics], result: AuditResult, say: LogFn,
-                     stop_here: Callable[[], None], *, processes: int, steps: StepTracker | None = None) -> None:
+                     stop_here: Callable[[], None], *, processes: int, steps: StepTracker | None = None,
+                     meanwhile: Callable[[], None] | None = None) -> None:
     """Run `tasks` in up to `processes` processes (this one included) and add what they compute to
     `result`, in the serial path's order. `stop_here()` raises the audit's `Cancelled` when the run is
-    to stop; `steps` is told as each statistic starts here and as each one ends, here or in a worker."""
+    to stop; `steps` is told as each statistic starts here and as each one ends, here or in a worker.
+    `meanwhile()` runs once in this process, after the workers were handed their first steps (the
+    audit commits the score cache's last rows there), or first where no worker is used."""
     from engine.common.executor import LocalPool
     from engine.stats import registry
 
     plan = steps_of(tasks)
+    first = [meanwhile] if meanwhile is not None else []
+
+    def before_own_step() -> None:
+        while first:
+            first.pop()()
+
     if processes < 2 or len(plan) < 2:
+        before_own_step()
         parts = [_run_step(tasks, step, result.out_dir, stop_here, steps) for step in plan]
     else:
         say(f"statistics of {len(tasks)} corpora side by side in {processes} processes")
@@ -141,11 +151,15 @@ def analyse_together(tasks: list[CorpusStatistics], result: AuditResult, say: Lo
             if steps is not None and counted[i]:
                 steps.start(registry.get(plan[i].stat).label, tasks[plan[i].k].corpus.id)
 
+        def here(i: int) -> _Block:
+            before_own_step()
+            return _run_step(tasks, plan[i], result.out_dir, stop_here)
+
         with LocalPool(processes - 1, inherit={_BLOCKS: (tasks, plan)}) as pool:
             # in a worker, cancel is not looked at: the audit process checks it and stops the workers
             parts = pool.map(partial(_step_handed, out_dir=result.out_dir), range(len(plan)), cancel=stop_here,
-                             here=lambda i: _run_step(tasks, plan[i], result.out_dir, stop_here),
-                             on_result=done, on_start=started, order=handing_order(tasks, plan))
+                             here=here, on_result=done, on_start=started, order=handing_order(tasks, plan))
+        before_own_step()  # (this process took no step)
     for part in parts:  # the serial order
         _merge(result, part, say)
 

@@ -351,14 +351,17 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
     rates = _probe_speeds(corpora, scorers, cache, result, cancel, say)
     score_jobs(run.jobs, cache=cache, progress=run.relay, cancel=cancel, processes=processes, rates=rates,
                on_group_done=run.corpus_done, on_job_done=run.job_done, on_plan=run.planned,
-               on_workers_busy=run.prepare_statistics)
-    _after_scoring(run, scorers, result, say)
+               on_workers_busy=run.prepare_statistics, commit_at_end=not run.side_by_side)
+    # side by side, the cache's last rows are committed once the statistics' workers are at work
+    _after_scoring(run, scorers, result, say, meanwhile=cache.flush if run.side_by_side else None)
     return run.total
 
 
-def _after_scoring(run: _Scoring, scorers: list, result: AuditResult, say: LogFn) -> None:
+def _after_scoring(run: _Scoring, scorers: list, result: AuditResult, say: LogFn,
+                   meanwhile: Callable[[], None] | None = None) -> None:
     """Once every corpus is scored: the scorers' closing warnings, the statistics held to the end, what
-    the scorers learnt while scoring, and a last look at cancel."""
+    the scorers learnt while scoring, and a last look at cancel. ``meanwhile()`` runs once, while
+    the statistics' workers compute (``analyse_together``), or before the statistics if none are held."""
     for scorer in scorers:  # what a scorer can tell only once every text was asked for (a prediction
         closing = getattr(scorer, "closing_warnings", None)  # file's rows for sentences of no corpus)
         if callable(closing):
@@ -366,7 +369,7 @@ def _after_scoring(run: _Scoring, scorers: list, result: AuditResult, say: LogFn
             for warning in _new_warnings(scorer, result):
                 say(f"  warning: {warning}")
     run.begin_statistics()
-    run.deferred_statistics()
+    run.deferred_statistics(meanwhile)
     for scorer in scorers:  # what a scorer learnt while scoring (e.g. an LLM's label mass) goes on record
         describe = getattr(scorer, "describe", None)
         if callable(describe) and scorer.name in result.manifest["scorers"]:
@@ -640,14 +643,16 @@ class _Scoring:
         self.phase("statistics", self.steps.total)
         self.steps.begin()
 
-    def deferred_statistics(self) -> None:
+    def deferred_statistics(self, meanwhile: Callable[[], None] | None = None) -> None:
         """The statistics held to the end, side by side (the scoring workers are gone: a fresh pool
-        is forked with the statistics' modules imported)."""
+        is forked with the statistics' modules imported); ``meanwhile()`` once its workers are at work."""
         if self.deferred:
             from .analysis import analyse_together
 
             analyse_together(self.deferred, self.result, self.say, self.stop_here, processes=self.processes,
-                             steps=self.steps)
+                             steps=self.steps, meanwhile=meanwhile)
+        elif meanwhile is not None:
+            meanwhile()
 
 
 def _streamed_line(cid: str, sentences: int) -> str:

@@ -111,7 +111,7 @@ def score_jobs(jobs: Sequence[ScoringJob], *, cache: Any = None, progress: Progr
                on_group_done: Callable[[int, list[Any]], None] | None = None,
                on_job_done: Callable[[int, ScoringStats], None] | None = None,
                on_plan: Callable[[int, int, int], None] | None = None,
-               on_workers_busy: Callable[[], None] | None = None) -> list[Any]:
+               on_workers_busy: Callable[[], None] | None = None, commit_at_end: bool = True) -> list[Any]:
     """Score every job; returns one frame per job (rows aligned with its texts, one float column per
     scorer dimension, `attrs["scoring"]` a `ScoringStats`).
 
@@ -125,10 +125,13 @@ def score_jobs(jobs: Sequence[ScoringJob], *, cache: Any = None, progress: Progr
     what will actually happen. `on_workers_busy()` runs once, when worker processes have every chunk
     they may take queued and before this process scores its own: slow preparation done there (the
     audit imports its statistics' modules) overlaps the workers' scoring instead of leaving them idle
-    later. Raises `Cancelled` when `cancel` asks to stop."""
+    later. `commit_at_end=False`: the cache's last rows are left for the caller to commit (``flush``)
+    when the call returns normally (a cancelled or failed call still commits them); the audit does it
+    while its statistics' workers compute, instead of before forking them (0.06 s of 37,000 rows).
+    Raises `Cancelled` when `cancel` asks to stop."""
     sched = _Schedule(list(jobs), cache, progress, cancel, processes, chunk_size, rates, on_group_done,
                       on_job_done)
-    sched.on_plan, sched.on_workers_busy = on_plan, on_workers_busy
+    sched.on_plan, sched.on_workers_busy, sched.commit_at_end = on_plan, on_workers_busy, commit_at_end
     return sched.run()
 
 
@@ -157,6 +160,7 @@ class _Schedule:
         self.stolen: list[Any] = []  # futures of chunks this process scored in a worker's place
         self.on_plan: Callable[[int, int, int], None] | None = None
         self.on_workers_busy: Callable[[], None] | None = None
+        self.commit_at_end = True
 
     # -- planning ---------------------------------------------------------------------------------
     def _plan(self) -> None:
@@ -240,8 +244,11 @@ class _Schedule:
                     self.pool.stop()  # wait for the pool's thread (left running, it wrote to a closed pipe
                     busy = False  # at exit: "Exception ignored … Bad file descriptor")
                 self.pool.shutdown(wait=not busy)
-            if self.cache is not None and hasattr(self.cache, "flush"):
-                self.cache.flush()  # what was scored is kept, also when cancelled or failed
+            # what was scored is kept, also when cancelled or failed; a caller that commits the last
+            # rows itself (the audit, once its statistics' workers are at work) says so
+            if self.cache is not None and hasattr(self.cache, "flush") and (
+                    self.commit_at_end or sys.exc_info()[0] is not None):
+                self.cache.flush()
         return [self.frames[j] for j in range(len(self.runs))]
 
     def _start_pool(self) -> None:
