@@ -104,7 +104,9 @@ def _ratios(label: str, pairs: list[tuple[float, float]]) -> str:
 FREE_CORES = 1.8  # a control at least this high: the second core was free for that pair
 
 
-def _burn(n: int = 3_000_000) -> int:
+def _burn(n: int = 15_000_000) -> int:  # about half a second a piece, so that handing the task to the
+    # worker weighs little in the control (alternated on this machine, 2026-11-28 08:08 UTC: 3,000,000
+    # read 1.64-1.81x, 15,000,000 read 1.70-2.02x)
     total = 0
     for i in range(n):
         total += i
