@@ -4,9 +4,10 @@ audit process, the demo and notebooks all call ``run_audit``; nothing else compo
 Steps: corpora (generate sentences and counterfactual pairs) → scoring (every scorer over every
 corpus, through the score cache, one progress bar) → statistics (the registry's entries) →
 association tests (optional) → files → HTML report (optional). With ``jobs`` above 1 the steps ask
-the executor (engine.common.executor) for processes: a worker generates half of the corpora while
-this process loads the scorers, worker processes score chunks beside this one (engine.audit.schedule),
-and the statistics of the corpora run side by side once the scores are in (engine.audit.analysis).
+the executor (engine.common.executor) for processes: a helper generates corpora from the front of
+the list while this process loads the scorers and generates them from the back, worker processes
+score chunks beside this one while it imports the statistics' modules (engine.audit.schedule), and
+the statistics of the corpora run side by side once the scores are in (engine.audit.analysis).
 Where workers cannot be forked (not Linux, or other threads in this process) only the scoring uses
 them, and each corpus's statistics run here as soon as its scores are in.
 
