@@ -16,6 +16,7 @@ about 1x with one), and the summary gives the ratios of the pairs whose control 
 (>= 1.8x) apart from the others.
 
     python bench/bench_parallel_scoring.py [REPEATS]
+    python bench/bench_parallel_scoring.py --timeline [REPEATS]   # seconds per phase, jobs 1 and 2
 """
 from __future__ import annotations
 
@@ -187,8 +188,55 @@ def main(repeats: int = 1) -> None:
     print(f"controls: {', '.join(f'{c:.2f}x' for c, _r in audit_pairs)} (two busy processes against one: "
           f"the ceiling of any ratio here)")
 
+#: the log lines that close a phase of the default command, and the phase's name
+_MILESTONES = [("en-goldfarb2023: ", "start and corpora"), ("texts (", "speed probe and cache lookups"),
+               ("scoring 69,120/69,120", "scoring (and, with two processes, the statistics' imports)"),
+               ("statistics 12/12", "statistics"), ("results written", "writing the folder")]
+
+
+def timeline(jobs: int, work: Path) -> list[tuple[str, float]]:
+    """(phase, seconds) of the default command, each phase ending at its milestone log line as read
+    from outside (stderr, line-buffered), the last one at the process's exit (summary and exit)."""
+    stamp = time.monotonic_ns()
+    cmd = [sys.executable, "-u", str(ROOT / "main.py"), "audit", "--corpus", *CORPORA, "--model", *MODELS,
+           "--out", str(work / f"timeline-{jobs}-{stamp}"), "--cache-dir", str(work / f"timeline-cache-{jobs}-{stamp}"),
+           "--jobs", str(jobs)]
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, bufsize=1)
+    seen: dict[str, float] = {}
+    for line in proc.stderr:
+        for mark, phase in _MILESTONES:
+            if phase not in seen and mark in line and (mark != "en-goldfarb2023: " or "sentences" in line):
+                seen[phase] = time.perf_counter() - t
+    proc.wait()
+    ends = [(phase, seen[phase]) for _mark, phase in _MILESTONES if phase in seen] + \
+           [("summary and exit", time.perf_counter() - t)]
+    return [(phase, end - (ends[i - 1][1] if i else 0.0)) for i, (phase, end) in enumerate(ends)]
+
+
+def print_timelines(repeats: int) -> None:
+    """`--timeline`: the median seconds of each phase of the default command, jobs 1 and 2."""
+    with tempfile.TemporaryDirectory() as d:
+        runs = {1: [], 2: []}
+        for _ in range(repeats):
+            for jobs in (1, 2):
+                runs[jobs].append(timeline(jobs, Path(d)))
+    print(f"phases of the default command (median of {repeats} alternated runs; {load()})")
+    print(f"{'phase':<60} {'jobs 1':>8} {'jobs 2':>8}")
+    for i, (phase, _s) in enumerate(runs[1][0]):
+        one, two = (_median([run[i][1] for run in runs[j]]) for j in (1, 2))
+        print(f"{phase:<60} {one:8.2f} {two:8.2f}")
+    print(f"{'total':<60} {_median([sum(s for _p, s in run) for run in runs[1]]):8.2f} "
+          f"{_median([sum(s for _p, s in run) for run in runs[2]]):8.2f}")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and not sys.argv[1].isdigit():
-        print(__doc__.strip().splitlines()[0] + "\n\nusage: python bench/bench_parallel_scoring.py [REPEATS]")
-        sys.exit(0 if sys.argv[1] in ("-h", "--help") else 2)
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
+    args = sys.argv[1:]
+    if args[:1] == ["--timeline"]:
+        print_timelines(int(args[1]) if len(args) > 1 else 3)
+        sys.exit(0)
+    if args and not args[0].isdigit():
+        print(__doc__.strip().splitlines()[0] + "\n\nusage: python bench/bench_parallel_scoring.py [REPEATS]\n"
+              "       python bench/bench_parallel_scoring.py --timeline [REPEATS]")
+        sys.exit(0 if args[0] in ("-h", "--help") else 2)
+    main(int(args[0]) if args else 1)

@@ -210,6 +210,24 @@ def test_bad_corpus_with_two_processes_gives_the_serial_error(tmp_path, corpora,
     assert ("no-such-corpus" in messages[0][1]) == ("no-such-corpus" in corpora)
 
 
+@forking
+def test_the_corpus_helper_leaves_no_handoff_folder(tmp_path, monkeypatch):
+    """Corpora built by the helper come back through files in a private folder: gone afterwards,
+    also when a corpus fails."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    ok = AuditPlan(["en-goldfarb2023", "en-kiritchenko2018", "en-camara2022-arab"], ["vader"], stats=["paired"],
+                   cache_dir=tmp_path / "c", settings={"jobs": 2, "n_resamples": 0})
+    assert len(run_audit(ok).scores) == 3
+    bad = AuditPlan(["en-goldfarb2023", "no-such-corpus"], ["vader"], stats=["paired"], cache_dir=tmp_path / "c",
+                    settings={"jobs": 2})
+    with pytest.raises(Exception, match="no-such-corpus"):
+        run_audit(bad)
+    assert not list((tmp_path / "tmp").glob("eec-handoff-*"))
+
+
 def test_two_processes_write_the_same_folder_as_one(tmp_path):
     """Corpora generated in a forked child, statistics overlapping the scoring, files of finished
     corpora rendered early: the results folder is the one a single process writes."""

@@ -238,6 +238,30 @@ def test_two_ended_indices_are_each_taken_once_from_either_end():
         assert theirs and mine  # both took some (the helper sleeps 10 ms an index)
 
 
+def _handed(folder):
+    from engine.common.executor.handoff import hand_over
+
+    return hand_over({"big": b"x" * 3_000_000, "pid": os.getpid()}, folder)
+
+
+def test_a_large_result_comes_back_through_a_private_file_that_is_then_removed(tmp_path):
+    from engine.common.executor.handoff import handoff_folder, take_over
+
+    folder = handoff_folder()
+    try:
+        assert (folder.stat().st_mode & 0o777) == 0o700  # nobody else may put a pickle there
+        with LocalPool(1) as pool:
+            path = pool.submit(_handed, folder).result()
+        assert path.parent == folder and path.stat().st_size > 3_000_000
+        value = take_over(path)
+        assert value["big"] == b"x" * 3_000_000 and value["pid"] != os.getpid()
+        assert not path.exists()
+    finally:
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers are Linux-only")
 def test_a_forked_pool_hands_its_workers_what_it_is_given():
     if not can_fork():

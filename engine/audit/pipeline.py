@@ -19,8 +19,9 @@ score cache.
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from engine.common.errors import UsageError
 from engine.common.progress import Cancelled, LogFn, PhaseFn, ProgressFn, StepFn, StepTracker, is_cancelled
@@ -205,6 +206,7 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
     corpus whose build failed anywhere, or that the helper took and did not hand back, is generated
     here in its turn."""
     from engine.common.executor import LocalPool, TwoEnded, can_fork
+    from engine.common.executor.handoff import handoff_folder, take_over
 
     # one corpus is built here: built in a worker, its table came back pickled — for a corpus of a
     # million sentences 13 s and 400 MB more than building it here (bench/bench_growth.py, issue 42)
@@ -213,14 +215,15 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
         return corpora, _load_scorers(plan, lambda: _sentence_ids(corpora), result)
     names, want_pairs = list(plan.corpora), _wants_pairs(plan)
     queue = TwoEnded(len(names))
-    mine: dict[int, Any] = {}  # index -> (corpora, records, lines) built here
+    mine: dict[int, Any] = {}  # index -> (corpora, records, lines) built here or handed over
     failed: set[int] = set()  # indices whose build failed here (built again in their turn)
     built: list[tuple[Any, pd.DataFrame, Any]] = []
-    with LocalPool(1, inherit={_CORPUS_QUEUE: queue}) as helper:
+    folder = handoff_folder()
+    with LocalPool(1, inherit={_CORPUS_QUEUE: queue}) as helper, _removed_after(folder):
         # one task a corpus, each taking the next corpus from the front when it runs (None once the
-        # two ends have met): every corpus is pickled back as soon as it is built, while the helper
-        # builds the next, instead of all of them at the end (0.1-0.2 s of waiting here)
-        pending = [helper.submit(_build_from_front, names, want_pairs) for _ in names]
+        # two ends have met); each comes back through a file as soon as it is built (handoff: through
+        # the pool's pipe, a corpus took 0.16 s while this process was generating another)
+        pending = [helper.submit(_build_from_front, names, want_pairs, folder) for _ in names]
 
         def corpora_now() -> list[tuple[Any, pd.DataFrame, Any]]:
             if built:
@@ -230,15 +233,14 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
                     mine[k] = _build_corpora([names[k]], want_pairs)
                 except Exception:  # noqa: BLE001 - raised in its turn below, unless an earlier corpus fails
                     failed.add(k)
-            parts = {}
-            for fut in pending:
+            while pending:  # (once: a second call, after an error, finds them in `mine`)
                 try:
-                    taken = fut.result()
+                    taken = pending.pop(0).result()
                 except Exception:  # noqa: BLE001 - redone here: a bad corpus's error is the serial path's
                     continue
                 if taken is not None:
-                    parts[taken[0]] = taken[1]
-            parts.update(mine)
+                    mine[taken[0]] = take_over(taken[1])
+            parts = mine
             # in the serial order: a corpus neither process handed over is built here (and raises first)
             ordered = [parts[k] if k in parts and k not in failed else _build_corpora([names[k]], want_pairs)
                        for k in range(len(names))]
@@ -263,17 +265,28 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
 _CORPUS_QUEUE = "engine.audit.pipeline.corpora"  # the key the corpora's TwoEnded is handed to the helper under
 
 
-def _build_from_front(names: list[str], want_pairs: bool) -> tuple[int, Any] | None:
-    """In the forked helper: (index, ``_build_corpora`` of that corpus) for the next corpus at the
-    front of the shared list, or None when none is left (a corpus that fails raises: the audit
-    process generates it again in its turn)."""
+def _build_from_front(names: list[str], want_pairs: bool, folder: Path) -> tuple[int, Path] | None:
+    """In the forked helper: (index, the file in ``folder`` holding ``_build_corpora`` of that corpus)
+    for the next corpus at the front of the shared list, or None when none is left (a corpus that
+    fails raises: the audit process generates it again in its turn)."""
     from engine.common.executor import inherited
+    from engine.common.executor.handoff import hand_over
 
     queue = inherited(_CORPUS_QUEUE)
     if queue is None:
         raise RuntimeError("the corpus helper was not forked: the audit process generates the corpora")
     k = queue.take_front()
-    return None if k is None else (k, _build_corpora([names[k]], want_pairs))
+    return None if k is None else (k, hand_over(_build_corpora([names[k]], want_pairs), folder))
+
+
+@contextmanager
+def _removed_after(folder: Path) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _import_statistics(plan: AuditPlan) -> None:
