@@ -48,10 +48,11 @@ def test_the_tables_laid_out_beside_are_the_same_files(result, tmp_path, monkeyp
     one, one_problems = _written(result, tmp_path / "one", 1)
     assert made == []
     two, two_problems = _written(result, tmp_path / "two", 2)
-    assert made == ["_all_layout_files"], "the tables were not laid out in a child"
+    assert made == ["_beside"], "the tables were not laid out (nor the summaries made) in a child"
     one.pop("manifest.json"), two.pop("manifest.json")
     assert one == two and one_problems == two_problems
     assert "tables/paired.tex" in two and "tables/counterfactual.md" in two
+    assert two["summary.txt"] == one["summary.txt"] and "Kiritchenko & Mohammad" in two["summary.txt"].decode()
 
 
 def test_a_table_that_cannot_be_laid_out_is_the_same_problem(result, tmp_path):

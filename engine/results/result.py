@@ -84,11 +84,14 @@ class AuditResult:
                 setattr(self, name, Frames(frames))
             getattr(self, name).home = self.out_dir
 
-    def summary(self) -> str:
-        parts = []
-        for _name, items in self.results.items():
-            for r in items:
-                parts.append(r.summary())
+    def result_summaries(self) -> list[str]:
+        """Each result's own summary, in order (the long part of ``summary``)."""
+        return [r.summary() for items in self.results.values() for r in items]
+
+    def summary(self, summaries: list[str] | None = None) -> str:
+        """The results' summaries (``result_summaries``, or ``summaries`` made beforehand: the writer
+        has a child make them while it writes) and the problems."""
+        parts = list(self.result_summaries() if summaries is None else summaries)
         if self.problems:
             parts.append("problems:\n" + "\n".join(f"  - {p}" for p in self.problems))
         return "\n\n".join(parts)
