@@ -196,7 +196,11 @@ _MILESTONES = [("en-goldfarb2023: ", "start and corpora"), ("texts (", "speed pr
 
 def timeline(jobs: int, work: Path) -> list[tuple[str, float]]:
     """(phase, seconds) of the default command, each phase ending at its milestone log line as read
-    from outside (stderr, line-buffered), the last one at the process's exit (summary and exit)."""
+    from outside (stderr, line-buffered), the last one at the process's exit (summary and exit),
+    then ("CPU of all its processes", seconds): the command's and every process it forked."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     stamp = time.monotonic_ns()
     cmd = [sys.executable, "-u", str(ROOT / "main.py"), "audit", "--corpus", *CORPORA, "--model", *MODELS,
            "--out", str(work / f"timeline-{jobs}-{stamp}"), "--cache-dir", str(work / f"timeline-cache-{jobs}-{stamp}"),
@@ -211,7 +215,13 @@ def timeline(jobs: int, work: Path) -> list[tuple[str, float]]:
     proc.wait()
     ends = [(phase, seen[phase]) for _mark, phase in _MILESTONES if phase in seen] + \
            [("summary and exit", time.perf_counter() - t)]
-    return [(phase, end - (ends[i - 1][1] if i else 0.0)) for i, (phase, end) in enumerate(ends)]
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # (forked workers are waited for: counted)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return [(phase, end - (ends[i - 1][1] if i else 0.0)) for i, (phase, end) in enumerate(ends)] + \
+        [(_CPU, cpu)]
+
+
+_CPU = "CPU of all its processes"
 
 
 def print_timelines(repeats: int) -> None:
@@ -224,10 +234,17 @@ def print_timelines(repeats: int) -> None:
     print(f"phases of the default command (median of {repeats} alternated runs; {load()})")
     print(f"{'phase':<60} {'jobs 1':>8} {'jobs 2':>8}")
     for i, (phase, _s) in enumerate(runs[1][0]):
+        if phase == _CPU:
+            continue
         one, two = (_median([run[i][1] for run in runs[j]]) for j in (1, 2))
         print(f"{phase:<60} {one:8.2f} {two:8.2f}")
-    print(f"{'total':<60} {_median([sum(s for _p, s in run) for run in runs[1]]):8.2f} "
-          f"{_median([sum(s for _p, s in run) for run in runs[2]]):8.2f}")
+    walls = {j: _median([sum(s for p, s in run if p != _CPU) for run in runs[j]]) for j in (1, 2)}
+    cpus = {j: _median([dict(run)[_CPU] for run in runs[j]]) for j in (1, 2)}
+    print(f"{'total':<60} {walls[1]:8.2f} {walls[2]:8.2f}   ({walls[1] / walls[2]:.2f}x)")
+    print(f"{_CPU:<60} {cpus[1]:8.2f} {cpus[2]:8.2f}")
+    print(f"with two processes, the cores' idle time: 2 x {walls[2]:.2f} - {cpus[2]:.2f} = "
+          f"{2 * walls[2] - cpus[2]:.2f} s; all of it used, the command would take {cpus[2] / 2:.2f} s "
+          f"({walls[1] / (cpus[2] / 2):.2f}x)")
 
 
 if __name__ == "__main__":
