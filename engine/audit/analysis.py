@@ -112,7 +112,7 @@ def handing_order(tasks: list[CorpusStatistics], plan: list[Step]) -> list[int]:
 
     def cost(i: int) -> float:
         step = plan[i]
-        per_row = 1.0 if step.stat is None else float(getattr(registry.get(step.stat), "cost", 1.0))
+        per_row = 1.0 if step.stat is None else float(registry.get(step.stat).cost)
         return per_row * len(tasks[step.k].scores)
 
     return sorted(range(len(plan)), key=lambda i: -cost(i))

@@ -219,7 +219,7 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
     failed: set[int] = set()  # indices whose build failed here (built again in their turn)
     built: list[tuple[Any, pd.DataFrame, Any]] = []
     folder = handoff_folder()
-    with LocalPool(1, inherit={_CORPUS_QUEUE: queue}) as helper, _removed_after(folder):
+    with _removed_after(folder), LocalPool(1, inherit={_CORPUS_QUEUE: queue}) as helper:  # (helper ends first)
         # one task a corpus, each taking the next corpus from the front when it runs (None once the
         # two ends have met); each comes back through a file as soon as it is built (handoff: through
         # the pool's pipe, a corpus took 0.16 s while this process was generating another)
@@ -240,9 +240,8 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
                     continue
                 if taken is not None:
                     mine[taken[0]] = take_over(taken[1])
-            parts = mine
             # in the serial order: a corpus neither process handed over is built here (and raises first)
-            ordered = [parts[k] if k in parts and k not in failed else _build_corpora([names[k]], want_pairs)
+            ordered = [mine[k] if k in mine and k not in failed else _build_corpora([names[k]], want_pairs)
                        for k in range(len(names))]
             _record_corpora(result, {key: v for part in ordered for key, v in part[1].items()},
                             [line for part in ordered for line in part[2]], say)
@@ -629,7 +628,7 @@ class _Scoring:
     def prepare_statistics(self) -> None:
         """Side by side: import the statistics' modules once, in this process, so that the workers
         forked to compute them inherit them. Called as soon as the scoring workers have their
-        chunks queued (about a second of imports for the Beta regression, while they score), and
+        chunks queued (0.8 s of imports for the Beta regression, while they score), and
         at the latest when the first corpus is scored."""
         if self.side_by_side and not self.imported:
             self.imported = True

@@ -252,11 +252,13 @@ class LocalPool:
         """`[fn(t) for t in tasks]`, the workers taking tasks from the front and this process from
         the back (with `here`, when given: e.g. one that also checks for cancel, which only this
         process can). `order`: the task indices in the order they are handed out (the longest
-        first, say); results, `on_result`, progress and errors stay those of task order. `on_result(i, value)` and `progress(done, total, eta)` run here as results
-        come in; `on_start(i)` runs here when task i starts (here) or is handed to a free worker
-        (told at this process's next look at the workers: it is busy with a task of its own). A task that fails in a worker (its error, a crash, a value that cannot be pickled)
-        is run again here, so the error raised is the one the serial path raises, in task order;
-        a worker's failure never reaches the caller. `cancel` is looked at between tasks and while
+        first, say); results, `on_result`, progress and errors stay those of task order.
+        `on_result(i, value)` and `progress(done, total, eta)` run here as results come in;
+        `on_start(i)` runs here when task i starts (here) or is handed to a free worker (told at
+        this process's next look at the workers: it is busy with a task of its own). A task that
+        fails in a worker (its error, a crash, a value that cannot be pickled) is run again here,
+        so the error raised is the one the serial path raises, in task order; a worker's failure
+        never reaches the caller. `cancel` is looked at between tasks and while
         waiting: then `Cancelled(done, total)`, and the workers are stopped."""
         return _PoolMap(self, fn, list(tasks), here or fn, progress, cancel, on_result, on_start, order).run()
 
