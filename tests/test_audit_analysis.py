@@ -93,6 +93,47 @@ def test_every_score_is_committed_to_the_cache_when_the_statistics_run_side_by_s
     assert result.manifest["cache"]["writes"] == rows
 
 
+@forking
+def test_a_cache_that_cannot_commit_stops_the_run_at_once_even_when_cancelled_later(tmp_path, monkeypatch):
+    """Side by side, the score cache's last commit happens as the statistics start, and fails (a
+    full disk); the user then presses Cancel. The run stops on the full disk, naming the cache, as
+    one process does when its last commit ends the scoring — the commit's error is not held back as
+    a statistic's, where a later Cancel hid it and its rows were lost unsaid (review, issue 42)."""
+    import threading
+
+    from engine.audit import cache as cache_module
+    from engine.audit import pipeline
+    from engine.models.errors import ModelError
+    from testkit.audit_fixtures import write_mini_corpus
+
+    state = {"statistics": False}
+    real_begin, real_flush = pipeline._Scoring.begin_statistics, cache_module.ScoreCache.flush
+
+    def begin(self):
+        state["statistics"] = True
+        real_begin(self)
+
+    def flush(self):
+        if state["statistics"] and self.pending:
+            raise ModelError(str(self.path), "the disk holding the score cache is full")
+        real_flush(self)
+
+    cancel = threading.Event()
+    real_step = CorpusStatistics.run_step
+
+    def step(self, *args):
+        cancel.set()  # Cancel, while the statistics run
+        return real_step(self, *args)
+
+    monkeypatch.setattr(pipeline._Scoring, "begin_statistics", begin)
+    monkeypatch.setattr(cache_module.ScoreCache, "flush", flush)
+    monkeypatch.setattr(CorpusStatistics, "run_step", step)
+    plan = _plan(tmp_path, write_mini_corpus(tmp_path), 2, stats=("paired",))
+    with pytest.raises(ModelError, match="disk holding the score cache is full"):
+        run_audit(plan, cancel=cancel)
+    assert not plan.out_dir.exists()
+
+
 def test_meanwhile_runs_once_whoever_computes(tmp_path):
     from engine.audit.analysis import analyse_together
     from engine.results.result import AuditResult

@@ -124,8 +124,9 @@ def analyse_together(tasks: list[CorpusStatistics], result: AuditResult, say: Lo
     """Run `tasks` in up to `processes` processes (this one included) and add what they compute to
     `result`, in the serial path's order. `stop_here()` raises the audit's `Cancelled` when the run is
     to stop; `steps` is told as each statistic starts here and as each one ends, here or in a worker.
-    `meanwhile()` runs once in this process, after the workers were handed their first steps (the
-    audit commits the score cache's last rows there), or first where no worker is used."""
+    `meanwhile()` runs once in this process, as the first step starts (a worker's: the audit commits
+    the score cache's last rows while it computes), or first where no worker is used; an error it
+    raises stops the run there."""
     from engine.common.executor import LocalPool
     from engine.stats import registry
 
@@ -148,18 +149,19 @@ def analyse_together(tasks: list[CorpusStatistics], result: AuditResult, say: Lo
                 steps.finish()
 
         def started(i: int) -> None:
+            # the first step to start is the worker's: `meanwhile` runs as it computes. Here, not in the
+            # step this process computes, so that its error (a full disk under the score cache) stops
+            # the run at once, as with one process, and is not held as that step's error
+            before_own_step()
             if steps is not None and counted[i]:
                 steps.start(registry.get(plan[i].stat).label, tasks[plan[i].k].corpus.id)
-
-        def here(i: int) -> _Block:
-            before_own_step()
-            return _run_step(tasks, plan[i], result.out_dir, stop_here)
 
         with LocalPool(processes - 1, inherit={_BLOCKS: (tasks, plan)}) as pool:
             # in a worker, cancel is not looked at: the audit process checks it and stops the workers
             parts = pool.map(partial(_step_handed, out_dir=result.out_dir), range(len(plan)), cancel=stop_here,
-                             here=here, on_result=done, on_start=started, order=handing_order(tasks, plan))
-        before_own_step()  # (this process took no step)
+                             here=lambda i: _run_step(tasks, plan[i], result.out_dir, stop_here),
+                             on_result=done, on_start=started, order=handing_order(tasks, plan))
+        before_own_step()  # (no step started: nothing to hand out)
     for part in parts:  # the serial order
         _merge(result, part, say)
 
