@@ -262,6 +262,30 @@ def test_a_large_result_comes_back_through_a_private_file_that_is_then_removed(t
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads process ids")
+def test_hand_over_folders_of_processes_that_no_longer_run_are_removed(tmp_path, monkeypatch):
+    """A killed audit cannot remove its hand-over folder (corpus pickles): the next one removes it,
+    and leaves alone those of processes still running and anything else in the temp folder."""
+    import subprocess
+    import tempfile
+
+    from engine.common.executor.handoff import handoff_folder
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    orphan = tmp_path / f"eec-handoff-{gone}-abc"
+    orphan.mkdir()
+    (orphan / "x.pickle").write_bytes(b"left by a killed audit")
+    alive = tmp_path / f"eec-handoff-{os.getppid()}-def"  # our parent runs
+    alive.mkdir()
+    other = tmp_path / "eec-handoff-notapid-ghi"
+    other.mkdir()
+    mine = handoff_folder()
+    assert not orphan.exists() and alive.exists() and other.exists()
+    assert mine.name.startswith(f"eec-handoff-{os.getpid()}-") and mine.parent == tmp_path
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers are Linux-only")
 def test_a_forked_pool_hands_its_workers_what_it_is_given():
     if not can_fork():

@@ -17,9 +17,31 @@ from pathlib import Path
 from typing import Any
 
 
+_PREFIX = "eec-handoff-"
+
+
 def handoff_folder() -> Path:
-    """A private folder for hand-overs (the caller removes it when done)."""
-    return Path(tempfile.mkdtemp(prefix="eec-handoff-"))
+    """A private folder for hand-overs, named after this process (the caller removes it when done).
+
+    Folders left by processes that no longer run — a killed audit (the GUI kills one that ignores
+    Cancel) cannot remove its own — are removed first, so they do not pile up in the temp folder."""
+    _remove_orphans(Path(tempfile.gettempdir()))
+    return Path(tempfile.mkdtemp(prefix=f"{_PREFIX}{os.getpid()}-"))
+
+
+def _remove_orphans(parent: Path) -> None:
+    import shutil
+
+    for folder in parent.glob(f"{_PREFIX}*-*"):
+        pid = folder.name[len(_PREFIX):].split("-", 1)[0]
+        try:
+            if not pid.isdigit() or folder.stat().st_uid != os.getuid():
+                continue
+            os.kill(int(pid), 0)  # raises when no such process runs
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except (OSError, AttributeError):  # another user's process (EPERM), or no getuid (Windows)
+            continue
 
 
 def hand_over(obj: Any, folder: Path) -> Path:
