@@ -19,9 +19,8 @@ score cache.
 from __future__ import annotations
 
 import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable
 
 from engine.common.errors import UsageError
 from engine.common.progress import Cancelled, LogFn, PhaseFn, ProgressFn, StepFn, StepTracker, is_cancelled
@@ -218,8 +217,7 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
     mine: dict[int, Any] = {}  # index -> (corpora, records, lines) built here or handed over
     failed: set[int] = set()  # indices whose build failed here (built again in their turn)
     built: list[tuple[Any, pd.DataFrame, Any]] = []
-    folder = handoff_folder()
-    with _removed_after(folder), LocalPool(1, inherit={_CORPUS_QUEUE: queue}) as helper:  # (helper ends first)
+    with handoff_folder() as folder, LocalPool(1, inherit={_CORPUS_QUEUE: queue}) as helper:  # (helper ends first)
         # one task a corpus, each taking the next corpus from the front when it runs (None once the
         # two ends have met); each comes back through a file as soon as it is built (handoff: through
         # the pool's pipe, a corpus took 0.16 s while this process was generating another)
@@ -276,16 +274,6 @@ def _build_from_front(names: list[str], want_pairs: bool, folder: Path) -> tuple
         raise RuntimeError("the corpus helper was not forked: the audit process generates the corpora")
     k = queue.take_front()
     return None if k is None else (k, hand_over(_build_corpora([names[k]], want_pairs), folder))
-
-
-@contextmanager
-def _removed_after(folder: Path) -> Iterator[None]:
-    try:
-        yield
-    finally:
-        import shutil
-
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _import_statistics(plan: AuditPlan) -> None:
@@ -714,16 +702,14 @@ class _Background:
             return
         cid, n, call = self.pending
         self.pending = None
-        try:
+        from engine.common.executor.forked_call import ForkedCallFailed
+
+        try:  # (the statistics' own error is raised as it is)
             part = call.result(cancel=self.cancel)
         except Cancelled:  # while waiting for the child (it is killed): the statistics' count
             raise Cancelled(self.steps.done, self.steps.total, stage="statistics") from None
-        except Exception as exc:  # noqa: BLE001 - the statistics' own error is raised as it is
-            from engine.common.executor.forked_call import ForkedCallFailed
-
-            if isinstance(exc, ForkedCallFailed):
-                raise RuntimeError(f"{cid}: the process computing its statistics failed: {exc}") from None
-            raise
+        except ForkedCallFailed as exc:
+            raise RuntimeError(f"{cid}: the process computing its statistics failed: {exc}") from None
         from .analysis import _merge
 
         _merge(self.result, part, self.say)

@@ -5,28 +5,31 @@ each waiting for the interpreter lock while this process's own thread computes. 
 (about 4 MB pickled) took 0.16 s to come back that way while the audit process generated another
 (issue 42), and the worker waited meanwhile; written to a file it costs milliseconds on both sides.
 
-Only pickles this process's own workers wrote are read back (a folder ``mkdtemp`` made private to
-this user, created before the fork): no pickle from elsewhere is ever loaded here.
+Only pickles this process's own workers wrote are read back (a temporary folder private to this
+user, made before the fork): no pickle from elsewhere is ever loaded here.
 """
 from __future__ import annotations
 
 import os
 import pickle
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
-
+from typing import Any, Iterator
 
 _PREFIX = "eec-handoff-"
 
 
-def handoff_folder() -> Path:
-    """A private folder for hand-overs, named after this process (the caller removes it when done).
+@contextmanager
+def handoff_folder() -> Iterator[Path]:
+    """A private folder for hand-overs, named after this process, removed with what is left in it
+    when the block ends.
 
     Folders left by processes that no longer run — a killed audit (the GUI kills one that ignores
     Cancel) cannot remove its own — are removed first, so they do not pile up in the temp folder."""
     _remove_orphans(Path(tempfile.gettempdir()))
-    return Path(tempfile.mkdtemp(prefix=f"{_PREFIX}{os.getpid()}-"))
+    with tempfile.TemporaryDirectory(prefix=f"{_PREFIX}{os.getpid()}-", ignore_cleanup_errors=True) as name:
+        yield Path(name)
 
 
 def _remove_orphans(parent: Path) -> None:
