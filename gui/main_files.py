@@ -133,7 +133,7 @@ class FileActions:
             show_error(self, exc, context=_("Exporting to {path}").format(path=isolated(folder)))
             return []
         self.statusBar().showMessage(ngettext("{n} export written to {folder}", "{n} exports written to {folder}",
-                                              len(written)).format(n=len(written), folder=folder), 10000)
+                                              len(written)).format(n=len(written), folder=isolated(folder)), 10000)
         return written
 
     def export_all_dialog(self) -> list[Path]:
@@ -178,7 +178,7 @@ class FileActions:
             return 0
         n = apply_merged(self.doc, result, Path(path).name)
         self.statusBar().showMessage(ngettext("{n} item updated from {file}", "{n} items updated from {file}", n)
-                                     .format(n=n, file=Path(path).name), 10000)
+                                     .format(n=n, file=isolated(Path(path).name)), 10000)
         return n
 
     def import_dialog(self) -> int:
@@ -206,7 +206,7 @@ class FileActions:
             return 0
         self.statusBar().showMessage(ngettext("{n} translation unit written to {file}",
                                               "{n} translation units written to {file}", n)
-                                     .format(n=n, file=Path(path).name), 10000)
+                                     .format(n=n, file=isolated(Path(path).name)), 10000)
         return n
 
     def tm_export_dialog(self) -> int:
@@ -232,7 +232,7 @@ class FileActions:
         self.statusBar().showMessage(
             ngettext("{n} pair added to the translation memory from {file} ({skipped} already there)",
                      "{n} pairs added to the translation memory from {file} ({skipped} already there)",
-                     res.added).format(n=res.added, file=Path(path).name, skipped=res.skipped), 10000)
+                     res.added).format(n=res.added, file=isolated(Path(path).name), skipped=res.skipped), 10000)
         return res.added
 
     def tm_import_dialog(self) -> int:

@@ -554,3 +554,16 @@ def test_italian_interface_with_qt_own_italian_buttons(qtbot, english_after):
     assert buttons.button(QDialogButtonBox.Cancel).text().replace("&", "") == "Annulla"
     assert i18n.ngettext("{n} warning", "{n} warnings", 1).format(n=1) == "1 avviso"
     assert i18n.pgettext("separator between the items of a list", ", ") == ", "
+
+
+def test_an_export_summary_keeps_a_right_to_left_path_whole(qtbot, tmp_path):
+    """The rule of docs/i18n.md for the export summaries too: a path with Arabic letters put into an
+    English sentence is bidi-isolated, so its parts keep their order in the status bar."""
+    from gui.workbench.document import CorpusDocument
+    from gui.workbench.exporting import export_document
+
+    folder = tmp_path / "تصدير"
+    folder.mkdir()
+    out = folder / "corpus.csv"
+    summary = export_document(CorpusDocument.open("en-kiritchenko2018"), "csv", out)
+    assert summary.endswith(f"written to \u2068{out}\u2069"), summary

@@ -67,13 +67,13 @@ def export_document(doc: CorpusDocument, kind: str, out: str | Path) -> str:
         from engine.package import export_package
 
         res = export_package(corpus, out, overwrite=True)
-        return _("Package with {n} sentences written to {path}").format(n=f"{res.manifest.sentences:,}", path=res.path)
+        return _("Package with {n} sentences written to {path}").format(n=f"{res.manifest.sentences:,}", path=isolated(res.path))
     if kind in ("po", "xliff"):
         from engine.exchange import export_exchange
 
         res = export_exchange(corpus, out, fmt=kind, source=doc.source, overwrite=True)
         summary = ngettext("{n} translation unit written to {path}", "{n} translation units written to {path}",
-                           res.units).format(n=res.units, path=res.path)
+                           res.units).format(n=res.units, path=isolated(res.path))
         if res.missing:  # never their own text under the source language's header: left out, and said
             items = list(dict.fromkeys(m.split(" form ")[0] for m in res.missing))
             summary += " · " + ngettext(
@@ -89,15 +89,15 @@ def export_document(doc: CorpusDocument, kind: str, out: str | Path) -> str:
         df = generate(corpus)
         export_table(df, out, kind)
         return ngettext("{n} sentence written to {path}", "{n} sentences written to {path}", len(df)).format(
-            n=f"{len(df):,}", path=out)
+            n=f"{len(df):,}", path=isolated(out))
     if kind == "hf":
         from engine.package.hf_dataset import export_hf_dataset
 
         res = export_hf_dataset(corpus, out, overwrite=True)
         if res.data_format != "parquet":  # the 'parquet' extra is missing: JSON Lines data files
             return _("Hugging Face dataset ({n} sentences, JSON Lines data files; parquet needs the '{extra}' extra) "
-                     "written to {path}").format(n=f"{res.rows:,}", extra="parquet", path=res.path)
-        return _("Hugging Face dataset ({n} sentences) written to {path}").format(n=f"{res.rows:,}", path=res.path)
+                     "written to {path}").format(n=f"{res.rows:,}", extra="parquet", path=isolated(res.path))
+        return _("Hugging Face dataset ({n} sentences) written to {path}").format(n=f"{res.rows:,}", path=isolated(res.path))
     raise ValueError(f"unknown export kind {kind!r}")
 
 
