@@ -94,11 +94,16 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2  # exits.USAGE
-    from engine.common import exits
+    from engine.common import exits, interrupts
+    from engine.common.progress import Cancelled
 
     try:
-        return int(args.func(args) or 0)
+        with interrupts.guarded():  # a Ctrl+C is never lost (engine.common.interrupts)
+            return int(args.func(args) or 0)
     except _user_errors() as exc:
+        if isinstance(exc, Cancelled) and interrupts.pressed.is_set():  # a Ctrl+C a cancel check caught
+            _say_cancelled()
+            return exits.CANCELLED
         print(f"error: {exc}", file=sys.stderr)
         return exit_code_for(exc)
     except KeyboardInterrupt:

@@ -1,6 +1,7 @@
 """`python main.py audit …` and `python main.py demo` (thin shells over engine.audit.run_audit)."""
 from __future__ import annotations
 
+from engine.common import interrupts
 from engine.common.command import command
 
 import argparse
@@ -116,7 +117,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         plan.overwrite = True  # nothing there to lose, or the user said yes
     shown = AuditProgress()
     result = run_audit(plan, progress=shown, on_phase=shown.phase, on_step=shown.step,
-                       log=stderr_line)
+                       log=stderr_line, cancel=interrupts.pressed)
     if plan.out_dir is not None:  # the summary the folder holds (made once: 0.05 s for four corpora)
         from engine.results.layout import SUMMARY
 
@@ -139,7 +140,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
           f"{', plus WEAT on GloVe 6B 50d' if has_glove() else ''} -> {out}", file=sys.stderr)
     shown = AuditProgress()
     demo = run_demo(out, progress=shown, on_phase=shown.phase, on_step=shown.step,
-                    log=stderr_line)
+                    log=stderr_line, cancel=interrupts.pressed)
     print(demo.audit.summary())
     if demo.weat is not None:
         from engine.results.writer import assoc_markdown

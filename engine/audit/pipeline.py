@@ -279,17 +279,21 @@ def _build_from_front(names: list[str], want_pairs: bool, folder: Path) -> tuple
 def _import_statistics(plan: AuditPlan) -> None:
     """The modules the plan's statistics import when they first run (the registry's `modules`), so
     that the workers forked to compute them inherit them. One that cannot be imported is left to the
-    statistic that needs it, which reports it where the serial path does."""
+    statistic that needs it, which reports it where the serial path does. Ctrl+C waits until the
+    imports are done (at most 0.8 s): one that landed inside a compiled module's import was lost
+    (engine.common.interrupts)."""
     import importlib
 
+    from engine.common.executor.local import sigint_held
     from engine.stats import registry
 
-    for sid in plan.stats or []:
-        for module in registry.get(sid).modules:
-            try:
-                importlib.import_module(module)
-            except ImportError:
-                pass
+    with sigint_held():
+        for sid in plan.stats or []:
+            for module in registry.get(sid).modules:
+                try:
+                    importlib.import_module(module)
+                except ImportError:
+                    pass
 
 
 def plan_texts(plan: AuditPlan) -> tuple[dict[str, list[str]], dict[str, str]]:

@@ -37,6 +37,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from .plan_file import load_sweep_plan
     from .run import run_sweep
 
+    from engine.common import interrupts
     from engine.common.io import tty_confirm
 
     from .cluster import HANDSHAKE_S, check_address, check_jobs
@@ -76,7 +77,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     result = run_sweep(sweep.audit, scheduler=args.scheduler, jobs=args.jobs, chunk_size=sweep.chunk_size,
                        retries=sweep.retries, progress=progress, on_phase=on_phase, on_step=on_step,
-                       scheduler_timeout=timeout,
+                       scheduler_timeout=timeout, cancel=interrupts.pressed,
                        log=stderr_line)
     print(result.audit.summary())
     rec = result.record
