@@ -567,3 +567,23 @@ def test_an_export_summary_keeps_a_right_to_left_path_whole(qtbot, tmp_path):
     out = folder / "corpus.csv"
     summary = export_document(CorpusDocument.open("en-kiritchenko2018"), "csv", out)
     assert summary.endswith(f"written to \u2068{out}\u2069"), summary
+
+
+def test_ids_in_undo_labels_and_check_causes_are_isolated_in_arabic(qtbot, english_after):
+    """docs/i18n.md's rule for identifiers: in the Arabic interface an entry's id in an undo label
+    ("Rename np_he to np_him", Edit ▸ Undo) or a finding's cause is bidi-isolated, so an id that
+    ends in digits or punctuation keeps its order inside the right-to-left sentence; in English the
+    label stays plain text."""
+    from gui.workbench.checks_panel import describe_cause
+    from gui.workbench.document import CorpusDocument
+    from gui.workbench.table_model import EntryTableModel
+
+    doc = CorpusDocument.open("en-kiritchenko2018")  # edited in memory only: nothing is saved
+    model = EntryTableModel(doc, "persons")
+    i18n.set_language("ar")
+    model.setData(model.index(model.row_of("np_he"), model.column_index("id")), "np_him")
+    label = doc.undo_stack.undoText()
+    assert "\u2068np_he\u2069" in label and "\u2068np_him\u2069" in label, label
+    assert "\u2068T05\u2069" in describe_cause(("templates", "T05"))
+    i18n.set_language("en")
+    assert describe_cause(("templates", "T05")) == "template T05"

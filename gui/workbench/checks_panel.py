@@ -31,7 +31,7 @@ from engine.corpus import CODES, Finding
 from engine.corpus.check.checker import CheckReport
 from engine.corpus.check.finding_groups import FindingGroup, cause_of
 
-from gui.i18n import _, connect_retranslate, list_separator, ngettext
+from gui.i18n import _, connect_retranslate, isolated, list_separator, ngettext
 
 from .finding_text import finding_message, untranslated_detail
 
@@ -50,7 +50,7 @@ def describe_cause(cause: tuple[str, str] | None, fallback: str = "") -> str:
         return fallback
     kinds = {"templates": _("template {id}"), "persons": _("person {id}"),
              "emotion_words": _("emotion word {id}"), "words": _("word {id}")}
-    return kinds[cause[0]].format(id=cause[1])
+    return kinds[cause[0]].format(id=isolated(cause[1]))
 
 
 def fix_label(fix: Any) -> str:

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.i18n import _, connect_retranslate
+from gui.i18n import _, connect_retranslate, isolated
 
 from .document import CorpusDocument
 
@@ -226,10 +226,10 @@ class CorpusSettings(QWidget):
         if len(groups) == len(axis.groups) and len(changed) == 1:
             old, new = changed[0]
             new_axis, persons = renamed_group(c, name, old, new)
-            stack.beginMacro(_("Rename group {old} to {new}").format(old=old, new=new))
-            self.doc.set(("axes", name), new_axis, _("Rename group {old} to {new}").format(old=old, new=new))
+            stack.beginMacro(_("Rename group {old} to {new}").format(old=isolated(old), new=isolated(new)))
+            self.doc.set(("axes", name), new_axis, _("Rename group {old} to {new}").format(old=isolated(old), new=isolated(new)))
             for i, person_groups in persons.items():
-                self.doc.set(("persons", i, "groups"), person_groups, _("Rename group {old} to {new}").format(old=old, new=new))
+                self.doc.set(("persons", i, "groups"), person_groups, _("Rename group {old} to {new}").format(old=isolated(old), new=isolated(new)))
             stack.endMacro()
             return
         reference = axis.reference if axis.reference in groups else groups[0] if groups else ""

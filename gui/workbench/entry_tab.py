@@ -13,7 +13,7 @@ from engine.corpus.definition.language_presets import preset_for
 from engine.corpus.check.agreement import missing_forms
 from engine.corpus.translate.progress import auto_status
 
-from gui.i18n import _, connect_retranslate, ngettext
+from gui.i18n import _, connect_retranslate, isolated, ngettext
 
 from .add_entry import AddEntryDialog, build_entry
 from .document import CorpusDocument
@@ -303,7 +303,7 @@ class EntryTab(QWidget):
         if len(entries) > 1:
             stack.beginMacro(ngettext("Add {n} entry", "Add {n} entries", len(entries)).format(n=len(entries)))
         for k, entry in enumerate(entries):
-            self.doc.insert(self.list_name, index + k, entry, _("Add {item}").format(item=entry.id))
+            self.doc.insert(self.list_name, index + k, entry, _("Add {item}").format(item=isolated(entry.id)))
         if len(entries) > 1:
             stack.endMacro()
         self.select_id(entries[-1].id)

@@ -39,7 +39,7 @@ from engine.corpus.translate.progress import auto_status
 
 from gui.common.flow_layout import FlowLayout, labelled_pair
 from gui import settings
-from gui.i18n import _, connect_retranslate, list_separator, pgettext
+from gui.i18n import _, connect_retranslate, isolated, list_separator, pgettext
 
 from .columns import LIST_TITLES
 from .document import CorpusDocument
@@ -478,7 +478,7 @@ class FormEditor(QWidget):
         self._committing = True  # the rebuild waits for the next event-loop turn: the combo outlives its signal
         try:
             self.doc.set((self.list_name, self.row, "experiencer"), value,
-                         _("Set who feels the emotion word in {item}").format(item=e.id))
+                         _("Set who feels the emotion word in {item}").format(item=isolated(e.id)))
         finally:
             self._committing = False
 
@@ -528,7 +528,7 @@ class FormEditor(QWidget):
         self._committing = True
         try:
             self.doc.set((self.list_name, self.row, "features"), feats,
-                         _("Set {feature} of {item}").format(feature=feat, item=e.id))
+                         _("Set {feature} of {item}").format(feature=feat, item=isolated(e.id)))
         finally:
             self._committing = False
 
@@ -540,7 +540,7 @@ class FormEditor(QWidget):
             else:
                 text = " / ".join(f"{f.text}" + (f" ({', '.join(f'{k}={v}' for k, v in f.features.items())})"
                                                   if f.features else "") for f in src.forms)
-            return _("Source ({corpus}): {text}").format(corpus=self.doc.source.id, text=text)
+            return _("Source ({corpus}): {text}").format(corpus=isolated(self.doc.source.id), text=text)
         if e.review.source:
             return _("Source: {text}").format(text=e.review.source)
         return ""
@@ -607,7 +607,7 @@ class FormEditor(QWidget):
         self._typing_key = key  # this cell editor's session (undo_typing_session)
         rows = None if self._two_forms(c, text, final=False) else self._with_text(r, c, text)
         if rows is not None:
-            self._edit(rows, _("Edit form of {item}").format(item=self.entry.id), merge_key=key, rebuild=False)
+            self._edit(rows, _("Edit form of {item}").format(item=isolated(self.entry.id)), merge_key=key, rebuild=False)
 
     def _commit_text(self, item: QTableWidgetItem) -> None:
         if self._building or self.entry is None:
@@ -618,7 +618,7 @@ class FormEditor(QWidget):
             return
         rows = self._with_text(item.row(), item.column(), item.text(), final=True)
         if rows is not None:
-            self._edit(rows, _("Edit form of {item}").format(item=self.entry.id), rebuild=False)
+            self._edit(rows, _("Edit form of {item}").format(item=isolated(self.entry.id)), rebuild=False)
 
     def _two_forms(self, c: int, text: str, final: bool) -> bool:
         """A form's text holding two forms ("arrabbiata / arrabbiato", checker E027) is not stored;
@@ -639,7 +639,7 @@ class FormEditor(QWidget):
             rows[r].features[feat] = value
         else:
             rows[r].features.pop(feat, None)
-        self._edit(rows, _("Set {feature} of {item}").format(feature=feat, item=self.entry.id))
+        self._edit(rows, _("Set {feature} of {item}").format(feature=feat, item=isolated(self.entry.id)))
 
     def spelling_menu(self, pos: Any) -> Any:
         """The spelling menu for the word at ``pos`` in a form's text (viewport coordinates), or None."""
@@ -708,7 +708,7 @@ class FormEditor(QWidget):
             return
         rows = self._editable_rows()
         rows.append(Variant("") if self.is_template else Form(""))
-        self._edit(rows, _("Add form to {item}").format(item=self.entry.id))
+        self._edit(rows, _("Add form to {item}").format(item=isolated(self.entry.id)))
 
     def remove_form(self) -> None:
         if self.entry is None:
@@ -721,7 +721,7 @@ class FormEditor(QWidget):
         for r in picked:
             if r < len(rows):
                 del rows[r]
-        self._edit(rows, _("Remove form from {item}").format(item=self.entry.id))
+        self._edit(rows, _("Remove form from {item}").format(item=isolated(self.entry.id)))
 
     def _commit_select(self) -> None:
         e = self.entry
@@ -733,7 +733,7 @@ class FormEditor(QWidget):
                 k, v = part.split("=", 1)
                 if k.strip():
                     select[k.strip()] = v.strip()
-        self.doc.set((self.list_name, self.row, "select"), select, _("Edit variant selection of {item}").format(item=e.id))
+        self.doc.set((self.list_name, self.row, "select"), select, _("Edit variant selection of {item}").format(item=isolated(e.id)))
 
     def _on_structure(self, _list_name: str) -> None:
         self.show_entry(self.list_name, self.row)

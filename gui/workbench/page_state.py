@@ -163,7 +163,7 @@ class WorkbenchState:
         where = display_path(doc.path) if doc.path else _("not saved yet")
         if doc.is_builtin:
             where = _("built-in corpus ({file}): Save writes a copy to your corpora").format(file=isolated(where))
-        src = (" · " + _("translated from {corpus}").format(corpus=doc.source.id)) if doc.source else ""
+        src = (" · " + _("translated from {corpus}").format(corpus=isolated(doc.source.id))) if doc.source else ""
         lang = f"{endonym(c.language)} ({c.language})" if c.language else "?"
         return Heading(c.id, doc.modified, lang, src, where, f"{c.name}\n{doc.path or ''}".strip())
 

@@ -33,7 +33,7 @@ from engine.exchange.tmx_format import translation_memory
 
 from gui.common.background import Latest
 from gui import settings
-from gui.i18n import _, connect_retranslate
+from gui.i18n import _, connect_retranslate, isolated
 
 from .document import CorpusDocument
 from gui.common.header_fit import fit_header_titles
@@ -163,6 +163,6 @@ class SuggestionsPanel(QWidget):
             new.forms = [Form(f.text, keep(f)) for f in s.unit.forms]
         auto_status(self.list_name, new, [] if self.list_name == "templates" else missing_forms(
             self.doc.corpus, self.list_name, new), translator=settings.get("translator_id") or "")
-        self.doc.set((self.list_name, self.row), new, _("Insert suggestion for {item}").format(item=e.id))
+        self.doc.set((self.list_name, self.row), new, _("Insert suggestion for {item}").format(item=isolated(e.id)))
         self.inserted.emit(self.list_name, self.row)
         return True

@@ -18,7 +18,7 @@ from engine.corpus.definition.paths import assign
 from engine.corpus.translate.progress import auto_status
 
 from gui import settings
-from gui.i18n import _, ngettext
+from gui.i18n import _, isolated, ngettext
 
 from .columns import COLUMNS_FOR, Column, cell_text, shown_value
 from .document import CorpusDocument
@@ -115,7 +115,7 @@ class EntryTableModel(QAbstractTableModel):
             if col.editable and not col.editable_if(entry):
                 return _("Edit this entry's forms in the form editor below.")
             if col.source and self.doc.source is not None:
-                return _("Source ({corpus}): {text}").format(corpus=self.doc.source.id, text=col.get(entry))
+                return _("Source ({corpus}): {text}").format(corpus=isolated(self.doc.source.id), text=col.get(entry))
             return col.get(entry) or None
         return None
 
@@ -154,7 +154,7 @@ class EntryTableModel(QAbstractTableModel):
             return self._rename(index.row(), entry.id, new, path)
         if col.key == "pair":
             return self.set_pair(entry.id, str(value))
-        label = _("Edit {column} of {item}").format(column=_(col.header), item=entry.id)
+        label = _("Edit {column} of {item}").format(column=_(col.header), item=isolated(entry.id))
         if col.target:
             # the text being translated: the review status follows it (new <-> translated), one undo step
             updated = copy.deepcopy(entry)
@@ -196,7 +196,7 @@ class EntryTableModel(QAbstractTableModel):
         auto_status(self.list_name, updated, missing_forms(self.doc.corpus, self.list_name, updated,
                                                            self.doc.source_entry(self.list_name, entry.id)),
                     translator=settings.get("translator_id") or "")
-        return self.doc.set((self.list_name, row), updated, _("Edit form of {item}").format(item=entry.id))
+        return self.doc.set((self.list_name, row), updated, _("Edit form of {item}").format(item=isolated(entry.id)))
 
     def set_pair(self, person_id: str, other_id: str) -> bool:
         """Pair two noun phrases both ways (and release their former partners) as one undo step."""
@@ -224,9 +224,9 @@ class EntryTableModel(QAbstractTableModel):
             return True
         edits = reference_edits(self.doc.corpus, self.list_name, old, new)
         stack = self.doc.undo_stack
-        stack.beginMacro(_("Rename {old} to {new}").format(old=old, new=new))
+        stack.beginMacro(_("Rename {old} to {new}").format(old=isolated(old), new=isolated(new)))
         try:
-            self.doc.set(path, new, _("Rename {old} to {new}").format(old=old, new=new))
+            self.doc.set(path, new, _("Rename {old} to {new}").format(old=isolated(old), new=isolated(new)))
             for e in edits:
                 self.doc.set(e.path, e.value, e.where)
         finally:
@@ -242,9 +242,9 @@ class EntryTableModel(QAbstractTableModel):
         if not new_id:
             return _("An id cannot be empty; the previous id was kept.")
         if any(e.id == new_id for i, e in enumerate(self.entries) if i != row):
-            return _("The id “{id}” is already used by another entry; ids must be unique.").format(id=new_id)
+            return _("The id “{id}” is already used by another entry; ids must be unique.").format(id=isolated(new_id))
         if any(ch.isspace() for ch in new_id):
-            return _("An id cannot contain spaces (“{id}”); use _ or - instead.").format(id=new_id)
+            return _("An id cannot contain spaces (“{id}”); use _ or - instead.").format(id=isolated(new_id))
         return ""
 
     def is_rtl_column(self, column: int) -> bool:
