@@ -288,3 +288,38 @@ def test_the_statistics_phase_reports_each_statistic_on_each_corpus(tmp_path, jo
     steps = {(what, on) for kind, what, on in events if kind == "step"}
     for cid in ("gui-mini", "en-goldfarb2023", "en-kiritchenko2018"):
         assert ("Beta regression", cid) in steps, steps
+
+
+@forking
+def test_a_worker_s_rendered_files_come_back_through_a_file(tmp_path, monkeypatch):
+    """A corpus's rendered files (2–3 MB for 8,640 sentences) came back from a statistics worker
+    through the pool's pipe, slow while the audit process computes; now through a hand-over file,
+    read as soon as the step ends, and the folder is gone afterwards. Same files as one process."""
+    import tempfile
+
+    from engine.audit.analysis import analyse_together
+    from engine.common.executor import handoff
+    from engine.results.result import AuditResult
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the hand-over folder, watched here
+
+    def files(self, out_dir):
+        return {f"scores/{self.corpus.id}.csv": self.corpus.id.encode() * 500_000 + f" {os.getpid()}".encode()}, []
+
+    monkeypatch.setattr(CorpusStatistics, "files", files)  # inherited by the forked worker
+    read = []
+    real_take_over = handoff.take_over
+    monkeypatch.setattr(handoff, "take_over", lambda path: read.append(path) or real_take_over(path))
+    tasks = [CorpusStatistics(type("C", (), {"id": cid})(), pd.DataFrame(), None, {}, [], {}, render=True)
+             for cid in ("first", "second")]
+    result = AuditResult(None)
+    analyse_together(tasks, result, lambda _line: None, lambda: None, processes=2)
+    pids = {name: data.rsplit(b" ", 1)[1].decode() for name, data in result.rendered["first"].items()}
+    pids.update({name: data.rsplit(b" ", 1)[1].decode() for name, data in result.rendered["second"].items()})
+    assert sorted(pids) == ["scores/first.csv", "scores/second.csv"]
+    worker = {name for name, pid in pids.items() if pid != str(os.getpid())}
+    assert len(worker) == 1 and len(read) == 1  # the worker's step, and only it, came through a file
+    for cid in ("first", "second"):
+        data = result.rendered[cid][f"scores/{cid}.csv"]
+        assert data.startswith(cid.encode() * 500_000)
+    assert not list(tmp_path.glob("eec-handoff-*")) and not os.path.exists(read[0])

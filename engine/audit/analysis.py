@@ -128,6 +128,7 @@ def analyse_together(tasks: list[CorpusStatistics], result: AuditResult, say: Lo
     the score cache's last rows while it computes), or first where no worker is used; an error it
     raises stops the run there."""
     from engine.common.executor import LocalPool
+    from engine.common.executor.handoff import handoff_folder, take_over
     from engine.stats import registry
 
     plan = steps_of(tasks)
@@ -144,7 +145,11 @@ def analyse_together(tasks: list[CorpusStatistics], result: AuditResult, say: Lo
         say(f"statistics of {len(tasks)} corpora side by side in {processes} processes")
         counted = [step.stat is not None for step in plan]
 
-        def done(i: int, _part: _Block) -> None:
+        taken: dict[int, _Block] = {}
+
+        def done(i: int, part: _Block | Path) -> None:
+            if isinstance(part, Path):  # a worker's rendered files, through a file: read while it computes on
+                taken[i] = take_over(part)
             if steps is not None and counted[i]:
                 steps.finish()
 
@@ -156,11 +161,13 @@ def analyse_together(tasks: list[CorpusStatistics], result: AuditResult, say: Lo
             if steps is not None and counted[i]:
                 steps.start(registry.get(plan[i].stat).label, tasks[plan[i].k].corpus.id)
 
-        with LocalPool(processes - 1, inherit={_BLOCKS: (tasks, plan)}) as pool:
+        with handoff_folder() as folder, LocalPool(processes - 1, inherit={_BLOCKS: (tasks, plan)}) as pool:
             # in a worker, cancel is not looked at: the audit process checks it and stops the workers
-            parts = pool.map(partial(_step_handed, out_dir=result.out_dir), range(len(plan)), cancel=stop_here,
-                             here=lambda i: _run_step(tasks, plan[i], result.out_dir, stop_here),
+            parts = pool.map(partial(_step_handed, out_dir=result.out_dir, folder=folder), range(len(plan)),
+                             cancel=stop_here, here=lambda i: _run_step(tasks, plan[i], result.out_dir, stop_here),
                              on_result=done, on_start=started, order=handing_order(tasks, plan))
+            parts = [taken[i] if i in taken else take_over(part) if isinstance(part, Path) else part
+                     for i, part in enumerate(parts)]
         before_own_step()  # (no step started: nothing to hand out)
     for part in parts:  # the serial order
         _merge(result, part, say)
@@ -170,13 +177,21 @@ def _never() -> None:
     pass
 
 
-def _step_handed(i: int, out_dir: Path | None) -> _Block:
+def _step_handed(i: int, out_dir: Path | None, folder: Path | None = None) -> _Block | Path:
     """In a worker: step `i` of those the pool was handed (a worker that was not handed them, not
-    being forked, fails, and the executor redoes the step in the audit process)."""
+    being forked, fails, and the executor redoes the step in the audit process). A corpus's rendered
+    files (2–3 MB for 8,640 sentences) come back through a file in `folder`, as the generated corpora
+    do (engine.common.executor.handoff: through the pool's pipe, 4 MB took 0.16 s while the audit
+    process computed); a statistic's tables are small and take the pipe."""
     from engine.common.executor import inherited
 
     tasks, plan = inherited(_BLOCKS)
-    return _run_step(tasks, plan[i], out_dir)
+    part = _run_step(tasks, plan[i], out_dir)
+    if folder is not None and plan[i].stat is None:
+        from engine.common.executor.handoff import hand_over
+
+        return hand_over(part, folder)
+    return part
 
 
 def _run_step(tasks: list[CorpusStatistics], step: Step, out_dir: Path | None,
