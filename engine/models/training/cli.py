@@ -110,6 +110,7 @@ def handle_train(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
+    from engine.common import interrupts
     from engine.common.progress import Cancelled
     from engine.models.training.datasets import TaskSplits, load_semeval_task, read_labeled_csv
     from engine.models.training.train import TrainSettings, train_classifier, train_regression
@@ -137,7 +138,7 @@ def _train(args: argparse.Namespace) -> int:
             report = train_classifier(train, test, base_model=args.base_model, out_dir=out, seeds=_ints(args.seeds, "--seeds"),
                                       config=FineTuneConfig(epochs=args.epochs, max_length=args.max_length),
                                       device=device, allow_pickle=args.allow_pickle,
-                                      progress=_progress_printer("fine-tuning"))
+                                      progress=_progress_printer("fine-tuning"), cancel=interrupts.pressed)
         else:
             if args.train_csv:
                 dim = args.dimension or args.label_column
@@ -160,7 +161,8 @@ def _train(args: argparse.Namespace) -> int:
                 preprocess="none" if args.no_clean else "tweet-clean", encoder=args.encoder, pooling=args.pooling,
                 max_length=args.max_length, batch_size=args.batch_size, device=device, vectors=args.vectors,
                 embedding_cache=args.cache_dir or _default_embedding_cache(), allow_pickle=args.allow_pickle)
-            report = train_regression(tasks, settings, log=lambda s: print(s, file=sys.stderr))
+            report = train_regression(tasks, settings, log=lambda s: print(s, file=sys.stderr),
+                                      cancel=interrupts.pressed)
     except Cancelled:
         print("cancelled", file=sys.stderr)
         return exits.CANCELLED
