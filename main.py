@@ -85,21 +85,28 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
         return run_gui()
-    parser = build_parser(argv[0])
-    args = parser.parse_args(argv)
-    if getattr(args, "desktop_entry", None):
-        from gui import desktop_entry
+    from engine.common import interrupts
 
-        args.func = lambda a: desktop_entry.run(a.desktop_entry)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2  # exits.USAGE
+    with interrupts.guarded():  # a Ctrl+C is never lost, from the command's first import on
+        parser = build_parser(argv[0])
+        args = parser.parse_args(argv)
+        if getattr(args, "desktop_entry", None):
+            from gui import desktop_entry
+
+            args.func = lambda a: desktop_entry.run(a.desktop_entry)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2  # exits.USAGE
+        return _run_command(args)
+
+
+def _run_command(args: argparse.Namespace) -> int:
+    """The command's exit code; every error as one line (see README, "Exit codes")."""
     from engine.common import exits, interrupts
     from engine.common.progress import Cancelled
 
     try:
-        with interrupts.guarded():  # a Ctrl+C is never lost (engine.common.interrupts)
-            return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
     except _user_errors() as exc:
         if isinstance(exc, Cancelled) and interrupts.pressed.is_set():  # a Ctrl+C a cancel check caught
             _say_cancelled()
@@ -117,6 +124,10 @@ def main(argv: list[str] | None = None) -> int:
         if os.environ.get("EEC_DEBUG"):
             raise
         return exits.INTERNAL
+    if interrupts.pressed.is_set() and code != exits.CANCELLED:  # a Ctrl+C lost after the last cancel check
+        _say_cancelled()
+        return exits.CANCELLED
+    return code
 
 
 def exit_code_for(exc: BaseException) -> int:

@@ -323,3 +323,28 @@ def test_a_worker_s_rendered_files_come_back_through_a_file(tmp_path, monkeypatc
         data = result.rendered[cid][f"scores/{cid}.csv"]
         assert data.startswith(cid.encode() * 500_000)
     assert not list(tmp_path.glob("eec-handoff-*")) and not os.path.exists(read[0])
+
+
+@forking
+def test_a_hand_over_file_that_cannot_be_read_is_made_here(tmp_path, monkeypatch):
+    """The executor's rule, for the hand-over too: a worker's failure never reaches the caller; the
+    step is computed here instead (the review's case: the file gone before it was read)."""
+    from engine.audit.analysis import analyse_together
+    from engine.common.executor import handoff
+    from engine.results.result import AuditResult
+
+    def files(self, out_dir):
+        return {f"scores/{self.corpus.id}.csv": f"{self.corpus.id} {os.getpid()}".encode()}, []
+
+    def unreadable(path):
+        os.unlink(path)
+        raise FileNotFoundError(path)
+
+    monkeypatch.setattr(CorpusStatistics, "files", files)
+    monkeypatch.setattr(handoff, "take_over", unreadable)
+    tasks = [CorpusStatistics(type("C", (), {"id": cid})(), pd.DataFrame(), None, {}, [], {}, render=True)
+             for cid in ("first", "second")]
+    result = AuditResult(None)
+    analyse_together(tasks, result, lambda _line: None, lambda: None, processes=2)
+    assert {cid: result.rendered[cid][f"scores/{cid}.csv"] for cid in ("first", "second")} == \
+        {cid: f"{cid} {os.getpid()}".encode() for cid in ("first", "second")}

@@ -149,7 +149,10 @@ def analyse_together(tasks: list[CorpusStatistics], result: AuditResult, say: Lo
 
         def done(i: int, part: _Block | Path) -> None:
             if isinstance(part, Path):  # a worker's rendered files, through a file: read while it computes on
-                taken[i] = take_over(part)
+                try:
+                    taken[i] = take_over(part)
+                except Exception:  # noqa: BLE001 - unreadable: made here, as after any failure in a worker
+                    taken[i] = _run_step(tasks, plan[i], result.out_dir, stop_here)
             if steps is not None and counted[i]:
                 steps.finish()
 
@@ -166,8 +169,7 @@ def analyse_together(tasks: list[CorpusStatistics], result: AuditResult, say: Lo
             parts = pool.map(partial(_step_handed, out_dir=result.out_dir, folder=folder), range(len(plan)),
                              cancel=stop_here, here=lambda i: _run_step(tasks, plan[i], result.out_dir, stop_here),
                              on_result=done, on_start=started, order=handing_order(tasks, plan))
-            parts = [taken[i] if i in taken else take_over(part) if isinstance(part, Path) else part
-                     for i, part in enumerate(parts)]
+        parts = [taken.get(i, part) for i, part in enumerate(parts)]  # (`done` saw every worker's value)
         before_own_step()  # (no step started: nothing to hand out)
     for part in parts:  # the serial order
         _merge(result, part, say)

@@ -47,7 +47,8 @@ def run_audit(plan: AuditPlan, *, progress: ProgressFn | None = None, cancel: An
     "en-kiritchenko2018"; with several processes, as each starts in this process or is handed to a
     worker). ``cancel`` is a callable or a ``threading.Event``, checked between batches, before
     each statistic and each association test, and before anything is written; ``Cancelled.stage``
-    says where it stopped ("scoring", "statistics" or "assoc"), and the scores so far stay cached.
+    says where it stopped ("scoring", "statistics", "assoc" or "writing": a last look before the
+    results folder is put in place), and the scores so far stay cached.
     ``manifest_extra``: further top-level manifest sections from a caller that drove part of the
     run itself (``engine.sweep`` records its scheduler and workers under ``sweep``).
     """
@@ -101,6 +102,8 @@ def _run_steps(plan: AuditPlan, result: AuditResult, progress: ProgressFn | None
         # the whole folder at once: an earlier run's files cannot survive beside this run's
         with staged_folder(plan.out_dir) as staging:
             write_results(result, staging, processes=resolve_jobs(plan.jobs))
+            if is_cancelled(cancel):  # a last look before the folder is put in place (engine.common.interrupts)
+                raise Cancelled(total_scored, total_scored, stage="writing")
         say(f"results written to {plan.out_dir}")
         if plan.report:
             phase("report", 0)
@@ -284,10 +287,10 @@ def _import_statistics(plan: AuditPlan) -> None:
     (engine.common.interrupts)."""
     import importlib
 
-    from engine.common.executor.local import sigint_held
+    from engine.common.interrupts import deferred
     from engine.stats import registry
 
-    with sigint_held():
+    with deferred():
         for sid in plan.stats or []:
             for module in registry.get(sid).modules:
                 try:
