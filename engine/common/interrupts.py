@@ -30,14 +30,17 @@ class Pressed:
 
     def __init__(self) -> None:
         self._set = False
+        self.noticed = False  # a cancel check has seen it: the run is stopping, nothing to signal again
 
     def set(self) -> None:
         self._set = True
 
     def clear(self) -> None:
-        self._set = False
+        self._set = self.noticed = False
 
     def is_set(self) -> bool:
+        if self._set:
+            self.noticed = True
         return self._set
 
 
@@ -124,7 +127,7 @@ class _RaiseAgain:
         while self.inside and self.active:
             time.sleep(0.002)
         with self.lock:
-            if not self.active:
+            if not self.active or pressed.noticed:  # (signalled again then, it could cut the clean-up short)
                 return
             if hasattr(signal, "pthread_kill"):
                 signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
