@@ -85,37 +85,41 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
         return run_gui()
-    from engine.common import interrupts
+    from engine.common import exits, interrupts
 
-    with interrupts.guarded():  # a Ctrl+C is never lost, from the command's first import on
-        parser = build_parser(argv[0])
-        args = parser.parse_args(argv)
-        if getattr(args, "desktop_entry", None):
-            from gui import desktop_entry
+    try:
+        with interrupts.guarded():  # a Ctrl+C is never lost, from the command's first import on
+            parser = build_parser(argv[0])
+            args = parser.parse_args(argv)
+            if getattr(args, "desktop_entry", None):
+                from gui import desktop_entry
 
-            args.func = lambda a: desktop_entry.run(a.desktop_entry)
-        if not getattr(args, "func", None):
-            parser.print_help()
-            return 2  # exits.USAGE
-        return _run_command(args)
+                args.func = lambda a: desktop_entry.run(a.desktop_entry)
+            if not getattr(args, "func", None):
+                parser.print_help()
+                return exits.USAGE
+            code = _run_command(args)
+            if interrupts.pressed.is_set() and code != exits.CANCELLED:  # lost after the last cancel check
+                raise KeyboardInterrupt
+            return code
+    except KeyboardInterrupt:  # here only: "cancelled" is said once, whenever the Ctrl+C came
+        _say_cancelled()
+        return exits.CANCELLED
 
 
 def _run_command(args: argparse.Namespace) -> int:
-    """The command's exit code; every error as one line (see README, "Exit codes")."""
+    """The command's exit code; every error as one line (see README, "Exit codes"). A Ctrl+C is
+    raised on to ``main``, also one a cancel check caught (``Cancelled`` with ``pressed`` set)."""
     from engine.common import exits, interrupts
     from engine.common.progress import Cancelled
 
     try:
-        code = int(args.func(args) or 0)
+        return int(args.func(args) or 0)
     except _user_errors() as exc:
-        if isinstance(exc, Cancelled) and interrupts.pressed.is_set():  # a Ctrl+C a cancel check caught
-            _say_cancelled()
-            return exits.CANCELLED
+        if isinstance(exc, Cancelled) and interrupts.pressed.is_set():
+            raise KeyboardInterrupt from None
         print(f"error: {exc}", file=sys.stderr)
         return exit_code_for(exc)
-    except KeyboardInterrupt:
-        _say_cancelled()
-        return exits.CANCELLED
     except OSError as exc:  # never raw errno text: the file and the reason
         print(f"error: {os_error_line(exc)}", file=sys.stderr)
         return exits.USAGE
@@ -124,10 +128,6 @@ def _run_command(args: argparse.Namespace) -> int:
         if os.environ.get("EEC_DEBUG"):
             raise
         return exits.INTERNAL
-    if interrupts.pressed.is_set() and code != exits.CANCELLED:  # a Ctrl+C lost after the last cancel check
-        _say_cancelled()
-        return exits.CANCELLED
-    return code
 
 
 def exit_code_for(exc: BaseException) -> int:

@@ -60,17 +60,30 @@ def guarded() -> Iterator[Pressed]:
         yield pressed
         return
     hook = _RaiseAgain(sys.unraisablehook)
-    signal.signal(signal.SIGINT, _on_ctrl_c)
     try:
+        signal.signal(signal.SIGINT, _on_ctrl_c)
         sys.unraisablehook = hook
-        try:
-            yield pressed
-        finally:
-            with hook.lock:
-                hook.active = False  # a re-delivery not yet made is not made after the block
-            sys.unraisablehook = hook.previous
+        yield pressed
     finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        while True:  # a Ctrl+C can land at any step of putting things back: then all of it again
+            try:
+                _tear_down(hook)
+                break
+            except KeyboardInterrupt:
+                hook.came = True
+        if hook.came:  # raised once, after everything is back; the caller says "cancelled" once
+            pressed.set()
+            raise KeyboardInterrupt
+
+
+def _tear_down(hook: "_RaiseAgain") -> None:
+    """Put back what ``guarded`` changed; every step may be done twice (a review found a Ctrl+C
+    that landed here skip the rest and leave the handler installed for good)."""
+    hook.active = False  # a re-delivery not yet made is not made now
+    with hook.lock:  # one being made has been made: its signal is pending here
+        pass
+    sys.unraisablehook = hook.previous
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # a pending handler runs first (and raises)
 
 
 @contextmanager
@@ -110,6 +123,7 @@ class _RaiseAgain:
         self.previous = previous
         self.inside = 0
         self.active = True
+        self.came = False  # a Ctrl+C landed while ``guarded`` put things back
         self.lock = threading.Lock()  # taken by the delivering thread and by ``guarded``'s end only
 
     def __call__(self, unraisable: Any) -> None:
