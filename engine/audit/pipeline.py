@@ -587,8 +587,6 @@ class _Scoring:
         from .analysis import CorpusStatistics
         from .score_range import check_declared_ranges
 
-        import pandas as pd
-
         plan, result = self.plan, self.result
         if self.done >= self.total:
             self.begin_statistics()
