@@ -228,6 +228,28 @@ def test_the_corpus_helper_leaves_no_handoff_folder(tmp_path, monkeypatch):
     assert not list((tmp_path / "tmp").glob("eec-handoff-*"))
 
 
+@forking
+def test_a_corpus_whose_hand_over_file_cannot_be_read_is_built_here(tmp_path, monkeypatch):
+    """The executor's rule for the corpus helper too: a corpus the helper built but whose file cannot
+    be read back (gone, say) is generated here in its turn, and the audit gives one process's scores."""
+    from engine.common.executor import handoff
+
+    def unreadable(path):
+        os.unlink(path)
+        raise FileNotFoundError(path)
+
+    runs = {}
+    for jobs in (1, 2):
+        if jobs == 2:
+            monkeypatch.setattr(handoff, "take_over", unreadable)
+        plan = AuditPlan(["en-goldfarb2023", "en-kiritchenko2018", "en-camara2022-arab"], ["vader"], stats=["paired"],
+                         cache_dir=tmp_path / f"c{jobs}", settings={"jobs": jobs, "n_resamples": 0})
+        runs[jobs] = run_audit(plan)
+    assert list(runs[1].scores) == list(runs[2].scores)
+    for cid in runs[1].scores:
+        pd.testing.assert_frame_equal(runs[1].scores[cid], runs[2].scores[cid])
+
+
 def test_two_processes_write_the_same_folder_as_one(tmp_path):
     """Corpora generated in a forked child, statistics overlapping the scoring, files of finished
     corpora rendered early: the results folder is the one a single process writes."""

@@ -240,7 +240,10 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
                 except Exception:  # noqa: BLE001 - redone here: a bad corpus's error is the serial path's
                     continue
                 if taken is not None:
-                    mine[taken[0]] = take_over(taken[1])
+                    try:
+                        mine[taken[0]] = take_over(taken[1])
+                    except Exception:  # noqa: BLE001 - unreadable: built here in its turn, as after a failure
+                        pass
             # in the serial order: a corpus neither process handed over is built here (and raises first)
             ordered = [mine[k] if k in mine and k not in failed else _build_corpora([names[k]], want_pairs)
                        for k in range(len(names))]
