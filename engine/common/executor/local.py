@@ -66,12 +66,14 @@ def inherited(key: Any, default: Any = None) -> Any:
 
 @contextmanager
 def sigint_held() -> Iterator[None]:
-    """Hold Ctrl+C (SIGINT) back while this process forks; it is delivered when the block ends.
+    """Block Ctrl+C (SIGINT) in this thread while it forks; a signal held here arrives when the block ends.
 
-    Why: a Ctrl+C that lands during ``fork`` raised KeyboardInterrupt inside the interpreter's
-    after-fork hooks, where it is printed as "Exception ignored …" and lost (the run went on to the
-    end), or inside the new child before it could ignore the signal (a worker's traceback). Forked
-    children inherit the held signal mask; ``_forked_start`` ignores SIGINT there, then lets go."""
+    Why: a Ctrl+C that lands during ``fork`` raised KeyboardInterrupt inside the new child before it
+    could ignore the signal (a worker's traceback). Forked children inherit the blocked mask;
+    ``_forked_start`` ignores SIGINT there, then lets go. In this process the mask holds the signal
+    back only where no other thread runs (the kernel hands it to one that does not block it); a
+    KeyboardInterrupt the interpreter then swallows in its after-fork hooks is raised again by
+    ``engine.common.interrupts`` in a command line run."""
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         yield
         return
