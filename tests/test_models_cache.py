@@ -205,3 +205,33 @@ def test_writes_are_committed_by_time_or_size(tmp_path, monkeypatch):
     assert ScoreCache(tmp_path / "small.sqlite").count("fp") == 6
     wal = ScoreCache(tmp_path / "wal.sqlite")
     assert wal._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+@pytest.mark.parametrize("cached", [0, 7, 1_200, 3_000])
+def test_lookups_find_exactly_the_cached_rows_by_scan_or_by_key(tmp_path, cached):
+    """A lookup of many texts reads the fingerprint's rows in one scan where it has no more rows than
+    texts asked for (a first run), else looks each text up; both give every cached vector, its dtype
+    and the hit counts, and nothing of another fingerprint or of a text not asked for."""
+    import engine.audit.cache as cache_mod
+
+    texts = [f"sentence {i}" for i in range(2_000)]
+    cache = ScoreCache(tmp_path / "c.sqlite")
+    stored = [f"sentence {i}" for i in range(0, 2 * cached, 2)] if cached <= 1_000 else \
+        texts[:1_000] + [f"other {i}" for i in range(cached - 1_000)]
+    cache.put_many("fp", stored, np.arange(len(stored), dtype=np.float32).reshape(-1, 1))
+    cache.put_many("other fp", texts, np.full((len(texts), 1), -1.0))
+    cache.flush()
+    cache.put_many("fp", ["sentence 1999"], np.array([[99.0]], dtype=np.float32))  # buffered, not committed
+    scans = []
+    real = cache_mod.ScoreCache._all_rows_into
+    cache_mod.ScoreCache._all_rows_into = lambda self, *a: scans.append(real(self, *a)) or scans[-1]
+    try:
+        found = cache.get_many("fp", texts)
+    finally:
+        cache_mod.ScoreCache._all_rows_into = real
+    value_of = {t: float(i) for i, t in enumerate(stored)} | {"sentence 1999": 99.0}
+    expected = {i: value_of[t] for i, t in enumerate(texts) if t in value_of}
+    assert {i: float(v[0]) for i, v in found.items()} == expected
+    assert all(v.dtype == np.float32 and v.shape == (1,) for v in found.values())
+    assert (cache.hits, cache.misses) == (len(expected), len(texts) - len(expected))
+    assert scans == [len(stored) <= len(texts) - 1]  # the scan where the rows are no more than those asked

@@ -118,6 +118,8 @@ class ScoreCache:
                     if row is not None:
                         found[k] = np.frombuffer(row[1], dtype=row[0]).copy()
             ask = [k for k in keys if k not in found] if found else keys
+            if len(ask) > _BATCH and self._all_rows_into(fingerprint, ask, found):
+                ask = []
             for start in range(0, len(ask), _BATCH):
                 part = ask[start:start + _BATCH]
                 q = f"SELECT text_sha256, dtype, value FROM vectors WHERE fingerprint=? AND text_sha256 IN ({','.join('?' * len(part))})"
@@ -127,6 +129,27 @@ class ScoreCache:
         self.hits += len(out)
         self.misses += len(keys) - len(out)
         return out
+
+    def _all_rows_into(self, fingerprint: str, ask: list[bytes], found: dict[bytes, Any]) -> bool:
+        """Where the fingerprint has no more committed rows than texts asked for (a first run: none, or
+        the speed probe's few), read them all in one range scan and keep those asked for; False, having
+        added nothing, where it has more (then each text is looked up). Why: a scan reads a row about 8
+        times faster than a lookup by key (200,000 rows: 0.13 s against 1.07 s), so a first audit's
+        lookups, which find next to nothing, cost a scan of next to nothing. The scan stops one row past
+        the texts asked for, so a large cache costs at most a count of that many rows more. Caller holds the lock."""
+        import numpy as np
+
+        held = self._db.execute("SELECT COUNT(*) FROM (SELECT 1 FROM vectors WHERE fingerprint=? LIMIT ?)",
+                                (fingerprint, len(ask) + 1)).fetchone()[0]
+        if held > len(ask):
+            return False
+        wanted = set(ask)
+        for k, dt, blob in self._db.execute("SELECT text_sha256, dtype, value FROM vectors WHERE fingerprint=?",
+                                            (fingerprint,)):
+            k = bytes(k)
+            if k in wanted:
+                found[k] = np.frombuffer(blob, dtype=dt).copy()
+        return True
 
     def put_many(self, fingerprint: str, texts: Sequence[str], values: Any) -> None:
         """Store one vector per text (rows of `values`); committed with the next batch (see the module doc)."""
