@@ -21,6 +21,7 @@ about 1x with one), and the summary gives the ratios of the pairs whose control 
 
     python bench/bench_parallel_scoring.py [REPEATS]
     python bench/bench_parallel_scoring.py --timeline [REPEATS]   # seconds per phase, jobs 1 and 2
+    python bench/bench_parallel_scoring.py --ceiling [REPEATS]    # two jobs-1 commands at once: the host's ceiling
 """
 from __future__ import annotations
 
@@ -251,13 +252,46 @@ def print_timelines(repeats: int) -> None:
           f"({walls[1] / (cpus[2] / 2):.2f}x)")
 
 
+def print_ceiling(repeats: int) -> None:
+    """`--ceiling`: what two cores give this very work when nothing is shared. Per round: the default
+    command with `--jobs 1` alone, two such commands at once (independent processes: no hand-over,
+    no waiting for each other), and the command with `--jobs 2`. Two copies at once finishing in
+    T2 where one takes T1 means the host runs this work 2·T1/T2 times as fast on two cores: no
+    scheduling of one command can beat that, so `--jobs 2`'s ratio is given as a share of it. A
+    ceiling near 2x says the host is not the limit, and the missing part is the audit's own serial
+    parts (see --timeline)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rows = []
+    with tempfile.TemporaryDirectory() as d, ThreadPoolExecutor(2) as threads:
+        for _ in range(repeats):
+            one = default_command(1, Path(d))
+            t = time.perf_counter()
+            list(threads.map(lambda _i: default_command(1, Path(d)), range(2)))
+            both = time.perf_counter() - t
+            two = default_command(2, Path(d))
+            rows.append((one, both, two))
+            print(f"jobs 1 alone {one:.2f} s, two jobs-1 commands at once {both:.2f} s (ceiling "
+                  f"{2 * one / both:.2f}x), jobs 2 {two:.2f} s ({one / two:.2f}x, "
+                  f"{one / two / (2 * one / both):.0%} of the ceiling)   ({load()})")
+    ceilings = [2 * one / both for one, both, _two in rows]
+    ratios = [one / two for one, _both, two in rows]
+    print(f"ceiling: median {_median(ceilings):.2f}x ({min(ceilings):.2f}-{max(ceilings):.2f}); jobs 2: median "
+          f"{_median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f}), median "
+          f"{_median([r / c for r, c in zip(ratios, ceilings)]):.0%} of its round's ceiling, over {repeats} rounds")
+
+
 if __name__ == "__main__":
     args = sys.argv[1:]
     if args[:1] == ["--timeline"]:
         print_timelines(int(args[1]) if len(args) > 1 else 3)
         sys.exit(0)
+    if args[:1] == ["--ceiling"]:
+        print_ceiling(int(args[1]) if len(args) > 1 else 3)
+        sys.exit(0)
     if args and not args[0].isdigit():
         print(__doc__.strip().splitlines()[0] + "\n\nusage: python bench/bench_parallel_scoring.py [REPEATS]\n"
-              "       python bench/bench_parallel_scoring.py --timeline [REPEATS]")
+              "       python bench/bench_parallel_scoring.py --timeline [REPEATS]\n"
+              "       python bench/bench_parallel_scoring.py --ceiling [REPEATS]")
         sys.exit(0 if args[0] in ("-h", "--help") else 2)
     main(int(args[0]) if args else 1)
