@@ -135,3 +135,21 @@ def test_main_py_wires_the_assoc_subcommand(t1_vectors, tmp_path, capsys):
                       "--alternative", "two-sided", "--out", str(out), "--quiet"]) == 0
     data = json.loads(out.read_text())
     assert data["alternative"] == "two-sided" and data["p_method"] == "monte carlo" and data["n_evaluated"] == 500
+
+
+def test_ctrl_c_in_a_run_is_reported_as_cancelled_once_like_every_command(t1_vectors, tmp_path, monkeypatch, capsys):
+    """`assoc run` printed "error: interrupted" where every other command says "cancelled" (main.py);
+    now its Ctrl+C goes on to main(): exit 130, one "cancelled" line, no output file."""
+    import main as entry
+    from engine.assoc import runner
+    from engine.common import exits
+
+    def pressed(*_a, **_k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "run_test", pressed)
+    out = tmp_path / "res.csv"
+    code = entry.main(["assoc", "run", "--test", "T1", "--vectors", str(t1_vectors), "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == exits.CANCELLED == 130
+    assert err.strip().splitlines() == ["cancelled"] and not out.exists()

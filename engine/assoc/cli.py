@@ -113,8 +113,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _fail(str(exc), EXIT_COVERAGE)
     except UserError as exc:
         return _fail(str(exc))
-    except KeyboardInterrupt:
-        return _fail("interrupted", exits.CANCELLED)
+    except KeyboardInterrupt:  # main() says "cancelled" and exits 130, as for every command
+        raise
     except MemoryError:
         return _fail("out of memory; lower --permutations or --exact-limit, or use a smaller model")
     except Exception as exc:  # noqa: BLE001 - last resort: one line, never a traceback
