@@ -184,6 +184,7 @@ def exit_now(code: int) -> None:
     run_exit_handlers = getattr(__import__("atexit"), "_run_exitfuncs", None)
     if len(sys.argv) < 2 or threading.active_count() != 1 or os.environ.get("EEC_DEBUG") or run_exit_handlers is None:
         sys.exit(code)
+    _wait_for_exit_handlers_on_ctrl_c()
     run_exit_handlers()
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -191,6 +192,32 @@ def exit_now(code: int) -> None:
         except (OSError, ValueError):  # a closed pipe (| head): nothing more can be said
             pass
     os._exit(code)
+
+
+def _wait_for_exit_handlers_on_ctrl_c() -> None:
+    """While the exit handlers run, the command is done and its files are written. A Ctrl+C there
+    printed "Exception ignored in atexit callback" with a traceback, cut that handler short (a
+    temporary folder left behind) and still exited 0. Now a first Ctrl+C lets the handlers finish
+    and the command keeps its exit code; a second one, for a handler that hangs, ends the process
+    at once: "cancelled", exit 130. Not where SIGINT is ignored (a background job) or someone
+    else's (``signal.default_int_handler`` only)."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return
+    presses: list[int] = []
+
+    def on_ctrl_c(signum: int, _frame: object) -> None:
+        presses.append(signum)
+        if len(presses) > 1:
+            try:
+                sys.stdout.flush()  # what the command printed (a reentrant flush fails: nothing more to do)
+            except (OSError, ValueError, RuntimeError):
+                pass
+            _say_cancelled()
+            os._exit(130)  # exits.CANCELLED
+
+    signal.signal(signal.SIGINT, on_ctrl_c)
 
 
 def _say_cancelled() -> None:

@@ -3,6 +3,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 
 import numpy as np
 import pandas as pd
@@ -223,3 +224,42 @@ def test_eta_knows_a_slow_second_scorer_from_the_start(tmp_path):
     assert min(first_job) >= 0.5 * slow_left, (min(first_job), slow_left)
     probes = [s for s in res.manifest["scoring"] if s.get("probe")]
     assert {p["scorer"] for p in probes} == {"fast", "slow"} and all(p["scored"] == 32 for p in probes)
+
+
+EXIT_SLOWLY = """
+import atexit, sys, time
+sys.path.insert(0, {root!r})
+sys.argv = ["main.py", "audit"]
+import main
+def slow():
+    print("handler started", flush=True)
+    time.sleep(1.5)
+    open({marker!r}, "w").write("ran")
+atexit.register(slow)
+print("the command's output")
+main.exit_now(0)
+"""
+
+
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_in_the_exit_handlers_waits_for_them_and_a_second_one_ends_at_once(tmp_path, presses):
+    """A Ctrl+C during the exit handlers (the command is done) printed "Exception ignored in atexit
+    callback", cut the handler short and exited 0. Now one press lets them finish (exit 0, nothing
+    printed); a second ends the process at once with "cancelled", exit 130."""
+    import signal
+
+    from testkit.terminal import default_sigint
+
+    marker = tmp_path / "handler"
+    proc = subprocess.Popen([sys.executable, "-c", EXIT_SLOWLY.format(root=str(ROOT), marker=str(marker))],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
+    lines = [proc.stdout.readline(), proc.stdout.readline()]
+    assert lines == ["the command's output\n", "handler started\n"]
+    for _ in range(presses):
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    if presses == 1:
+        assert (proc.returncode, err, marker.read_text()) == (0, "", "ran")
+    else:
+        assert (proc.returncode, err) == (130, "cancelled\n") and not marker.exists()
