@@ -65,6 +65,40 @@ def isolated(value: object) -> str:
     return text
 
 
+def number(n: float, decimals: int | None = None) -> str:
+    """A count (or a number with ``decimals`` fixed places) as the interface language writes it.
+
+    Why: "8,040 frasi" — Python's ``f"{n:,}"`` in every language — reads as eight point zero four
+    sentences in Italian, German, Spanish or Portuguese, which write 8.040 (French 8 040). Grouping
+    and the decimal sign come from CLDR (babel); the digits stay Latin in every language, Arabic
+    included, as in the corpora, tables and files the numbers are compared with. Statistics shown
+    beside a table (coefficients, p-values) keep the table's notation: they are read together."""
+    from babel.core import UnknownLocaleError
+    from babel.numbers import format_decimal
+
+    pattern = None if decimals is None else "#,##0" + ("." + "0" * decimals if decimals else "")
+    try:
+        return format_decimal(n, format=pattern, locale=_current.replace("-", "_"), numbering_system="latn")
+    except (UnknownLocaleError, ValueError):  # a language CLDR does not know: the source language's way
+        return f"{n:,.{decimals}f}" if decimals is not None else f"{n:,}"
+
+
+def percent(share: float, decimals: int = 1) -> str:
+    """A share (0.123) as a percentage in the interface language's notation, with ``decimals`` fixed
+    places: 12.3% in English, 12,3 % in French and German, 12,3% in Italian (CLDR's pattern)."""
+    from babel import Locale
+    from babel.core import UnknownLocaleError
+    from babel.numbers import format_percent
+
+    try:
+        code = _current.replace("-", "_")
+        head, zero, tail = Locale.parse(code).percent_formats[None].pattern.rpartition("0")
+        pattern = head + zero + ("." + "0" * decimals if decimals else "") + tail
+        return format_percent(share, format=pattern, locale=code, numbering_system="latn")
+    except (UnknownLocaleError, ValueError, KeyError):  # a language CLDR does not know
+        return f"{share:.{decimals}%}"
+
+
 def N_(message: str) -> str:
     """Mark a constant for extraction without translating it yet (it is translated when shown)."""
     return message

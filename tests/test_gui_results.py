@@ -383,3 +383,23 @@ def test_untested_rows_say_not_tested_and_why_on_the_plot(qtbot, audit_dir):
     texts = [t for plot in km.plots for t in _texts(plot)]
     assert any(t.startswith(why) and t.endswith(")") and "(n = " in t for t in texts), texts
     assert not any("(, n" in t for t in texts)
+
+
+@pytest.mark.parametrize("lang, written, not_written", [
+    ("en", "8,040", "8.040"), ("it", "8.040", "8,040"), ("de", "8.040", "8,040"), ("pt", "8.040", "8,040"),
+    ("fr", "8\u202f040", "8,040"), ("ar", "8,040", "8.040")])
+def test_counts_in_the_notes_are_written_as_the_interface_language_writes_numbers(qtbot, page, lang, written,
+                                                                                 not_written):
+    """"8,040 frasi" read as eight point zero four sentences in the Italian Notes tab (Python's
+    grouping in every language); a count now follows the language's own (CLDR) grouping."""
+    from gui import i18n
+
+    cid = next(iter(page.data.manifest["corpora"]))
+    page.data.manifest["corpora"][cid].update(sentences=8040, pairs=1340)
+    try:
+        i18n.set_language(lang)  # the notes are redone in the new language
+        line = next(x for x in page.notes.toPlainText().splitlines() if cid in x and "1" in x)
+    finally:
+        i18n.set_language("en")
+    assert written in line and not_written not in line
+    assert ("1,340" if lang in ("en", "ar") else "1\u202f340" if lang == "fr" else "1.340") in line

@@ -275,3 +275,30 @@ def test_values_in_sentences_are_isolated_only_where_directions_mix():
         assert i18n_core.isolated("2026-11-28T03:50:17+00:00") == "\u20682026-11-28T03:50:17+00:00\u2069"
     finally:
         i18n_core.install(gettext.NullTranslations(), "en")
+
+
+def test_numbers_and_shares_follow_the_interface_language():
+    """Counts and percentages in the interface's sentences: CLDR's grouping and decimal sign, Latin
+    digits in every language (gui.i18n_core.number, percent)."""
+    import gettext
+
+    from gui import i18n_core
+
+    expected = {  # language: (8040, 1234567, 0.5 to 4 places, 12.3 %, 12 % to 1 place)
+        "en": ("8,040", "1,234,567", "0.5000", "12.3%", "12.0%"),
+        "ar": ("8,040", "1,234,567", "0.5000", "12.3%", "12.0%"),
+        "de": ("8.040", "1.234.567", "0,5000", "12,3\xa0%", "12,0\xa0%"),
+        "es": ("8.040", "1.234.567", "0,5000", "12,3\xa0%", "12,0\xa0%"),
+        "fr": ("8\u202f040", "1\u202f234\u202f567", "0,5000", "12,3\xa0%", "12,0\xa0%"),
+        "it": ("8.040", "1.234.567", "0,5000", "12,3%", "12,0%"),
+        "pt": ("8.040", "1.234.567", "0,5000", "12,3%", "12,0%"),
+        "zz": ("8,040", "1,234,567", "0.5000", "12.3%", "12.0%"),  # a language CLDR does not know
+    }
+    try:
+        for code, want in expected.items():
+            i18n_core.install(gettext.NullTranslations(), code)
+            got = (i18n_core.number(8040), i18n_core.number(1_234_567), i18n_core.number(0.5, 4),
+                   i18n_core.percent(0.123), i18n_core.percent(0.12))
+            assert got == want, code
+    finally:
+        i18n_core.install(gettext.NullTranslations(), "en")

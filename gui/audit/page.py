@@ -23,7 +23,7 @@ from engine.common.errors import UserError
 
 from gui.common.collector import freeze_long_lived
 from gui.errors import FriendlyError, friendly, last_errors
-from gui.i18n import _, connect_retranslate, isolated
+from gui.i18n import _, connect_retranslate, isolated, number
 
 from .job import AuditJob
 from .run_view import AuditRunView, format_elapsed, format_eta
@@ -351,8 +351,8 @@ class AuditPage(QWidget):
             self._append(_("Cancelled during the statistics. Every score is cached: "
                            "run again to compute the statistics without scoring again."))
         else:
-            self._append(_("Cancelled after {done:,} of {total:,}. Scores computed so far are cached: "
-                           "run again to continue from there.").format(done=done, total=total))
+            self._append(_("Cancelled after {done} of {total}. Scores computed so far are cached: "
+                           "run again to continue from there.").format(done=number(done), total=number(total)))
         self._show_state_text()
 
     def _on_thread_finished(self) -> None:

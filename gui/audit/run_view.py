@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from gui.common.extras import grey_combo_item
 from gui.errors import FriendlyError
-from gui.i18n import _, connect_retranslate, isolated
+from gui.i18n import _, connect_retranslate, isolated, number
 
 from .setup_model import AuditSetup
 
@@ -159,7 +159,7 @@ class AuditRunView(QWidget):
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(done)
         # a left-to-right isolate: in Arabic the counts would otherwise read "total / done"
-        self.progress.setFormat(f"\u2066{done:,} / {total:,}\u2069  (%p%)")
+        self.progress.setFormat(f"\u2066{number(done)} / {number(total)}\u2069  (%p%)")
 
     def show_busy(self) -> None:
         self.progress.setRange(0, 0)

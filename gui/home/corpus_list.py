@@ -28,7 +28,7 @@ from gui.common.background import Each
 # the engine (and pandas, ~1 s) loads in the background checks, not before the first window
 from engine.corpus.definition.registry import list_corpora
 from gui.common.header_fit import fit_header_titles
-from gui.i18n import _, connect_retranslate, isolated, list_separator, ngettext
+from gui.i18n import _, connect_retranslate, isolated, list_separator, ngettext, number
 
 PATH_ROLE = Qt.UserRole + 30
 
@@ -163,7 +163,7 @@ class CorpusList(QWidget):
         status = _("OK") if not errors else ngettext("{n} error", "{n} errors", errors).format(n=errors)
         if warnings:
             status += list_separator() + ngettext("{n} warning", "{n} warnings", warnings).format(n=warnings)
-        self._set_row(row, [c_id, language, f"{sentences:,}", status, name], self.entries[row])
+        self._set_row(row, [c_id, language, number(sentences), status, name], self.entries[row])
         if self.ready:
             self._fit_columns()
 

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QComboBox
 from engine.common.errors import UserError
 from engine.common import fmt
 
-from gui.i18n import _, ngettext
+from gui.i18n import _, ngettext, number
 
 from .plots import GREY, PlotPanel, colour, connect, is_number, legend_html, stars, stars_legend, text_item
 from .widgets import fill_combo, relabel_combo
@@ -130,7 +130,7 @@ class AssocView(PlotPanel):
                          "{test}: d = {d}, {p} ({n} permutations, {method})",
                          100 if n_perm is None else n_perm).format(
             test=test, d=f"{float(r['effect_size']):+.3f}", p=fmt.p_phrase(r.get("p_value")),
-            n="?" if n_perm is None else f"{n_perm:,}", method=r.get("p_method", ""))
+            n="?" if n_perm is None else number(n_perm), method=r.get("p_method", ""))
 
         def rows() -> Any:
             if words is None:

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QComboBox, QGraphicsRectItem, QSpinBox
 
 # imported with the page, not during the first drawing of a large audit (10 ms of import)
 from engine.stats.present.plotdata import display_confusion
-from gui.i18n import _, ngettext
+from gui.i18n import _, ngettext, number, percent
 
 from .data import label
 from .plots import PlotPanel, connect, new_plot, text_item
@@ -127,12 +127,12 @@ class ConfusionView(PlotPanel):
         self.canvas.addLabel(
             ngettext("<b>{system}</b> · {corpus} · {n} pair differing in {variable}",
                      "<b>{system}</b> · {corpus} · {n} pairs differing in {variable}", int(cm.n)).format(
-                system=system.replace(":", " · "), corpus=corpus, n=f"{cm.n:,}", variable=label(variable or "")),
+                system=system.replace(":", " · "), corpus=corpus, n=number(cm.n), variable=label(variable or "")),
             row=0, col=0)
         self.canvas.addLabel(
-            _("below the diagonal ({priv} scored higher): {below:.1%} · above ({mino} scored higher): {above:.1%} · "
-              "on the diagonal: {diag:.1%}").format(priv=label(g_priv), mino=label(g_min), below=cm.share_below,
-                                                     above=cm.share_above, diag=cm.share_diagonal),
+            _("below the diagonal ({priv} scored higher): {below} · above ({mino} scored higher): {above} · "
+              "on the diagonal: {diag}").format(priv=label(g_priv), mino=label(g_min), below=percent(cm.share_below),
+                                                above=percent(cm.share_above), diag=percent(cm.share_diagonal)),
             row=1, col=0, size="9pt")
         yield
         plot = new_plot()
@@ -158,7 +158,7 @@ class ConfusionView(PlotPanel):
                 plot.addItem(cell)
                 share = v / cm.n if cm.n else 0.0
                 dark = v / top > 0.55
-                txt = text_item(f"{int(v):,}\n{share:.1%}" if v else "0", "#fff" if dark else "#222", anchor=(0.5, 0.5))
+                txt = text_item(f"{number(int(v))}\n{percent(share)}" if v else "0", "#fff" if dark else "#222", anchor=(0.5, 0.5))
                 txt.setPos(j + 0.5, i + 0.5)
                 plot.addItem(txt)
                 yield
@@ -198,6 +198,6 @@ class ConfusionView(PlotPanel):
         n_cell = int(cm.matrix.iat[row, col])
         title = ngettext("{system}: privileged {row}, minoritised {col} — {n} pair",
                          "{system}: privileged {row}, minoritised {col} — {n} pairs", n_cell).format(
-            system=system.replace(":", " · "), row=names[row], col=names[col], n=f"{n_cell:,}")
+            system=system.replace(":", " · "), row=names[row], col=names[col], n=number(n_cell))
         self.drill(title, lambda: confusion_cell_pairs(pairs, system + PRIV, system + MINO, cm, row, col,
                                                        variable=variable))

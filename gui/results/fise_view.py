@@ -14,7 +14,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QComboBox, QSpinBox
 
-from gui.i18n import _, ngettext
+from gui.i18n import _, ngettext, number
 
 from .plots import GREY, PlotPanel, colour, connect, is_number, legend_html, text_item
 from .widgets import fill_combo
@@ -91,7 +91,7 @@ class FiseView(PlotPanel):
         plot.showGrid(x=True, y=True, alpha=0.12)
         rep = str(words["representation"].iloc[0]) if "representation" in words.columns and len(words) else ""
         plot.setTitle(ngettext("{test} on {representation}: {n} word", "{test} on {representation}: {n} words",
-                               len(words)).format(test=test, representation=rep, n=f"{len(words):,}"), size="11pt")
+                               len(words)).format(test=test, representation=rep, n=number(len(words))), size="11pt")
         plot.setLabel("bottom", _("{dimension}: ← {neg} · {pos} →").format(dimension=x_name, neg=x_neg, pos=x_pos))
         plot.setLabel("left", _("{dimension}: ← {neg} · {pos} →").format(dimension=y_name, neg=y_neg, pos=y_pos))
         plot.addLine(x=0, pen=pg.mkPen(GREY, width=1.2))

@@ -20,7 +20,7 @@ from engine.common import fmt
 
 # imported with the page, not during the first drawing of a large audit (10 ms of import)
 from engine.stats.present.plotdata import km_boxes
-from gui.i18n import N_, _, ngettext
+from gui.i18n import N_, _, ngettext, number
 
 from .data import label
 from .plots import (GREY, PlotPanel, colour, connect, is_number, legend_html, new_plot, plot_label, stars, stars_legend,
@@ -222,7 +222,7 @@ class KMView(PlotPanel):
         n_box = int(b["n"])
         title = ngettext("{model} · {emotion}, {axis}: {n} pair, mean Δ = {mean}, median {median}",
                          "{model} · {emotion}, {axis}: {n} pairs, mean Δ = {mean}, median {median}", n_box).format(
-            model=model, emotion=label(emotion), axis=_(AXES.get(axis, axis)), n=f"{n_box:,}",
+            model=model, emotion=label(emotion), axis=_(AXES.get(axis, axis)), n=number(n_box),
             mean=f"{b['mean']:+.4f}", median=f"{b['median']:+.4f}")
 
         def rows() -> Any:

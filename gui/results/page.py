@@ -36,7 +36,7 @@ from gui.common.frame_table import FrameTable
 from gui.common.steps import Steps
 from gui.errors import FriendlyError, friendly, last_errors
 from engine.stats import registry
-from gui.i18n import _, connect_retranslate, isolated, ngettext
+from gui.i18n import _, connect_retranslate, isolated, ngettext, number
 
 from .assoc_view import AssocView
 from .beta_view import BetaView
@@ -98,7 +98,7 @@ class TablesView(QWidget):
         self.table.name = str(key or "table").replace(":", "_")
         self.table.set_frame(frame)
         self.table.title.setText("" if frame is None else ngettext("{n} row", "{n} rows", len(frame)).format(
-            n=f"{len(frame):,}"))
+            n=number(len(frame))))
 
     def select(self, key: str) -> bool:
         idx = self.which.findData(key)
@@ -279,9 +279,9 @@ class ResultsPage(QWidget):
             # TRANSLATORS: {sentences} is "{n} sentences" and {pairs} is "{n} pairs" (translated below)
             lines.append(_("Corpus {id}: {sentences}, {pairs}").format(
                 id=isolated(cid),
-                sentences=ngettext("{n} sentence", "{n} sentences", n_sent).format(n=f"{n_sent:,}"),
+                sentences=ngettext("{n} sentence", "{n} sentences", n_sent).format(n=number(n_sent)),
                 # TRANSLATORS: counterfactual sentence pairs of a corpus
-                pairs=ngettext("{n} pair", "{n} pairs", n_pairs).format(n=f"{n_pairs:,}")))
+                pairs=ngettext("{n} pair", "{n} pairs", n_pairs).format(n=number(n_pairs))))
         for name, info in (man.get("scorers") or {}).items():
             lines.append(_("System {name}: {spec}; dimensions {dims}").format(
                 name=isolated(name), spec=isolated(info.get("spec", "")),

@@ -40,7 +40,7 @@ from gui.common.background import Latest
 from gui.common.frame_table import FrameTable
 from gui.common.steps import Steps
 from gui.errors import friendly, show_error
-from gui.i18n import _, connect_retranslate, isolated, ngettext
+from gui.i18n import _, connect_retranslate, isolated, ngettext, number
 
 # Plots are documents (printed, pasted into papers): dark text on white, smooth lines.
 pg.setConfigOptions(background="w", foreground="k", antialias=True)
@@ -460,7 +460,7 @@ class PlotPanel(QWidget):
         self.detail.set_frame(frame)
         n = 0 if frame is None else len(frame)
         self.detail.title.setText(f"<b>{html.escape(self._drill_title)}</b> — " +
-                                  ngettext("{n} row", "{n} rows", n).format(n=f"{n:,}"))
+                                  ngettext("{n} row", "{n} rows", n).format(n=number(n)))
         self.drilled.emit(self._drill_title)
 
     def _drill_failed(self, exc: BaseException) -> None:

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
-from gui.i18n import _, connect_retranslate, ngettext
+from gui.i18n import _, connect_retranslate, ngettext, number
 
 from engine.corpus.check.coverage import NEUTRAL, Coverage
 
@@ -112,7 +112,7 @@ class CoverageView(QWidget):
             pass  # "nothing missing" would be untrue: the unreadable templates produce nothing
         elif missing:
             text += ngettext("{n} combination is missing (red and orange cells; hover for the list).",
-                             "{n} combinations are missing (red and orange cells; hover for the list).", missing).format(n=f"{missing:,}")
+                             "{n} combinations are missing (red and orange cells; hover for the list).", missing).format(n=number(missing))
         elif skipped:
             text += _("No combination is missing by mistake.")
         else:
@@ -120,7 +120,7 @@ class CoverageView(QWidget):
         if skipped:
             text += " " + ngettext("{n} combination is skipped on purpose (blue-grey cells: an entry marked untranslatable).",
                                    "{n} combinations are skipped on purpose (blue-grey cells: entries marked untranslatable).",
-                                   skipped).format(n=f"{skipped:,}")
+                                   skipped).format(n=number(skipped))
         text += " " + _("Click a row to preview its sentences.")
         self.summary.setText(text)
 

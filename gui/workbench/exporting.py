@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QListWidget, QV
 from engine.common import extras
 from engine.corpus import CorpusDefinition
 
-from gui.i18n import _, isolated, list_separator, ngettext
+from gui.i18n import _, isolated, list_separator, ngettext, number
 
 from .document import LISTS, CorpusDocument
 
@@ -67,7 +67,7 @@ def export_document(doc: CorpusDocument, kind: str, out: str | Path) -> str:
         from engine.package import export_package
 
         res = export_package(corpus, out, overwrite=True)
-        return _("Package with {n} sentences written to {path}").format(n=f"{res.manifest.sentences:,}", path=isolated(res.path))
+        return _("Package with {n} sentences written to {path}").format(n=number(res.manifest.sentences), path=isolated(res.path))
     if kind in ("po", "xliff"):
         from engine.exchange import export_exchange
 
@@ -89,15 +89,15 @@ def export_document(doc: CorpusDocument, kind: str, out: str | Path) -> str:
         df = generate(corpus)
         export_table(df, out, kind)
         return ngettext("{n} sentence written to {path}", "{n} sentences written to {path}", len(df)).format(
-            n=f"{len(df):,}", path=isolated(out))
+            n=number(len(df)), path=isolated(out))
     if kind == "hf":
         from engine.package.hf_dataset import export_hf_dataset
 
         res = export_hf_dataset(corpus, out, overwrite=True)
         if res.data_format != "parquet":  # the 'parquet' extra is missing: JSON Lines data files
             return _("Hugging Face dataset ({n} sentences, JSON Lines data files; parquet needs the '{extra}' extra) "
-                     "written to {path}").format(n=f"{res.rows:,}", extra="parquet", path=isolated(res.path))
-        return _("Hugging Face dataset ({n} sentences) written to {path}").format(n=f"{res.rows:,}", path=isolated(res.path))
+                     "written to {path}").format(n=number(res.rows), extra="parquet", path=isolated(res.path))
+        return _("Hugging Face dataset ({n} sentences) written to {path}").format(n=number(res.rows), path=isolated(res.path))
     raise ValueError(f"unknown export kind {kind!r}")
 
 

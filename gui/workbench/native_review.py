@@ -15,7 +15,7 @@ from engine.corpus.definition.model import CorpusDefinition
 from engine.common.fmt import percent
 from engine.corpus.translate.review_record import ReviewStatus, review_status
 
-from gui.i18n_core import _, ngettext
+from gui.i18n_core import _, ngettext, number
 
 
 def review_state(corpus: CorpusDefinition, path: str | Path | None) -> ReviewStatus:
@@ -75,7 +75,7 @@ def review_tooltip(status: ReviewStatus | None) -> str:
     if status is not None and status.record is not None:
         rec = status.record
         lines.append(_("Reviewer: {reviewer}, {date}; {awkward} awkward; sample of {population} (seed {seed})").format(
-            reviewer=rec.reviewer, date=rec.date, awkward=rec.awkward, population=f"{rec.population:,}",
+            reviewer=rec.reviewer, date=rec.date, awkward=rec.awkward, population=number(rec.population),
             seed=rec.seed))
         if status.stale:
             lines.append(_("The corpus has changed since the review: its items no longer read as reviewed."))

@@ -20,7 +20,7 @@ from engine.corpus.definition.model import REVIEW_STATUSES, CorpusDefinition
 from engine.corpus.translate.progress import LISTS, CorpusProgress, corpus_progress, is_complete, next_to_add, percent_text
 from engine.corpus.translate.reviewing import awaits_review
 
-from gui.i18n_core import _, isolated, ngettext
+from gui.i18n_core import _, isolated, ngettext, number
 
 from .columns import COLUMNS_FOR, LIST_TITLES, cell_text, status_label
 from .native_review import review_text, review_tooltip
@@ -186,10 +186,10 @@ class WorkbenchState:
                           "persons": _("next: add persons (Persons tab, Add)"),
                           "emotion_words": _("next: add emotion words (Emotion words tab, Add)")}[todo])
         if p.left:
-            parts.append(ngettext("{n} item left", "{n} items left", p.left).format(n=f"{p.left:,}"))
+            parts.append(ngettext("{n} item left", "{n} items left", p.left).format(n=number(p.left)))
         # TRANSLATORS: {n} of the {total} entries (templates, persons, words) are reviewed; {n} picks the form
         parts.append(ngettext("{n} of {total} reviewed", "{n} of {total} reviewed", p.reviewed).format(
-            n=f"{p.reviewed:,}", total=f"{p.total:,}"))
+            n=number(p.reviewed), total=number(p.total)))
         return " · ".join(parts)
 
     def review_counts(self) -> dict[str, int]:
@@ -206,7 +206,7 @@ class WorkbenchState:
         total, reviewed = sum(counts.values()), counts.get("reviewed", 0)
         # TRANSLATORS: {n} of the {total} entries (templates, persons, words) are reviewed; {n} picks the form
         parts = [ngettext("{n} of {total} reviewed", "{n} of {total} reviewed", reviewed).format(
-            n=f"{reviewed:,}", total=f"{total:,}")]
+            n=number(reviewed), total=number(total))]
         for status in ("translated", "machine-translated", "new", "untranslatable"):
             if counts.get(status):
                 parts.append(f"{counts[status]} {status_label(status)}")

@@ -11,7 +11,7 @@ from typing import Any
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from gui.common.frame_table import FrameTable
-from gui.i18n import N_, _, connect_retranslate, ngettext
+from gui.i18n import N_, _, connect_retranslate, ngettext, number
 
 from .document import CorpusDocument
 
@@ -108,16 +108,16 @@ class PreviewPanel(QWidget):
             return
         total = len(self.frame)
         text = ngettext("The corpus produces {n} sentence", "The corpus produces {n} sentences", total).format(
-            n=f"{total:,}")
+            n=number(total))
         if self.pairs is not None:
             text += " " + ngettext("and {n} counterfactual pair", "and {n} counterfactual pairs", self.pairs).format(
-                n=f"{self.pairs:,}")
+                n=number(self.pairs))
         text += ". "
         if len(df) == total:
             text += _("All are shown below; choose a template, person or emotion to narrow the list.")
         else:
             # TRANSLATORS: the same English text for one and many; {n} of the sentences above
-            text += ngettext("Showing {n} of them.", "Showing {n} of them.", len(df)).format(n=f"{len(df):,}")
+            text += ngettext("Showing {n} of them.", "Showing {n} of them.", len(df)).format(n=number(len(df)))
         self.counts.setText(text)
         headers = {k: _(v) for k, v in HEADERS.items()}
         race = self.doc.corpus.race_axis
