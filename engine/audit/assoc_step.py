@@ -57,6 +57,8 @@ def run_assoc_step(step: AssocStep, *, progress: Callable[[int, int, float | Non
     from engine.assoc.fise import FiseResult
     from engine.assoc.library import resolve
     from engine.assoc.runner import RunConfig, run_test
+
+    from .problems import told
     from engine.assoc.weat import WeatOptions
 
     say = log or (lambda _m: None)
@@ -74,7 +76,7 @@ def run_assoc_step(step: AssocStep, *, progress: Callable[[int, int, float | Non
     words: list[pd.DataFrame] = []
     quads: list[pd.DataFrame] = []
     fwords: list[pd.DataFrame] = []
-    problems: list[str] = []
+    problems: list[str] = []  # English lines; most keep their message (engine.audit.problems.told)
     results: list[Any] = []
     started = time.perf_counter()
     total = len(step.tests)
@@ -87,7 +89,7 @@ def run_assoc_step(step: AssocStep, *, progress: Callable[[int, int, float | Non
             mlm = spec.kind in ("lpbs", "crows") or run_as == "lpbs"
             res = run_test(spec, replace(cfg, run_as=run_as), provider=None if mlm else provider)
         except (AssocError, ValueError, KeyError, OSError) as exc:
-            msg = f"association test {name}: {exc}"
+            msg = told("assoc_skipped", test=name, reason=str(exc))
             problems.append(msg)
             say(f"  skipped: {msg}")
         else:
@@ -98,8 +100,7 @@ def run_assoc_step(step: AssocStep, *, progress: Callable[[int, int, float | Non
                                                representation=res.representation))
                 say(f"  {res.test_id}: FISE, {len(res.words)} words")
             elif isinstance(res, CrowsResult):
-                problems.append(f"association test {name}: CrowS-Pairs results are not part of an audit; "
-                                f"run it with `{command('assoc run')}`")
+                problems.append(told("crows_not_in_audit", test=name, command=command("assoc run")))
             else:
                 frame = res.to_frame()
                 frame.insert(1, "title", res.title)
@@ -143,7 +144,7 @@ def _is_mlm_test(name: str) -> bool:
 def assoc_record(step: AssocStep, problems: list[str] | None = None) -> dict[str, Any]:
     """The manifest's ``assoc`` entry: the settings used and what could not run."""
     return {"tests": step.tests, "vectors": step.vectors, "permutations": step.permutations,
-            "seed": step.seed, "top_k": step.top_k, "problems": list(problems or [])}
+            "seed": step.seed, "top_k": step.top_k, "problems": [str(p) for p in problems or []]}
 
 
 def assoc_overview(tables: dict[str, pd.DataFrame], step: AssocStep, problems: list[str]) -> pd.DataFrame:

@@ -40,22 +40,27 @@ class IdentityVisibility:
 
     def message(self) -> str:
         """One line for the log, summary and report ('' when the model sees every identity word)."""
+        said = self.said()
+        return "" if said is None else str(said)
+
+    def said(self) -> Any:
+        """``message`` as data (engine.audit.problems), None when the model sees every identity word."""
+        from .problems import problem
+
         if self.clean:
-            return ""
+            return None
         parts = []
         if self.unknown_person_words:
             shown = ", ".join(self.unknown_person_words[:_SHOW])
             more = len(self.unknown_person_words) - _SHOW
-            parts.append(f"{len(self.unknown_person_words)} of {self.n_person_words} person words become unknown "
-                         f"tokens ({shown}{f' and {more} more' if more > 0 else ''})")
+            parts.append(problem("identity.unknown_more" if more > 0 else "identity.unknown",
+                                 n=len(self.unknown_person_words), total=self.n_person_words, words=shown,
+                                 **({"more": more} if more > 0 else {})))
         if self.colliding_sentences:
-            parts.append(f"{self.colliding_sentences:,} of {self.n_sentences:,} sentences reach the model as the "
-                         "same token ids as another sentence")
+            parts.append(problem("identity.colliding", n=self.colliding_sentences, total=self.n_sentences))
         if self.collided_pairs:
-            parts.append(f"{len(self.collided_pairs):,} of {self.n_pairs:,} counterfactual pairs have identical ids "
-                         "on both sides and are left out of its paired tests")
-        return (f"{self.corpus} × {self.scorer}: the model cannot tell identities apart — " + "; ".join(parts)
-                + " (a tokenizer without this language's words; choose a model that reads it)")
+            parts.append(problem("identity.pairs", n=len(self.collided_pairs), total=self.n_pairs))
+        return problem("identity", corpus=self.corpus, scorer=self.scorer, parts=parts)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -828,9 +828,11 @@ def _identity_checks(corpora: list, scorers: list, result: AuditResult, say: Log
         result.manifest.setdefault("identity_tokens", []).append(v.to_dict() | {"collided_pairs": len(v.collided_pairs)})
         if v.clean:
             continue
-        msg = v.message()
-        result.problems.append(f"warning: {msg}")
-        say(f"warning: {msg}")
+        from .problems import told
+
+        line = told("warning", said=v.said())
+        result.problems.append(line)
+        say(line)
         if v.collided_pairs:
             out.setdefault(v.corpus, {})[v.scorer] = list(v.collided_pairs)
     return out
@@ -842,15 +844,18 @@ def _language_warnings(corpora: list, scorers: list, result: AuditResult, say: L
     Why: an English lexicon on a Spanish corpus gives every difference as 0 — read as "no bias".
     The warning goes to the log, the problems (summary, report) and the manifest; the statistics
     mark that scorer's rows (statistics_step)."""
-    from engine.models.base import language_mismatch
+    from engine.models.base import language_mismatch_message
+
+    from .problems import told
 
     out: dict[str, dict[str, str]] = {}
     for corpus, _df, _pairs in corpora:
         for scorer in scorers:
-            msg = language_mismatch(scorer, getattr(corpus, "language", None))
-            if msg:
+            said = language_mismatch_message(scorer, getattr(corpus, "language", None))
+            if said is not None:
+                msg = str(said)
                 out.setdefault(corpus.id, {})[scorer.name] = msg
-                result.problems.append(f"{corpus.id}: {msg}")
+                result.problems.append(told("in_corpus", corpus=corpus.id, said=said))
                 result.manifest.setdefault("language_warnings", []).append(
                     {"corpus": corpus.id, "scorer": scorer.name, "message": msg})
                 say(f"warning: {corpus.id}: {msg}")

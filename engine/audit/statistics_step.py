@@ -73,7 +73,9 @@ def run_statistic(stat: Any, corpus: Any, scores: pd.DataFrame, pairs: pd.DataFr
     try:
         items = stat.compute(ctx)
     except (ValueError, KeyError) as exc:  # StatisticError: the data does not allow it (degenerate input)
-        msg = f"{stat.id} on {corpus.id}: {exc}"
+        from .problems import told
+
+        msg = told("statistic_skipped", statistic=stat.id, corpus=corpus.id, reason=str(exc))
         result.problems.append(msg)
         say(f"  skipped: {msg}")
         items = []

@@ -50,6 +50,24 @@ class Said:
         return {"key": self.key, "params": {k: _data(v) for k, v in self.params.items()}}
 
 
+class Told(str):
+    """A message's English that keeps the message: ``str`` is the English, ``said`` the data.
+
+    Why: where a list of English lines is already an interface (an audit's problems: the summary,
+    the manifest, notebooks that test ``"es-x" in p``), each line stays a string — comparisons,
+    ``in``, JSON — and a reader that knows the catalog (the GUI) renders ``said`` in its language."""
+
+    said: Said
+
+    def __new__(cls, said: Said) -> "Told":
+        text = super().__new__(cls, str(said))
+        text.said = said
+        return text
+
+    def __reduce__(self) -> tuple[Any, ...]:  # (a worker's problems come back pickled)
+        return (Told, (self.said,))
+
+
 def said_in(catalog: Catalog, key: str, params: dict[str, Any], where: str) -> Said:
     """A ``Said`` of ``catalog``; an unknown key is a bug in the caller (``where`` names the catalog)."""
     if key not in catalog:

@@ -72,6 +72,12 @@ def language_mismatch(scorer: Any, corpus_language: str | None) -> str | None:
     Why: an English-only lexicon on a Spanish corpus scores every sentence from its few English
     tokens; all differences come out 0 and read as "no bias".
     """
+    said = language_mismatch_message(scorer, corpus_language)
+    return None if said is None else str(said)
+
+
+def language_mismatch_message(scorer: Any, corpus_language: str | None) -> Any:
+    """``language_mismatch`` as data (engine.models.messages), for the GUI to show in its language."""
     langs = declared_languages(scorer)
     lang = (corpus_language or "").strip().lower()
     if not langs or not lang:
@@ -79,8 +85,10 @@ def language_mismatch(scorer: Any, corpus_language: str | None) -> str | None:
     base = lang.split("-")[0].split("_")[0]
     if base in {x.split("-")[0].split("_")[0] for x in langs}:
         return None
-    return (f"{getattr(scorer, 'name', 'scorer')} reads {', '.join(langs)} but the corpus is in {lang}: its scores "
-            "(and any 'no bias' verdict) are not meaningful for this corpus")
+    from .messages import model_message
+
+    return model_message("language.mismatch", scorer=getattr(scorer, "name", "scorer"), reads=", ".join(langs),
+                         language=lang)
 
 
 @dataclass(frozen=True)

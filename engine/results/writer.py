@@ -217,7 +217,13 @@ def write_manifest(result: AuditResult, out: Path) -> None:
     """manifest.json, written last: it lists every file of the folder (``files``), which is what
     the readers take as this run's results (engine.results.layout.run_files). Without the 'parquet'
     extra the tables are CSV only, and ``parquet`` says why (the readers read the CSV files)."""
-    result.manifest["problems"] = list(result.problems)
+    from engine.common.messages import Told
+
+    # the English (the summary, the report, a reader of the file), and each problem as data where it
+    # keeps its message (engine.audit.problems): the GUI shows it in its language
+    result.manifest["problems"] = [str(p) for p in result.problems]
+    result.manifest["problem_messages"] = [p.said.as_data() if isinstance(p, Told) else None
+                                           for p in result.problems]
     if not extras.available("parquet"):
         result.manifest["parquet"] = f"not written: {PARQUET_MISSING}"
     result.manifest["files"] = sorted(p.relative_to(out).as_posix() for p in out.rglob("*")

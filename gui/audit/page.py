@@ -324,7 +324,9 @@ class AuditPage(QWidget):
         self.progress.setFormat("%p%")
         took = format_elapsed(time.monotonic() - self._started)
         self.eta_label.setText(_("finished in {t}").format(t=took))
-        for p in getattr(result, "problems", []) or []:
+        from gui.results.problem_text import problem_lines
+
+        for p in problem_lines(getattr(result, "problems", []) or [], getattr(result, "manifest", None)):
             self._append(_("Note: {problem}").format(problem=p))
         self._append(_("Finished: the results are on the Results page."))
         self._show_state_text()

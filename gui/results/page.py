@@ -45,6 +45,7 @@ from .data import ResultData
 from .fise_view import FiseView
 from .forest_view import ForestView
 from .km_view import KMView
+from .problem_text import problem_lines
 from .widgets import fill_combo
 
 #: statistic id -> (tab name, view): the papers' figures; any other statistic gets a ForestView
@@ -292,7 +293,7 @@ class ResultsPage(QWidget):
         if data.problems:
             lines.append("")
             lines.append(_("Notes from the run:"))
-            lines += [f"  • {p}" for p in data.problems]
+            lines += [f"  • {p}" for p in problem_lines(data.problems, data.manifest)]
         summary = data.out_dir / "summary.txt" if data.out_dir else None
         if summary is not None and summary.is_file():
             try:
