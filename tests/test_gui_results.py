@@ -403,3 +403,16 @@ def test_counts_in_the_notes_are_written_as_the_interface_language_writes_number
         i18n.set_language("en")
     assert written in line and not_written not in line
     assert ("1,340" if lang in ("en", "ar") else "1\u202f340" if lang == "fr" else "1.340") in line
+
+
+def test_the_notes_summary_tables_line_up_in_a_fixed_pitch_font(qtbot, page):
+    """summary.txt's text tables (the Beta regression's terms, the paired table) drifted apart in the
+    interface's proportional font; the Notes tab shows them in the system's fixed-pitch font."""
+    from PySide6.QtGui import QFontDatabase, QFontInfo, QFontMetrics
+
+    fixed = QFontDatabase.systemFont(QFontDatabase.FixedFont)
+    if not QFontInfo(fixed).fixedPitch():
+        pytest.skip("this host has no fixed-pitch font for Qt to give")
+    assert page.notes.font() == fixed and QFontInfo(page.notes.font()).fixedPitch()
+    metrics = QFontMetrics(page.notes.font())
+    assert metrics.horizontalAdvance("intercept") == metrics.horizontalAdvance("-" * len("intercept"))

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -141,6 +142,9 @@ class ResultsPage(QWidget):
         self.tables = TablesView()
         self.notes = QPlainTextEdit()
         self.notes.setReadOnly(True)
+        # the run's summary (summary.txt) is made of text tables whose columns line up in a fixed-pitch
+        # font only: in the interface's proportional font they drifted apart (as the audit log's would)
+        self.notes.setFont(QFontDatabase.systemFont(QFontDatabase.FixedFont))
         self.views: dict[str, Any] = {"beta": self.beta, "paired": self.km, "confusion": self.confusion,
                                       "assoc": self.assoc, "fise": self.fise}
         self.tabs = QTabWidget()
