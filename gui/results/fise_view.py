@@ -14,7 +14,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QComboBox, QSpinBox
 
-from gui.i18n import _, ngettext, number
+from gui.i18n import _, ngettext, number, percent
 
 from .plots import GREY, PlotPanel, colour, connect, is_number, legend_html, text_item
 from .widgets import fill_combo
@@ -85,7 +85,8 @@ class FiseView(PlotPanel):
         if quads is not None:
             for _i, q in quads.iterrows():
                 share[str(q["quadrant"])] = q
-        legend = [(f"{q} ({float(share[q]['share_pct']):.0f}%)" if q in share else q, colours[q]) for q in order]
+        legend = [(f"{q} ({percent(float(share[q]['share_pct']) / 100, 0)})" if q in share else q, colours[q])
+                  for q in order]
         self.canvas.addLabel(legend_html(legend), row=0, col=0)
         plot = self.add_plot(1, 0)
         plot.showGrid(x=True, y=True, alpha=0.12)
@@ -115,7 +116,7 @@ class FiseView(PlotPanel):
             row = share.get(q)
             extra = ""
             if row is not None:
-                extra = f"\n{float(row['share_pct']):.0f}% " + _("of words")
+                extra = f"\n{percent(float(row['share_pct']) / 100, 0)} " + _("of words")
                 aff = [c for c in row.index if str(c).startswith("pct_positive_") and is_number(row[c])]
                 for c in aff[:1]:
                     extra += "\n" + _("{pct}% positive {affect}").format(pct=f"{float(row[c]):.0f}", affect=c[13:])

@@ -31,7 +31,7 @@ from engine.corpus.translate.batch import BatchLine, BatchPlan, read_batch
 
 from gui import settings
 from gui.common.background import Latest
-from gui.i18n import _, isolated, ngettext
+from gui.i18n import _, isolated, ngettext, number
 
 from .document import CorpusDocument
 
@@ -162,7 +162,7 @@ class BatchTranslateDialog(QDialog):
         self.verdict = _("After applying: {errors} · {warnings} · {percent}% translated ({left} left)").format(
             errors=ngettext("{n} error", "{n} errors", errors).format(n=errors),
             warnings=ngettext("{n} warning", "{n} warnings", warnings).format(n=warnings),
-            percent=round(progress.percent), left=progress.left)
+            percent=round(progress.percent), left=number(progress.left))
         self._show_summary()
 
     def _check_failed(self, exc: BaseException) -> None:

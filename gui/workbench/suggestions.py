@@ -33,7 +33,7 @@ from engine.exchange.tmx_format import translation_memory
 
 from gui.common.background import Latest
 from gui import settings
-from gui.i18n import _, connect_retranslate, isolated
+from gui.i18n import _, connect_retranslate, isolated, percent
 
 from .document import CorpusDocument
 from gui.common.header_fit import fit_header_titles
@@ -134,7 +134,7 @@ class SuggestionsPanel(QWidget):
         found = self.suggestions()
         for s in found:
             where = _("glossary") if s.unit.list_name == GLOSSARY else s.unit.corpus_id
-            score = _("exact") if s.exact else f"{round(s.score)}%"
+            score = _("exact") if s.exact else percent(round(s.score) / 100, 0)
             it = QTreeWidgetItem([score, forms_label(s.unit.forms), where])
             it.setToolTip(1, _("Source: {text}").format(text=s.unit.source))
             it.setData(0, SUGGESTION_ROLE, s)
