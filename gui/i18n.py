@@ -24,7 +24,7 @@ from engine.common.languages import is_rtl as _is_rtl
 
 from gui import i18n_core
 # the translate functions live in the Qt-free core (the Qt-free models use them); re-exported here
-from gui.i18n_core import N_, SOURCE_LANGUAGE, _, current_language, isolated, list_separator, ngettext, number, percent, pgettext  # noqa: F401
+from gui.i18n_core import N_, SOURCE_LANGUAGE, _, current_language, decimal, isolated, list_separator, localized, ngettext, number, percent, pgettext  # noqa: F401
 
 DOMAIN = "eec_studio"
 LOCALES_DIR = Path(__file__).resolve().parents[1] / "locales"

@@ -83,6 +83,33 @@ def number(n: float, decimals: int | None = None) -> str:
         return f"{n:,.{decimals}f}" if decimals is not None else f"{n:,}"
 
 
+def decimal(x: float, digits: int, *, signed: bool = False) -> str:
+    """A measured value on screen (an effect size, a mean difference, a coordinate) with ``digits``
+    fixed places in the interface language's notation: 0,042 in Italian; ``signed`` puts "+" before
+    a value that is not negative, as ``f"{x:+.3f}"`` does. No grouping: these are small numbers."""
+    text = f"{abs(x):.{digits}f}" if signed else f"{x:.{digits}f}"
+    text = localized(text)
+    return (("-" if x < 0 else "+") + text) if signed else text
+
+
+def localized(numeric: str) -> str:
+    """A number Python or the engine wrote ("0.042", "p < 0.001", "-0.05") with the interface
+    language's decimal sign; a plot's tick labels and the engine's p-phrases go through it, so the
+    same plot never mixes 0,01 (a translated legend) with 0.001 (a value)."""
+    sign = _decimal_sign()
+    return numeric if sign == "." else numeric.replace(".", sign)
+
+
+def _decimal_sign() -> str:
+    from babel.core import UnknownLocaleError
+    from babel.numbers import get_decimal_symbol
+
+    try:
+        return get_decimal_symbol(_current.replace("-", "_"), numbering_system="latn")
+    except (UnknownLocaleError, ValueError):
+        return "."
+
+
 def percent(share: float, decimals: int = 1) -> str:
     """A share (0.123) as a percentage in the interface language's notation, with ``decimals`` fixed
     places: 12.3% in English, 12,3 % in French and German, 12,3% in Italian (CLDR's pattern)."""

@@ -442,9 +442,10 @@ def test_no_hard_coded_user_visible_text_in_gui():
 
 
 def test_no_number_is_grouped_or_made_a_percentage_by_a_python_format_spec_in_gui():
-    """`{n:,}` and `{share:.1%}` write English notation in every language ("8,040 frasi": eight point
-    zero four sentences in Italian); counts and shares go through i18n's number() and percent()."""
-    spec = re.compile(r"\{[^{}]*:[^{}]*(?:,|%)\}")
+    """`{n:,}`, `{share:.1%}` and `{x:.3f}` write English notation in every language ("8,040 frasi":
+    eight point zero four sentences in Italian); counts, shares and values go through i18n's number(),
+    percent() and decimal()."""
+    spec = re.compile(r"\{[^{}]*:[^{}]*(?:,|%|\.\d+f)\}")
     found = []
     for path in sorted((ROOT / "gui").rglob("*.py")):
         if path.name == "i18n_core.py":  # the formatter's own fallback for a language CLDR lacks
@@ -453,7 +454,8 @@ def test_no_number_is_grouped_or_made_a_percentage_by_a_python_format_spec_in_gu
             if isinstance(node, ast.JoinedStr):
                 specs = [v.format_spec for v in node.values if isinstance(v, ast.FormattedValue) and v.format_spec]
                 texts = ["".join(c.value for c in f.values if isinstance(c, ast.Constant)) for f in specs]
-                found += [f"{path.relative_to(ROOT)}:{node.lineno} f-string :{t}" for t in texts if "," in t or "%" in t]
+                found += [f"{path.relative_to(ROOT)}:{node.lineno} f-string :{t}" for t in texts
+                          if "," in t or "%" in t or re.search(r"\.\d+f", t)]
             elif isinstance(node, ast.Constant) and isinstance(node.value, str) and spec.search(node.value):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno} {spec.search(node.value).group()}")
     assert found == [], "\n".join(found)

@@ -416,3 +416,29 @@ def test_the_notes_summary_tables_line_up_in_a_fixed_pitch_font(qtbot, page):
     assert page.notes.font() == fixed and QFontInfo(page.notes.font()).fixedPitch()
     metrics = QFontMetrics(page.notes.font())
     assert metrics.horizontalAdvance("intercept") == metrics.horizontalAdvance("-" * len("intercept"))
+
+
+def test_values_on_the_plots_use_the_interface_language_s_decimal_sign(qtbot, page):
+    """The Italian paired plot wrote "p < 0.001, n = 1584" under a translated legend reading
+    "p ≤ 0,01": the values, counts and tick labels now follow the language, in English as before."""
+    import re
+
+    from gui import i18n
+
+    def drawn() -> tuple[list[str], list[str]]:
+        km = page.show_tab("paired")
+        texts = [t for t in _texts(km.plots[0]) if " p " in f" {t}" or "n = " in t]
+        return texts, km.plots[0].getAxis("bottom").tickStrings([-0.05, 0.0, 0.05], 1.0, 0.05)
+
+    english, english_ticks = drawn()
+    try:
+        i18n.set_language("it")
+        italian, italian_ticks = drawn()
+    finally:
+        i18n.set_language("en")
+    assert english and len(italian) == len(english)
+    assert english_ticks == ["-0.05", "0", "0.05"] and italian_ticks == ["-0,05", "0", "0,05"]
+    numbers = re.compile(r"p [<=] (\d[.,]\d+)")
+    assert all("." in m for t in english for m in numbers.findall(t))
+    assert all("," in m and "." not in m for t in italian for m in numbers.findall(t))
+    assert any(numbers.search(t) for t in italian)

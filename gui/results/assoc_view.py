@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QComboBox
 from engine.common.errors import UserError
 from engine.common import fmt
 
-from gui.i18n import _, ngettext, number
+from gui.i18n import _, decimal, localized, ngettext, number
 
 from .plots import GREY, PlotPanel, colour, connect, is_number, legend_html, stars, stars_legend, text_item
 from .widgets import fill_combo, relabel_combo
@@ -100,7 +100,7 @@ class AssocView(PlotPanel):
             c = KIND_COLOURS.get(str(r["kind"]), GREY)
             plot.addItem(pg.BarGraphItem(x0=[min(0.0, d)], x1=[max(0.0, d)], y=[y], height=0.62,
                                          brush=pg.mkBrush(c), pen=pg.mkPen(pg.mkColor(c).darker(130))))
-            txt = text_item(f"{d:+.2f} {stars(r.get('p_value'))}  {fmt.p_phrase(r.get('p_value'))}", "#222",
+            txt = text_item(f"{decimal(d, 2, signed=True)} {stars(r.get('p_value'))}  {localized(fmt.p_phrase(r.get('p_value')))}", "#222",
                             anchor=(0, 0.5) if d >= 0 else (1, 0.5))
             txt.setPos(d + (0.02 if d >= 0 else -0.02) * width, y)
             plot.addItem(txt)
@@ -129,7 +129,7 @@ class AssocView(PlotPanel):
         title = ngettext("{test}: d = {d}, {p} ({n} permutation, {method})",
                          "{test}: d = {d}, {p} ({n} permutations, {method})",
                          100 if n_perm is None else n_perm).format(
-            test=test, d=f"{float(r['effect_size']):+.3f}", p=fmt.p_phrase(r.get("p_value")),
+            test=test, d=decimal(float(r["effect_size"]), 3, signed=True), p=localized(fmt.p_phrase(r.get("p_value"))),
             n="?" if n_perm is None else number(n_perm), method=r.get("p_method", ""))
 
         def rows() -> Any:

@@ -20,7 +20,7 @@ from engine.common import fmt
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
 
-from gui.i18n import _
+from gui.i18n import _, localized
 
 from .data import TERM_LABELS, label
 from .plots import (GREY, PlotPanel, colour, connect, is_number, legend_html, new_plot, plot_label, stars, stars_legend,
@@ -204,7 +204,7 @@ class BetaView(PlotPanel):
         from engine.stats.present.plotdata import beta_groups, beta_term_sentences
 
         model, emotion, term, corpus = str(r["model"]), str(r["emotion"]), str(r["term"]), str(r["corpus"])
-        p = fmt.p_phrase(r.get("p_value"))
+        p = localized(fmt.p_phrase(r.get("p_value")))
         title = _("{term}, {model} · {emotion}: β = {est} [{lo}, {hi}] {stars}, AME {ame}, {p}").format(
             term=label(term), model=model, emotion=label(emotion), est=_num(r.get("estimate")),
             lo=_num(r.get("ci_low")), hi=_num(r.get("ci_high")), stars=stars(r.get("p_value")),
@@ -224,7 +224,7 @@ class BetaView(PlotPanel):
 
 
 def _num(v: Any, signed: bool = False) -> str:
-    return fmt.number(v, 3, signed=signed)
+    return localized(fmt.number(v, 3, signed=signed))
 
 
 __all__ = ["BetaView", "TERM_LABELS"]

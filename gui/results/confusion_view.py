@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QComboBox, QGraphicsRectItem, QSpinBox
 
 # imported with the page, not during the first drawing of a large audit (10 ms of import)
 from engine.stats.present.plotdata import display_confusion
-from gui.i18n import _, ngettext, number, percent
+from gui.i18n import _, decimal, ngettext, number, percent
 
 from .data import label
 from .plots import PlotPanel, connect, new_plot, text_item
@@ -31,7 +31,7 @@ def bin_labels(cm: Any) -> list[str]:
     if cm.kind == "bins":
         edges = list(cm.settings.get("bins", []))
         digits = 2 if max(abs(e) for e in edges) < 100 else 0
-        return [f"{edges[i]:.{digits}f}–{edges[i + 1]:.{digits}f}" for i in range(len(edges) - 1)]
+        return [f"{decimal(edges[i], digits)}–{decimal(edges[i + 1], digits)}" for i in range(len(edges) - 1)]
     return [str(v) for v in cm.matrix.index]
 
 

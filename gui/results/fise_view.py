@@ -14,7 +14,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QComboBox, QSpinBox
 
-from gui.i18n import _, ngettext, number, percent
+from gui.i18n import _, decimal, ngettext, number, percent
 
 from .plots import GREY, PlotPanel, colour, connect, is_number, legend_html, text_item
 from .widgets import fill_combo
@@ -119,7 +119,7 @@ class FiseView(PlotPanel):
                 extra = f"\n{percent(float(row['share_pct']) / 100, 0)} " + _("of words")
                 aff = [c for c in row.index if str(c).startswith("pct_positive_") and is_number(row[c])]
                 for c in aff[:1]:
-                    extra += "\n" + _("{pct}% positive {affect}").format(pct=f"{float(row[c]):.0f}", affect=c[13:])
+                    extra += "\n" + _("{pct}% positive {affect}").format(pct=number(round(float(row[c]))), affect=c[13:])
             txt = text_item(" ".join(parts) + extra, colours[q], anchor=(1 if sx > 0 else 0, 0 if sy > 0 else 1),
                             bold=True)
             txt.setPos(sx * span_x * 0.98, sy * span_y * 0.97)
@@ -170,8 +170,8 @@ class FiseView(PlotPanel):
         words = self.words
         w = words.iloc[i]
         q = str(w["quadrant"])
-        title = _("{word} ({x}, {y}) — quadrant {quadrant}").format(word=w["word"], x=f"{w['b_x']:+.3f}",
-                                                                    y=f"{w['b_y']:+.3f}", quadrant=q)
+        title = _("{word} ({x}, {y}) — quadrant {quadrant}").format(word=w["word"], x=decimal(w["b_x"], 3, signed=True),
+                                                                    y=decimal(w["b_y"], 3, signed=True), quadrant=q)
         keep = [c for c in words.columns if c not in ("test", "x_name", "y_name", "representation")]
 
         def rows() -> Any:

@@ -20,7 +20,7 @@ from engine.common import fmt
 
 # imported with the page, not during the first drawing of a large audit (10 ms of import)
 from engine.stats.present.plotdata import km_boxes
-from gui.i18n import N_, _, ngettext, number
+from gui.i18n import N_, _, decimal, localized, ngettext, number
 
 from .data import label
 from .plots import (GREY, PlotPanel, colour, connect, is_number, legend_html, new_plot, plot_label, stars, stars_legend,
@@ -186,10 +186,10 @@ class KMView(PlotPanel):
                 continue
             if is_number(r.get("p_value")):
                 txt = text_item(f"{verdict_text(r.get('verdict'))} {stars(r.get('p_value'))}  "
-                                f"({fmt.p_phrase(r.get('p_value'))}, n = {int(r['n'])})", "#222", anchor=(0, 0.5))
+                                f"({localized(fmt.p_phrase(r.get('p_value')))}, n = {number(int(r['n']))})", "#222", anchor=(0, 0.5))
             else:  # no test: say why on the plot, never "not tested (, n = 72)"
                 why = untested_text(r.get('status'), r.get('note'), r.get('reason'))
-                txt = text_item(f"{plot_label(why)}  (n = {int(r['n'])})", GREY, anchor=(0, 0.5), italic=True,
+                txt = text_item(f"{plot_label(why)}  (n = {number(int(r['n']))})", GREY, anchor=(0, 0.5), italic=True,
                                 tooltip=why)
             txt.setPos(x_max + width * 0.04, box["y"])
             plot.addItem(txt)
@@ -223,7 +223,7 @@ class KMView(PlotPanel):
         title = ngettext("{model} · {emotion}, {axis}: {n} pair, mean Δ = {mean}, median {median}",
                          "{model} · {emotion}, {axis}: {n} pairs, mean Δ = {mean}, median {median}", n_box).format(
             model=model, emotion=label(emotion), axis=_(AXES.get(axis, axis)), n=number(n_box),
-            mean=f"{b['mean']:+.4f}", median=f"{b['median']:+.4f}")
+            mean=decimal(b["mean"], 4, signed=True), median=decimal(b["median"], 4, signed=True))
 
         def rows() -> Any:
             sel = km_pairs_for(pp, corpus=corpus, model=model, emotion=emotion, axis=axis, subset=subset)
