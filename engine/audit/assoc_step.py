@@ -57,9 +57,9 @@ def run_assoc_step(step: AssocStep, *, progress: Callable[[int, int, float | Non
     from engine.assoc.fise import FiseResult
     from engine.assoc.library import resolve
     from engine.assoc.runner import RunConfig, run_test
+    from engine.assoc.weat import WeatOptions
 
     from .problems import told
-    from engine.assoc.weat import WeatOptions
 
     say = log or (lambda _m: None)
     cfg = RunConfig(vectors=step.vectors, top_k=step.top_k,

@@ -13,9 +13,12 @@ note. A lexicon that ignores names has no tokenizer: its "no difference" is a re
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.common.messages import Said
 
 #: Person words named in a message before "and N more".
 _SHOW = 8
@@ -43,7 +46,7 @@ class IdentityVisibility:
         said = self.said()
         return "" if said is None else str(said)
 
-    def said(self) -> Any:
+    def said(self) -> Said | None:
         """``message`` as data (engine.audit.problems), None when the model sees every identity word."""
         from .problems import problem
 

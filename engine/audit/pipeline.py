@@ -828,14 +828,13 @@ def _identity_checks(corpora: list, scorers: list, result: AuditResult, say: Log
     """Identity words each tokenizer-based scorer cannot see (engine.audit.identity_tokens): to the log,
     the problems (summary, report, GUI) and the manifest; returns {corpus: {scorer: collided pair ids}}."""
     from .identity_tokens import check_corpora
+    from .problems import told
 
     out: dict[str, dict[str, list[str]]] = {}
     for v in check_corpora(corpora, scorers):
         result.manifest.setdefault("identity_tokens", []).append(v.to_dict() | {"collided_pairs": len(v.collided_pairs)})
         if v.clean:
             continue
-        from .problems import told
-
         line = told("warning", said=v.said())
         result.problems.append(line)
         say(line)

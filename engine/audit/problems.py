@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.common.i18n import N_
-from engine.common.messages import Message, Said, Told, from_json, said_in
+from engine.common.messages import Message, Said, Told, from_data, said_in
 from engine.models.messages import MODEL_MESSAGES
 
 PROBLEMS: dict[str, Message] = {
@@ -65,11 +65,9 @@ def read_problems(texts: list[Any], data: Any) -> list[str]:
     """The problems a manifest holds (``problems``, and ``problem_messages`` beside them): each a
     ``Told`` where its data is a message this catalog knows and still words as the file does (a
     folder from another version keeps its English), else the English text."""
-    import json
-
     data = data if isinstance(data, list) and len(data) == len(texts) else [None] * len(texts)
     out: list[str] = []
     for text, d in zip(texts, data):
-        said = from_json(PROBLEMS, json.dumps(d)) if isinstance(d, dict) else None
+        said = from_data(PROBLEMS, d)
         out.append(Told(said) if said is not None and str(said) == str(text) else str(text))
     return out

@@ -97,10 +97,11 @@ def from_json(catalog: Catalog, text: Any) -> Said | None:
         data = json.loads(text)
     except ValueError:
         return None
-    return _from_data(catalog, data)
+    return from_data(catalog, data)
 
 
-def _from_data(catalog: Catalog, data: Any) -> Said | None:
+def from_data(catalog: Catalog, data: Any) -> Said | None:
+    """The message ``as_data()`` gave (a manifest's, already parsed), or None as ``from_json`` says."""
     if not (isinstance(data, dict) and isinstance(data.get("key"), str) and data["key"] in catalog):
         return None
     params = data.get("params") if isinstance(data.get("params"), dict) else {}
@@ -109,7 +110,7 @@ def _from_data(catalog: Catalog, data: Any) -> Said | None:
 
 def _nested(catalog: Catalog, value: Any) -> Any:
     if isinstance(value, dict) and "key" in value:
-        return _from_data(catalog, value) or value
+        return from_data(catalog, value) or value
     if isinstance(value, list):
         return [_nested(catalog, v) for v in value]
     return value

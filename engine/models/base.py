@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # pragma: no cover
+    from engine.common.messages import Said
     import pandas as pd
 
 # progress and cancel live in engine.common.progress (the executor, the sweep and the statistics use them too)
@@ -76,7 +77,7 @@ def language_mismatch(scorer: Any, corpus_language: str | None) -> str | None:
     return None if said is None else str(said)
 
 
-def language_mismatch_message(scorer: Any, corpus_language: str | None) -> Any:
+def language_mismatch_message(scorer: Any, corpus_language: str | None) -> Said | None:
     """``language_mismatch`` as data (engine.models.messages), for the GUI to show in its language."""
     langs = declared_languages(scorer)
     lang = (corpus_language or "").strip().lower()
