@@ -297,7 +297,7 @@ def test_numbers_and_shares_follow_the_interface_language():
     try:
         for code, want in expected.items():
             i18n_core.install(gettext.NullTranslations(), code)
-            got = (i18n_core.number(8040), i18n_core.number(1_234_567), i18n_core.number(0.5, 4),
+            got = (i18n_core.number(8040), i18n_core.number(1_234_567), i18n_core.decimal(0.5, 4),
                    i18n_core.percent(0.123), i18n_core.percent(0.12))
             assert got == want, code
     finally:
