@@ -6,6 +6,7 @@ import os
 import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -248,6 +249,49 @@ def test_a_corpus_whose_hand_over_file_cannot_be_read_is_built_here(tmp_path, mo
     assert list(runs[1].scores) == list(runs[2].scores)
     for cid in runs[1].scores:
         pd.testing.assert_frame_equal(runs[1].scores[cid], runs[2].scores[cid])
+
+
+_HELPER_PROBE = """
+import json, os, sys
+sys.path.insert(0, {root!r})
+from engine.audit import AuditPlan, run_audit
+from engine.audit import pipeline
+
+real = pipeline._corpus_columns
+
+def watched(name, want_pairs):
+    with open({log!r}, "a") as fh:  # who generates which corpus, and with pandas loaded or not
+        fh.write(json.dumps([os.getpid(), name, "pandas" in sys.modules]) + "\\n")
+    return real(name, want_pairs)
+
+pipeline._corpus_columns = watched
+plan = AuditPlan({corpora!r}, ["vader"], stats=["counterfactual"], cache_dir={cache!r}, settings={{"jobs": 2, "n_resamples": 0}})
+result = run_audit(plan)
+print(os.getpid(), json.dumps(list(result.scores)))
+"""
+
+
+@forking
+def test_the_corpus_helper_starts_before_pandas_with_the_largest_corpus(tmp_path):
+    """In a fresh process: the helper is forked before pandas is imported and generates plain lists,
+    the corpus with the most expected sentences and pairs first (en-goldfarb2023: 4,320 pairs against
+    1,440), so the audit process, free a quarter of a second later, takes the smaller ones."""
+    import json
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    corpora = ["en-kiritchenko2018", "en-camara2022-latino", "en-goldfarb2023"]
+    log = tmp_path / "built.jsonl"
+    code = _HELPER_PROBE.format(root=str(root), log=str(log), corpora=corpora, cache=str(tmp_path / "c"))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=root)
+    assert out.returncode == 0, out.stderr
+    audit_pid, scored = out.stdout.split(" ", 1)
+    assert json.loads(scored) == corpora  # in the plan's order, whoever built them
+    built = [json.loads(line) for line in log.read_text().splitlines()]
+    by_helper = [(name, pandas) for pid, name, pandas in built if pid != int(audit_pid)]
+    assert by_helper and by_helper[0][0] == "en-goldfarb2023"
+    assert not any(pandas for _name, pandas in by_helper)
+    assert sorted(name for _pid, name, _p in built) == sorted(corpora)  # each generated once
 
 
 def test_two_processes_write_the_same_folder_as_one(tmp_path):

@@ -18,6 +18,7 @@ score cache.
 """
 from __future__ import annotations
 
+import functools
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -172,38 +173,83 @@ def _build_corpora(names: list[str], want_pairs: bool
                    ) -> tuple[list[tuple[Any, pd.DataFrame, Any]], dict[str, Any], list[str]]:
     """(corpus, sentences, pairs) per corpus named, their manifest records and log lines — plain
     data from plain arguments, so a worker can build some while the audit process loads the scorers."""
-    from engine.corpus import CompiledCorpus, generate, load_corpus
-    from engine.corpus.pairs.tables import generate_pairs
-    from engine.corpus.definition.registry import resolve_path
+    return _as_frames([_corpus_columns(name, want_pairs) for name in names])
 
-    out, records, lines = [], {}, []
+
+def _corpus_columns(name: str, want_pairs: bool) -> tuple[Any, dict[str, list], dict[str, list] | None, dict, str]:
+    """One corpus generated as plain lists, without pandas: (definition, sentence columns, pair
+    columns or None where it has no pairs, manifest record, log line). The corpus helper forked with
+    several processes makes these before pandas is imported anywhere (``_corpora_and_scorers``)."""
+    from engine.corpus import CompiledCorpus, load_corpus
+    from engine.corpus.definition.registry import resolve_path
+    from engine.corpus.generate.generator import sentence_columns
+    from engine.corpus.pairs.tables import pair_columns
+
+    corpus = load_corpus(name)
+    compiled = CompiledCorpus(corpus)
+    cols = sentence_columns(corpus, compiled)
+    pairs = pair_columns(corpus, compiled) if want_pairs else None  # the compiled corpus the sentences came from
+    n, n_pairs = len(cols["Sentence"]), (len(pairs["pair_id"]) if pairs is not None else 0)
+    pairs = pairs if n_pairs else None
+    path = resolve_path(name)
+    record = {"definition": str(path), "definition_sha256": sha256_file(path), "sentences": n,
+              "corpus_sha256": sha256_text("\n".join(cols["Sentence"])), "pairs": n_pairs}
+    line = f"{corpus.id}: {n:,} sentences" + (f", {n_pairs:,} pairs" if pairs is not None else "")
+    return corpus, cols, pairs, record, line
+
+
+def _as_frames(built: list[tuple[Any, dict[str, list], dict[str, list] | None, dict, str]]
+               ) -> tuple[list[tuple[Any, pd.DataFrame, Any]], dict[str, Any], list[str]]:
+    """``_corpus_columns``'s corpora as ``_build_corpora`` gives them: tables, records, lines."""
+    from engine.corpus.generate.generator import sentence_frame
+    from engine.corpus.pairs.tables import pair_frame
+
+    out = [(corpus, sentence_frame(cols), None if pairs is None else pair_frame(pairs))
+           for corpus, cols, pairs, _record, _line in built]
+    return out, {corpus.id: record for corpus, _c, _p, record, _l in built}, [line for *_rest, line in built]
+
+
+def _corpus_sizes(names: list[str], want_pairs: bool) -> list[tuple[int, int]]:
+    """Each corpus's most sentences (``sentence_bound``) and, with pairs wanted, its expected pairs
+    (its usable person pairs' share of its sentences: exact on 15 of the 21 built-in corpora, at most
+    4 % over on the others), counted from the definitions without generating anything (a few
+    milliseconds a corpus)."""
+    from engine.corpus import CompiledCorpus, load_corpus
+    from engine.corpus.generate.generator import sentence_bound
+    from engine.corpus.pairs.pair_checks import usable_pairs
+
+    sizes = []
     for name in names:
         corpus = load_corpus(name)
-        compiled = CompiledCorpus(corpus)
-        df = generate(corpus, compiled)
-        pairs = None
-        if want_pairs:
-            pairs = generate_pairs(corpus, compiled)  # the compiled corpus the sentences came from
-            pairs = pairs if len(pairs) else None
-        path = resolve_path(name)
-        records[corpus.id] = {
-            "definition": str(path), "definition_sha256": sha256_file(path), "sentences": len(df),
-            "corpus_sha256": sha256_text("\n".join(df.Sentence)), "pairs": 0 if pairs is None else len(pairs)}
-        out.append((corpus, df, pairs))
-        lines.append(f"{corpus.id}: {len(df):,} sentences" + (f", {len(pairs):,} pairs" if pairs is not None else ""))
-    return out, records, lines
+        bound = sentence_bound(corpus, CompiledCorpus(corpus))
+        pairs = 0
+        if want_pairs and corpus.persons:
+            try:
+                pairs = bound * len(usable_pairs(corpus)[0]) // len(corpus.persons)
+            except Exception:  # noqa: BLE001 - an estimate: the corpus's error comes when it is generated
+                pairs = 0
+        sizes.append((bound, pairs))
+    return sizes
 
 
-def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
-                         processes: int) -> tuple[list[tuple[Any, pd.DataFrame, Any]], list[Any]]:
+def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *, processes: int,
+                         sizes: Callable[[], list[tuple[int, int]]]) -> tuple[list[tuple[Any, pd.DataFrame, Any]], list[Any]]:
     """The corpora and the plan's scorers, loaded.
 
-    With several processes, where a worker starts in milliseconds (forked), a helper generates
-    corpora from the front of the list while this process loads the scorers and warms those that
-    load lazily, then generates corpora from the back until the two meet (``TwoEnded``), so that
-    the scoring workers started next are handed warm scorers and both processes finish together.
-    (Importing the statistics' modules here instead, about a second, left the helper idle for 0.4 s
-    of it; they are imported while the scoring workers score, ``_Scoring.prepare_statistics``.)
+    With several processes, where a worker starts in milliseconds (forked), a helper is forked
+    before pandas is imported and generates corpora as plain lists (``_corpus_columns``), the
+    largest expected first (``sizes()``: sentences and pairs), while this process imports pandas,
+    loads the scorers and warms those that load lazily, then generates corpora from the other end,
+    the smallest first, until the two meet (``TwoEnded``), so that the scoring workers started next
+    are handed warm scorers and both processes finish together. The helper's lists become tables
+    here (milliseconds).
+
+    Why this way: forked after pandas' import (0.2–0.3 s), the helper had nothing to do until then;
+    importing it in both processes cost the helper as much. The largest corpus first, because the
+    helper starts a quarter of a second before this process is free: taken last from this end,
+    the English audit's pair-heavy corpus kept the helper idle for 0.17 s. (Importing the
+    statistics' modules here instead, about a second, left the helper idle for 0.4 s of it; they
+    are imported while the scoring workers score, ``_Scoring.prepare_statistics``.)
     Errors are those of the serial path, in its order (the first bad corpus's, then a scorer's): a
     corpus whose build failed anywhere, or that the helper took and did not hand back, is generated
     here in its turn."""
@@ -216,26 +262,28 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
         corpora = _load_corpora(plan, result, say)
         return corpora, _load_scorers(plan, lambda: _sentence_ids(corpora), result)
     names, want_pairs = list(plan.corpora), _wants_pairs(plan)
-    queue = TwoEnded(len(names))
+    try:
+        expected = [bound + 4 * pairs for bound, pairs in sizes()]  # a pair takes about 4 sentences' time
+    except Exception:  # noqa: BLE001 - a definition that does not load: it raises in its turn below
+        expected = [0] * len(names)
+    order = sorted(range(len(names)), key=lambda k: -expected[k])  # the helper's end first (ties: plan order)
+    queue = TwoEnded(len(names))  # positions in `order`
     mine: dict[int, Any] = {}  # index -> (corpora, records, lines) built here or handed over
     failed: set[int] = set()  # indices whose build failed here (built again in their turn)
     built: list[tuple[Any, pd.DataFrame, Any]] = []
-    # pandas before the fork: every corpus table needs it, and imported after, each process paid for
-    # it (about 0.2 s of the helper's CPU); imported here once, the helper starts on its first corpus
-    # at once. Four English corpora, 8 alternated runs of the default command: CPU 7.15 -> 6.85 s,
-    # wall 4.06 -> 4.00 s (medians; docs/benchmarks.md)
-    import pandas  # noqa: F401
 
     with handoff_folder() as folder, LocalPool(1, inherit={_CORPUS_QUEUE: queue}) as helper:  # (helper ends first)
         # one task a corpus, each taking the next corpus from the front when it runs (None once the
         # two ends have met); each comes back through a file as soon as it is built (handoff: through
         # the pool's pipe, a corpus took 0.16 s while this process was generating another)
-        pending = [helper.submit(_build_from_front, names, want_pairs, folder) for _ in names]
+        pending = [helper.submit(_build_from_front, names, order, want_pairs, folder) for _ in names]
+        import pandas  # noqa: F401 - after the fork: the helper generates without it
 
         def corpora_now() -> list[tuple[Any, pd.DataFrame, Any]]:
             if built:
                 return built
-            while not failed and (k := queue.take_back()) is not None:
+            while not failed and (at := queue.take_back()) is not None:
+                k = order[at]
                 try:
                     mine[k] = _build_corpora([names[k]], want_pairs)
                 except Exception:  # noqa: BLE001 - raised in its turn below, unless an earlier corpus fails
@@ -247,7 +295,7 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
                     continue
                 if taken is not None:
                     try:
-                        mine[taken[0]] = take_over(taken[1])
+                        mine[taken[0]] = _as_frames([take_over(taken[1])])
                     except Exception:  # noqa: BLE001 - unreadable: built here in its turn, as after a failure
                         pass
             # in the serial order: a corpus neither process handed over is built here (and raises first)
@@ -274,18 +322,21 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *,
 _CORPUS_QUEUE = "engine.audit.pipeline.corpora"  # the key the corpora's TwoEnded is handed to the helper under
 
 
-def _build_from_front(names: list[str], want_pairs: bool, folder: Path) -> tuple[int, Path] | None:
-    """In the forked helper: (index, the file in ``folder`` holding ``_build_corpora`` of that corpus)
-    for the next corpus at the front of the shared list, or None when none is left (a corpus that
-    fails raises: the audit process generates it again in its turn)."""
+def _build_from_front(names: list[str], order: list[int], want_pairs: bool, folder: Path) -> tuple[int, Path] | None:
+    """In the forked helper: (index, the file in ``folder`` holding ``_corpus_columns`` of that
+    corpus) for the corpus at the next position from the front of ``order``, or None when none is
+    left (a corpus that fails raises: the audit process generates it again in its turn)."""
     from engine.common.executor import inherited
     from engine.common.executor.handoff import hand_over
 
     queue = inherited(_CORPUS_QUEUE)
     if queue is None:
         raise RuntimeError("the corpus helper was not forked: the audit process generates the corpora")
-    k = queue.take_front()
-    return None if k is None else (k, hand_over(_build_corpora([names[k]], want_pairs), folder))
+    at = queue.take_front()
+    if at is None:
+        return None
+    k = order[at]
+    return k, hand_over(_corpus_columns(names[k], want_pairs), folder)
 
 
 def _import_statistics(plan: AuditPlan) -> None:
@@ -363,11 +414,12 @@ def _score_and_analyse(plan: AuditPlan, cache: Any, result: AuditResult, progres
     from .schedule import score_jobs
 
     processes = resolve_jobs(plan.jobs)
-    bounds = _one_at_a_time(plan)
+    sizes = functools.cache(lambda: _corpus_sizes(list(plan.corpora), _wants_pairs(plan)))
+    bounds = _one_at_a_time(plan, sizes)
     if bounds is not None:
         return _CorpusByCorpus(plan, bounds, cache, result, progress, cancel, say, phase, on_step, spill,
                                processes).run()
-    corpora, scorers = _corpora_and_scorers(plan, result, say, processes=processes)
+    corpora, scorers = _corpora_and_scorers(plan, result, say, processes=processes, sizes=sizes)
     run = _Scoring(plan, result, corpora, scorers, processes, progress, cancel, say, phase, on_step, spill)
     phase("scoring", run.total)
     result.manifest["scoring"] = []
@@ -403,7 +455,7 @@ def _after_scoring(run: _Scoring, scorers: list, result: AuditResult, say: LogFn
     run.stop_here()
 
 
-def _one_at_a_time(plan: AuditPlan) -> list[int] | None:
+def _one_at_a_time(plan: AuditPlan, sizes: Callable[[], list[tuple[int, int]]]) -> list[int] | None:
     """Each corpus's most sentences (``sentence_bound``) where the plan's corpora are to be generated,
     scored, analysed and written one at a time (``_CorpusByCorpus``), else None.
 
@@ -420,10 +472,7 @@ def _one_at_a_time(plan: AuditPlan) -> list[int] | None:
 
     if any(isinstance(spec, str) and parse_spec(spec)[0] == "predictions" for spec in plan.scorers):
         return None
-    from engine.corpus import load_corpus
-    from engine.corpus.generate.generator import sentence_bound
-
-    bounds = [sentence_bound(load_corpus(name)) for name in plan.corpora]
+    bounds = [bound for bound, _pairs in sizes()]
     return bounds if max(bounds) >= STREAM_ROWS else None
 
 

@@ -24,8 +24,20 @@ COLUMNS = PUBLISHED_COLUMNS + EXTRA_COLUMNS
 
 
 def generate(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -> pd.DataFrame:
+    return sentence_frame(sentence_columns(corpus, compiled))
+
+
+def sentence_frame(cols: dict[str, list]) -> pd.DataFrame:
+    """The sentence table of ``sentence_columns``'s columns."""
     import pandas as pd
 
+    return pd.DataFrame(cols, columns=COLUMNS)
+
+
+def sentence_columns(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -> dict[str, list]:
+    """``generate``'s columns as plain lists, {column: values}. Why apart: a process that has not
+    imported pandas can generate a corpus (the audit's corpus helper, forked before the half second
+    of pandas' import, engine.audit.pipeline) and hand the lists over to be made a table."""
     cc = compiled or CompiledCorpus(corpus)
     race = corpus.race_axis
     race_name = race.name if race else None
@@ -95,7 +107,7 @@ def generate(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -
         "person_id": pid, "person_kind": pkind, "emotion_word_id": eid, "emotion_kind": ekind,
         "language": [corpus.language] * n, "corpus": [corpus.id] * n, "features": features,
     }
-    return pd.DataFrame(cols, columns=COLUMNS)
+    return cols
 
 
 def sentence_bound(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -> int:

@@ -41,8 +41,19 @@ def generate_pairs(corpus: CorpusDefinition, compiled: CompiledCorpus | None = N
     ``features`` is a JSON object slot -> features both sides asked for with the same value
     (the variable's own feature, which differs, is left out).
     """
+    return pair_frame(pair_columns(corpus, compiled))
+
+
+def pair_frame(cols: dict[str, list]) -> pd.DataFrame:
+    """The pair table of ``pair_columns``'s columns."""
     import pandas as pd
 
+    return pd.DataFrame(cols, columns=PAIR_COLUMNS + PAIR_EXTRA_COLUMNS)
+
+
+def pair_columns(corpus: CorpusDefinition, compiled: CompiledCorpus | None = None) -> dict[str, list]:
+    """``generate_pairs``'s columns as plain lists, {column: values}, made without pandas (as
+    engine.corpus.generate.generator.sentence_columns, for the same reason)."""
     cc = compiled or CompiledCorpus(corpus)
     cols: dict[str, list] = {c: [] for c in PAIR_COLUMNS + PAIR_EXTRA_COLUMNS}
     rows = usable_pair_rows(corpus, cc)
@@ -79,7 +90,7 @@ def generate_pairs(corpus: CorpusDefinition, compiled: CompiledCorpus | None = N
             cols["emotion_kind"].append(a.emotion.attrs["kind"] if a.emotion else "")
             cols["language"].append(corpus.language)
             cols["corpus"].append(corpus.id)
-    return pd.DataFrame(cols, columns=PAIR_COLUMNS + PAIR_EXTRA_COLUMNS)
+    return cols
 
 
 def usable_pair_rows(corpus: CorpusDefinition, cc: CompiledCorpus) -> list[tuple[CTemplate, PersonPair, Realised, Realised]]:
