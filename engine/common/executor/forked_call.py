@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from engine.common.progress import is_cancelled
 
+from . import gc_hold
 from .local import _forked_start, sigint_held
 
 POLL_S = 0.1  # how often `result` looks at `cancel` while the child computes
@@ -37,8 +38,15 @@ class ForkedCall:
     def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
         parent = os.getpid()
         read, write = os.pipe()
+        gc_hold.hold()  # released when the child has ended (_close)
         with sigint_held():  # a Ctrl+C during the fork arrives once it is done, here (local.sigint_held)
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except BaseException:  # no child (out of memory): nothing shares this process's pages
+                gc_hold.release()
+                os.close(read)
+                os.close(write)
+                raise
             if pid == 0:  # the child: never returns
                 os.close(read)
                 _child(parent, write, fn, args)
@@ -100,6 +108,7 @@ class ForkedCall:
         if not self._finished:
             self._finished = True
             os.close(self._read)
+            gc_hold.release()
 
 
 def _child(parent: int, write: int, fn: Callable[..., Any], args: tuple) -> None:

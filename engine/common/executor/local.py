@@ -28,6 +28,8 @@ from typing import Any, Callable, Iterable, Iterator
 
 from engine.common.progress import Cancelled, ProgressFn, ProgressTracker, is_cancelled
 
+from . import gc_hold
+
 POLL_S = 0.1  # how often a waiting map looks at `cancel`
 LOKY_IDLE_S = 120  # a reusable loky worker exits after this long without work
 POOL_THREADS = ("ExecutorManagerThread", "QueueFeederThread")  # the threads a pool runs in this process
@@ -209,6 +211,7 @@ class LocalPool:
         self.processes = self.workers + 1
         self.forked = can_fork()
         self._mine: list[Future] = []  # loky: this pool's futures, cancelled at shutdown
+        self._held = False  # forked: the garbage collector is held off the shared memory (gc_hold)
         if self.forked:
             self._pool, self._owned = self._fork(inherit or {}), True
         else:
@@ -223,6 +226,8 @@ class LocalPool:
         from concurrent.futures import ProcessPoolExecutor
 
         _inherited.update(inherit)
+        gc_hold.hold()  # released when the pool has shut down (shutdown)
+        self._held = True
         try:
             pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"),
                                        initializer=_forked_start, initargs=(os.getpid(),))
@@ -234,11 +239,17 @@ class LocalPool:
             except BaseException:  # ... before the caller holds the pool: stop it here, or its thread
                 _terminate(pool)  # outlives the run and fails at exit
                 pool.shutdown(wait=True, cancel_futures=True)
+                self._release()
                 raise
             return pool
         finally:
             for key in inherit:  # only the children keep them: this process has its own references
                 _inherited.pop(key, None)
+
+    def _release(self) -> None:
+        if self._held:
+            self._held = False
+            gc_hold.release()
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
         """`fn(*args)` in a worker (the function and arguments are pickled, so module-level)."""
@@ -275,6 +286,8 @@ class LocalPool:
         to end, so that the next pool in this process can fork again."""
         if self._owned:
             self._pool.shutdown(wait=wait, cancel_futures=True)
+            if wait:  # (without waiting, workers may still run: the collector stays off their pages)
+                self._release()
         else:
             for fut in self._mine:
                 fut.cancel()
