@@ -418,6 +418,37 @@ def test_the_notes_summary_tables_line_up_in_a_fixed_pitch_font(qtbot, page):
     assert metrics.horizontalAdvance("intercept") == metrics.horizontalAdvance("-" * len("intercept"))
 
 
+def test_the_notes_own_lines_take_the_interface_s_direction_and_the_summary_stays_left_to_right(qtbot, page):
+    """In Arabic the page's own lines ("Folder: …", the notes from the run) are right-to-left
+    paragraphs at the right edge, also one that begins with a corpus ID; summary.txt's English text
+    tables stay left to right at the left edge. A plain-text view gave the whole text one direction:
+    the Arabic lines stood at the left edge."""
+    from PySide6.QtCore import Qt
+
+    from gui import i18n
+
+    def directions():
+        out, block = [], page.notes.document().begin()
+        while block.isValid():
+            out.append((block.text(), block.blockFormat().layoutDirection(), block.blockFormat().alignment()))
+            block = block.next()
+        return out
+
+    summary = (page.data.out_dir / "summary.txt").read_text(encoding="utf-8").splitlines()
+    assert summary and len(summary) > 3
+    try:
+        i18n.set_language("ar")
+        blocks = directions()
+    finally:
+        i18n.set_language("en")
+    own = blocks[:len(blocks) - len(summary)]
+    assert [text for text, *_ in blocks[len(own):]] == summary
+    assert own[0][0].startswith("المجلد") and all(d == Qt.RightToLeft for _t, d, _a in own)
+    assert not own[0][2] & Qt.AlignAbsolute  # leading edge: the right one
+    assert all(d == Qt.LeftToRight and a & Qt.AlignAbsolute and a & Qt.AlignLeft for _t, d, a in blocks[len(own):])
+    assert all(d == Qt.LeftToRight for _t, d, _a in directions())  # back in English: every line
+
+
 def test_values_on_the_plots_use_the_interface_language_s_decimal_sign(qtbot, page):
     """The Italian paired plot wrote "p < 0.001, n = 1584" under a translated legend reading
     "p ≤ 0,01": the values, counts and tick labels now follow the language, in English as before."""

@@ -18,13 +18,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
     QTabWidget,
     QVBoxLayout,
@@ -46,6 +44,7 @@ from .data import ResultData
 from .fise_view import FiseView
 from .forest_view import ForestView
 from .km_view import KMView
+from .notes_view import NotesView
 from .problem_text import problem_lines
 from .widgets import fill_combo
 
@@ -140,11 +139,9 @@ class ResultsPage(QWidget):
         self.assoc = AssocView()
         self.fise = FiseView()
         self.tables = TablesView()
-        self.notes = QPlainTextEdit()
-        self.notes.setReadOnly(True)
         # the run's summary (summary.txt) is made of text tables whose columns line up in a fixed-pitch
         # font only: in the interface's proportional font they drifted apart (as the audit log's would)
-        self.notes.setFont(QFontDatabase.systemFont(QFontDatabase.FixedFont))
+        self.notes = NotesView()
         self.views: dict[str, Any] = {"beta": self.beta, "paired": self.km, "confusion": self.confusion,
                                       "assoc": self.assoc, "fise": self.fise}
         self.tabs = QTabWidget()
@@ -188,7 +185,7 @@ class ResultsPage(QWidget):
         self.report_button.setText(_("Export report…"))
         self._update_heading()
         if self.data is not None:  # the notes' own sentences are in the interface language too
-            self.notes.setPlainText(self._notes_text(self.data))
+            self._show_notes(self.data)
 
     def _update_heading(self) -> None:
         if self.data is None:
@@ -261,7 +258,7 @@ class ResultsPage(QWidget):
         current = self.tabs.currentWidget()
         self.tables.set_data(data)
         yield
-        self.notes.setPlainText(self._notes_text(data))
+        self._show_notes(data)
         yield
         for view in sorted(self.views.values(), key=lambda v: v is current):
             view.set_data(data)
@@ -272,7 +269,18 @@ class ResultsPage(QWidget):
         first = next((v for v in self.views.values() if v.has_data()), None)
         self.tabs.setCurrentIndex(self.tabs.indexOf(first) if first is not None else 0)
 
-    def _notes_text(self, data: ResultData) -> str:
+    def _show_notes(self, data: ResultData) -> None:
+        """The run's facts and problems in the interface's language, then summary.txt (NotesView)."""
+        summary = data.out_dir / "summary.txt" if data.out_dir else None
+        text = ""
+        if summary is not None and summary.is_file():
+            try:
+                text = summary.read_text(encoding="utf-8")
+            except OSError:
+                pass
+        self.notes.show_notes(self._notes_lines(data), text)
+
+    def _notes_lines(self, data: ResultData) -> list[str]:
         lines = []
         if data.out_dir:
             lines.append(_("Folder: {path}").format(path=isolated(data.out_dir)))
@@ -298,13 +306,7 @@ class ResultsPage(QWidget):
             lines.append("")
             lines.append(_("Notes from the run:"))
             lines += [f"  • {p}" for p in problem_lines(data.problems, data.manifest)]
-        summary = data.out_dir / "summary.txt" if data.out_dir else None
-        if summary is not None and summary.is_file():
-            try:
-                lines += ["", summary.read_text(encoding="utf-8")]
-            except OSError:
-                pass
-        return "\n".join(lines)
+        return lines
 
     # -- report -------------------------------------------------------------------------
     def export_report(self) -> Path | None:
