@@ -248,7 +248,8 @@ def _corpora_and_scorers(plan: AuditPlan, result: AuditResult, say: LogFn, *, pr
     pandas in both processes cost the helper as much); it starts before this process is free, so it
     takes the largest corpus. Traced, four English corpora: ready at 0.64–0.77 s instead of 0.81 s.
     (The statistics' modules imported here instead left the helper idle for 0.4 s; they are
-    imported while the scoring workers score, ``_Scoring.prepare_statistics``.) Errors are those of the serial path, in its order (the first bad corpus's, then a scorer's): a
+    imported while the scoring workers score, ``_Scoring.prepare_statistics``.)
+    Errors are those of the serial path, in its order (the first bad corpus's, then a scorer's): a
     corpus whose build failed anywhere, or that the helper took and did not hand back, is generated
     here in its turn."""
     from engine.common.executor import LocalPool, TwoEnded, can_fork

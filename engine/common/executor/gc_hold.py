@@ -2,13 +2,14 @@
 
 Why: a forked child shares this process's pages until one side writes to them. A full collection
 walks every object the collector tracks and writes to its header, so one run in this process while
-a child lives copies most of its heap, page by page (and one in the child, the same there). In the
-audit with two processes (four English corpora, VADER and TextBlob) the audit process took 91,619
-minor page faults against 53,351 with one process, and 0.79 s of system time against 0.41 s.
-``gc.freeze()`` before each fork moves every object tracked so far to a generation no collection
-walks, in this process and in the child it forks; objects made afterwards are collected as usual.
-Over 10 alternated runs of that audit the median went 3.97 -> 3.72 s, and its CPU 6.93 -> 6.59 s
-(bench/bench_parallel_scoring.py; docs/benchmarks.md).
+a child lives copies most of its heap, page by page (and one in the child, the same there). The
+audit of the four English corpora with VADER and TextBlob and two processes took 124,406 minor page
+faults and 0.65 s of system time in all its processes, against 51,007 and 0.38 s with one process
+(the audit process alone, traced: 91,619 against 53,351). ``gc.freeze()`` before each fork moves
+every object tracked so far to a generation no collection walks, in this process and in the child
+it forks; objects made afterwards are collected as usual. Over 12 alternated runs of that command
+with ``--jobs 2`` (a fresh cache and folder each) the median went 4.00 -> 3.70 s, and the CPU of
+all its processes 7.04 -> 6.65 s (docs/benchmarks.md).
 
 When the last child this process forked has ended, ``gc.unfreeze()`` hands the objects back to the
 collector, so a long-lived process (a notebook, the GUI's audit process) collects its cyclic garbage
