@@ -14,6 +14,15 @@ pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"), reason="f
               pytest.mark.timeout(120, method="signal")]
 
 
+@pytest.fixture(autouse=True)
+def _nothing_frozen_yet():
+    """Each test starts with nothing frozen: a GUI test run earlier in this process froze its
+    long-lived objects (gui/common/collector.py), which a hold then keeps frozen by design."""
+    gc.unfreeze()
+    assert gc_hold.held() == 0
+    yield
+
+
 def _minor_faults() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 
@@ -64,3 +73,15 @@ def test_the_collector_is_handed_back_only_when_the_last_child_has_ended():
         assert gc_hold.held() == 1 and gc.get_freeze_count() > 0  # the pool's worker still shares them
         assert pool.submit(sum, [1, 2]).result() == 3
     assert gc_hold.held() == 0 and gc.get_freeze_count() == 0
+
+
+def test_objects_frozen_before_the_first_fork_stay_frozen():
+    """The GUI freezes its long-lived objects (gui/common/collector.py): a fork's hold must not undo
+    that when its child ends (an unfreeze cannot tell whose objects it hands back)."""
+    gc.freeze()
+    try:
+        before = gc.get_freeze_count()
+        ForkedCall(time.sleep, 0.1).result()
+        assert gc_hold.held() == 0 and gc.get_freeze_count() >= before > 0
+    finally:
+        gc.unfreeze()

@@ -13,7 +13,9 @@ all its processes 7.04 -> 6.65 s (docs/benchmarks.md).
 
 When the last child this process forked has ended, ``gc.unfreeze()`` hands the objects back to the
 collector, so a long-lived process (a notebook, the GUI's audit process) collects its cyclic garbage
-from before the fork as it did.
+from before the fork as it did — unless objects were frozen before the first fork (the GUI freezes
+its long-lived objects, gui/common/collector.py): an unfreeze cannot tell whose they are, so then
+everything stays frozen, as the process had chosen.
 """
 from __future__ import annotations
 
@@ -22,13 +24,16 @@ import threading
 
 _lock = threading.Lock()
 _held = 0  # forked children (pools or calls) alive that share this process's memory
+_frozen_before = False  # objects were frozen before the first hold (by someone else): never unfrozen here
 
 
 def hold() -> None:
     """Right before a fork: every object tracked so far stays out of the collector's walks until
     the matching ``release``."""
-    global _held
+    global _held, _frozen_before
     with _lock:
+        if _held == 0:
+            _frozen_before = gc.get_freeze_count() > 0
         _held += 1
         gc.freeze()
 
@@ -41,7 +46,7 @@ def release() -> None:
         if _held == 0:
             return
         _held -= 1
-        if _held == 0:
+        if _held == 0 and not _frozen_before:
             gc.unfreeze()
 
 
