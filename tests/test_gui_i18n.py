@@ -463,6 +463,33 @@ def test_no_number_is_grouped_or_made_a_percentage_by_a_python_format_spec_in_gu
         assert not spec.search(po.read_text("utf-8")), po
 
 
+@pytest.mark.parametrize("lang", [lang for lang in LANGS if Locale.parse(lang).number_symbols["latn"]["decimal"] == ","])
+def test_numbers_written_in_a_translation_use_the_language_s_decimal_sign(lang):
+    """A number inside a translated string is written as the language writes it: the French and
+    Portuguese plot legend said "p ≤ .01" beside values written "p < 0,001". (A version number in a
+    name, "XLIFF 2.0", is not a decimal.)"""
+    point = re.compile(r"(?<![\w.])\d*\.\d+(?![\w}])")
+    found = []
+    for msg in _read(ROOT / "locales" / lang / "LC_MESSAGES" / "eec_studio.po", lang):
+        if not msg.id:  # the catalog's header (versions of its tools)
+            continue
+        for text in (msg.string if isinstance(msg.string, tuple) else (msg.string,)):
+            for match in point.finditer(text or ""):
+                if not text[:match.start()].rstrip().endswith("XLIFF"):
+                    found.append(f"{text!r}: {match.group()}")
+    assert found == []
+
+
+def test_french_puts_a_no_break_space_before_colons_semicolons_and_question_marks():
+    """French typography: a no-break space before ":", ";", "!" and "?", so the sign never starts a
+    line. 320 colons in the catalog had it and 30 strings, the newer ones, had a plain space (a
+    reviewer marked one, 2026-11-28); all are no-break now."""
+    plain = [msg.string for msg in _read(ROOT / "locales" / "fr" / "LC_MESSAGES" / "eec_studio.po", "fr")
+             if msg.id for text in (msg.string if isinstance(msg.string, tuple) else (msg.string,))
+             if re.search(r" [:;!?]", text or "")]
+    assert plain == []
+
+
 # -- startup: the corpus list does not wait for the engine ----------------------------------------
 def test_corpus_listing_does_not_load_pandas():
     """The first window lists the corpora through engine.corpus without waiting for pandas (about a
