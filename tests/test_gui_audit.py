@@ -359,3 +359,33 @@ def test_a_system_that_cannot_read_the_corpus_language_is_said_before_running(qt
     page.add_corpus("en-kiritchenko2018")
     page.add_scorer("vader", kind="lexicon")
     assert page.language_note.isVisible() and "en-kiritchenko2018" not in page.language_note.text()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "pt", "de", "it", "ar"])
+def test_the_audit_page_fits_a_1280_by_800_screen_with_every_choice_whole(qtbot, tmp_path, lang):
+    """In French the one-line pickle check box and the row of device, batch and processes made the
+    window at least 1,573 px wide (Spanish 1,482, Portuguese 1,438), and the statistics' column made
+    it 863 px tall; at 1280 px even English showed "persons, template…" and "pooled, as in the p…".
+    Now the long sentence wraps, the row wraps, a setting whose label and choice do not fit side by
+    side puts the choice under its label, and the statistics' column scrolls where the window is short."""
+    from PySide6.QtWidgets import QComboBox
+
+    from gui import i18n
+    from gui.audit.setup_view import AuditSetupView
+
+    i18n.set_language(lang)
+    try:
+        p = AuditPage()
+        qtbot.addWidget(p)
+        p.resize(1280 - 150, 800 - 60)  # the main window's page list and menu bar take the rest
+        p.show()
+        qtbot.waitExposed(p)
+        view = p.findChild(AuditSetupView)
+        assert p.minimumSizeHint().width() <= 1280 - 150, p.minimumSizeHint()
+        assert p.minimumSizeHint().height() <= 800 - 60, p.minimumSizeHint()
+        for combo in view.settings_form.widgets.values():
+            if isinstance(combo, QComboBox):
+                assert combo.width() >= combo.sizeHint().width(), (combo.currentText(), combo.width())
+        assert view.allow_pickle.minimumSizeHint().width() < 300  # the sentence wraps
+    finally:
+        i18n.set_language("en")

@@ -22,6 +22,10 @@ class SettingsForm(QFormLayout):
 
     def __init__(self, setup: AuditSetup) -> None:
         super().__init__()
+        # a row whose label and field do not fit side by side puts its field under the label: the
+        # Italian, French and Portuguese labels are long, and squeezed beside them the choices showed
+        # cut ("persone, modelli di" for "persone, modelli di frase e parole")
+        self.setRowWrapPolicy(QFormLayout.WrapLongRows)
         self.setup = setup
         self.settings = statistic_settings()
         self.widgets: dict[str, QWidget] = {}
@@ -40,6 +44,7 @@ class SettingsForm(QFormLayout):
 
         if s.kind == "choice":
             box = QComboBox()
+            box.setSizeAdjustPolicy(QComboBox.AdjustToContents)  # its size hint follows its choices (retranslate)
             for value in ((None,) if s.optional else ()) + tuple(s.choices):
                 box.addItem("", "" if value is None else value)
             box.currentIndexChanged.connect(lambda _i: put(box.currentData() or (None if s.optional else s.default)))
@@ -88,6 +93,12 @@ class SettingsForm(QFormLayout):
                 names = ((s.none_label,) if s.optional else ()) + tuple(s.choice_labels)
                 for i, name in enumerate(names):
                     widget.setItemText(i, _(name) if name else str(widget.itemData(i)))
+                # never narrower than its longest choice in this language: in Italian and French the
+                # longer labels squeezed the field column, and "persone, modelli di frase e parole"
+                # showed as "persone, modelli di" (the page's splitter makes room: its columns cannot
+                # collapse, so the wide list of systems gives way)
+                widget.setMinimumWidth(0)
+                widget.setMinimumWidth(widget.sizeHint().width())
             elif isinstance(widget, QLineEdit) and s.kind == "range":
                 widget.setPlaceholderText(_("e.g. 0,1 (empty: declared)"))
 

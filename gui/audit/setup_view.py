@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFileDialog,
+    QFrame,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QSplitter,
     QTreeWidget,
@@ -35,6 +37,9 @@ from engine.stats.registry import get as statistic
 from engine.common import extras
 from gui.common.extras import grey_without, missing_text
 from gui.errors import friendly
+from gui.common.flow_layout import FlowLayout, labelled_pair
+from gui.common.wrapped_check import WrappedCheckBox
+from gui.common.wrapped_height import keep_wrapped_height
 from gui.i18n import _, connect_retranslate, isolated, N_
 
 from .settings_form import SettingsForm
@@ -54,6 +59,18 @@ SCORER_KINDS = {
 FAMILY_LABELS = {"weat": "WEAT", "seat": "SEAT", "lpbs": "LPBS", "fise": "FISE", "file": N_("Test files")}
 
 
+class _NoHeightForWidth(QWidget):
+    """The statistics' column inside its scroll area: sized by its minimum (the settings' wrapped
+    height, kept by keep_wrapped_height) and the space there is, not by its preferred height for a
+    width, which counted the whole association tests' list and made the column scroll at 1400 x 900."""
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt's name
+        return False
+
+    def heightForWidth(self, _width: int) -> int:  # noqa: N802 - Qt's name (QScrollArea asks its layout)
+        return self.minimumSizeHint().height()
+
+
 class AuditSetupView(QWidget):
     """Signals: ``problem(FriendlyError)`` when a chosen file is not usable, ``cleared()`` when it is."""
 
@@ -69,16 +86,25 @@ class AuditSetupView(QWidget):
         self._build_scorers()
         self._build_statistics()
         self._build_assoc_tests()
-        right = QWidget()
+        right = _NoHeightForWidth()
         rlay = QVBoxLayout(right)
         rlay.setContentsMargins(0, 0, 0, 0)
+        # the settings keep the height their wrapped rows need; the association tests' list gives way
+        keep_wrapped_height(self.stats_box)
         rlay.addWidget(self.stats_box)
         rlay.addWidget(self.assoc_box, 1)
 
+        # the statistics' column scrolls where the window is short, rather than making it taller: its
+        # rows wrap in the longer languages and need more height than the other columns
+        column = self.stats_column = QScrollArea()
+        column.setWidget(right)
+        column.setWidgetResizable(True)
+        column.setFrameShape(QFrame.NoFrame)
+        column.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)  # as wide as its contents (retranslate)
         split = QSplitter(Qt.Horizontal)
         split.addWidget(self.corpora_box)
         split.addWidget(self.scorers_box)
-        split.addWidget(right)
+        split.addWidget(column)
         split.setChildrenCollapsible(False)
         split.setSizes([270, 400, 450])
         layout = QVBoxLayout(self)
@@ -131,7 +157,7 @@ class AuditSetupView(QWidget):
         self.batch_size = QSpinBox()
         self.batch_size.setRange(0, 4096)
         self.batch_size.valueChanged.connect(lambda v: setup.set_option("batch_size", int(v)))
-        self.allow_pickle = QCheckBox()
+        self.allow_pickle = WrappedCheckBox()  # a long sentence: wrapped, not widening the window
         self.allow_pickle.toggled.connect(lambda on: setup.set_option("allow_pickle", bool(on)))
         self.jobs_label = QLabel()
         self.jobs = QSpinBox()
@@ -148,23 +174,23 @@ class AuditSetupView(QWidget):
         grid.addWidget(self.add_heads_button, 0, 1)
         grid.addWidget(self.add_predictions_button, 1, 0)
         grid.addWidget(self.add_spec_button, 1, 1)
-        grid.addWidget(self.add_llm_button, 2, 0, 1, 2)
+        grid.addWidget(self.add_llm_button, 2, 0)
+        grid.addWidget(self.remove_scorer_button, 2, 1)
         self.device_label, self.batch_label = QLabel(), QLabel()
-        opts = QHBoxLayout()
-        opts.addWidget(self.device_label)
-        opts.addWidget(self.device)
-        opts.addWidget(self.batch_label)
-        opts.addWidget(self.batch_size)
-        opts.addWidget(self.jobs_label)
-        opts.addWidget(self.jobs)
-        opts.addStretch(1)
-        opts.addWidget(self.remove_scorer_button)
+        # device, batch size and processes wrap onto a second line where the column is narrow: on one
+        # line they made the window 1,396 px wide at least in Spanish (with the pickle box wrapped)
+        opts_row = QWidget()
+        opts = FlowLayout(opts_row)
+        opts.setContentsMargins(0, 0, 0, 0)
+        for label, field in ((self.device_label, self.device), (self.batch_label, self.batch_size),
+                             (self.jobs_label, self.jobs)):
+            opts.addWidget(labelled_pair(label, field))
         self.models_note = QLabel()  # shown when the 'models' extra is missing (gui/common/extras.py)
         lay = QVBoxLayout(self.scorers_box)
         lay.addWidget(self.scorers, 1)
         lay.addLayout(grid)
         lay.addWidget(self.models_note)
-        lay.addLayout(opts)
+        lay.addWidget(opts_row)
         lay.addWidget(self.allow_pickle)
         lay.addWidget(self.policy_label)  # label above: the choices are long sentences in some languages
         lay.addWidget(self.policy)
@@ -419,6 +445,8 @@ class AuditSetupView(QWidget):
         self.permutations_label.setText(_("Permutations:"))
         self.refresh_list("scorers")
         self.refresh_tests()
+        # never narrower than the statistics' widest row in this language (it scrolls only up and down)
+        self.stats_column.setMinimumWidth(self.stats_column.widget().minimumSizeHint().width())
 
     # -- file choosers ---------------------------------------------------------------------
     def ask_corpus_file(self) -> None:
