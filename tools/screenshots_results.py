@@ -1,4 +1,4 @@
-"""Regenerate docs/screenshots/audit.png and docs/screenshots/results_*.png (offscreen, by the app itself).
+"""Regenerate docs/screenshots/audit-setup{,-ar}.png, audit.png and results_*.png (offscreen, by the app itself).
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python tools/screenshots_results.py [--out docs/screenshots]
 
@@ -58,6 +58,30 @@ def audit_screenshot(app, win, tmp: Path, out: Path) -> None:
     win.grab().save(str(out / "audit.png"))
     page.cancel()
     wait(app, lambda: not page.running)
+
+
+def setup_screenshots(app, tmp: Path, out: Path) -> None:
+    """docs/screenshots/audit-setup.png and audit-setup-ar.png: the Audit page alone at 1280 × 800,
+    set up (a corpus, VADER, WEAT T1), in English and in Arabic."""
+    from gui import i18n
+    from gui.audit.page import AuditPage
+
+    for lang, name in (("en", "audit-setup.png"), ("ar", "audit-setup-ar.png")):
+        i18n.set_language(lang, app)
+        page = AuditPage()
+        page.cache_dir = tmp / "cache-setup"
+        page.out_dir.setText("")
+        page.add_corpus("en-kiritchenko2018")
+        page.add_scorer("vader", kind="lexicon")
+        page.add_assoc_test("weat/T1")
+        page.resize(1280, 800)
+        page.show()
+        for _ in range(20):
+            app.processEvents()
+            time.sleep(0.02)
+        page.grab().save(str(out / name))
+        page.close()
+    i18n.set_language("en", app)
 
 
 def real_audit(tmp: Path) -> Path:
@@ -136,6 +160,7 @@ def main() -> None:
         win = MainWindow()
         win.resize(*SIZE)
         win.show()
+        setup_screenshots(app, tmp, out)
         folder = real_audit(tmp)
         audit_screenshot(app, win, tmp, out)
         results_screenshots(app, win, folder, out)
