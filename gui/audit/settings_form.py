@@ -95,8 +95,8 @@ class SettingsForm(QFormLayout):
                     widget.setItemText(i, _(name) if name else str(widget.itemData(i)))
                 # never narrower than its longest choice in this language: in Italian and French the
                 # longer labels squeezed the field column, and "persone, modelli di frase e parole"
-                # showed as "persone, modelli di" (the page's splitter makes room: its columns cannot
-                # collapse, so the wide list of systems gives way)
+                # showed as "persone, modelli di" (where label and choice do not fit side by side, the
+                # choice goes under its label: WrapLongRows above)
                 widget.setMinimumWidth(0)
                 widget.setMinimumWidth(widget.sizeHint().width())
             elif isinstance(widget, QLineEdit) and s.kind == "range":

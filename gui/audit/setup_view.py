@@ -36,10 +36,10 @@ from engine.stats.registry import get as statistic
 
 from engine.common import extras
 from gui.common.extras import grey_without, missing_text
-from gui.errors import friendly
 from gui.common.flow_layout import FlowLayout, labelled_pair
 from gui.common.wrapped_check import WrappedCheckBox
 from gui.common.wrapped_height import keep_wrapped_height
+from gui.errors import friendly
 from gui.i18n import _, connect_retranslate, isolated, N_
 
 from .settings_form import SettingsForm
