@@ -473,3 +473,30 @@ def test_values_on_the_plots_use_the_interface_language_s_decimal_sign(qtbot, pa
     assert all("." in m for t in english for m in numbers.findall(t))
     assert all("," in m and "." not in m for t in italian for m in numbers.findall(t))
     assert any(numbers.search(t) for t in italian)
+
+
+@pytest.mark.parametrize("lang", ["fr", "es", "pt", "de", "it", "ar"])
+def test_every_results_view_fits_1280_pixels_with_its_selectors_whole(qtbot, page, lang):
+    """A view's selectors wrap onto a second line where it is narrow: on one line the counterfactual
+    view's four made the window at least 1,303 px wide in French, and its corpus box showed "en-cama"."""
+    from PySide6.QtWidgets import QComboBox
+
+    from gui import i18n
+
+    i18n.set_language(lang)
+    try:
+        page.resize(1280 - 150, 740)  # the main window's page list takes the rest
+        qtbot.wait(50)
+        assert page.minimumSizeHint().width() <= 1280 - 150, page.minimumSizeHint()
+        for name, view in page.views.items():
+            page.tabs.setCurrentWidget(view)
+            qtbot.wait(20)
+            row = view.controls
+            items = [row.itemAt(i) for i in range(row.count()) if not row.itemAt(i).isEmpty()]
+            if len(items) >= 2:  # the row asks only for its widest selector: the rest wraps
+                assert row.minimumSize().width() < sum(item.sizeHint().width() for item in items), name
+            for combo in view.findChildren(QComboBox):
+                if combo.isVisible():
+                    assert combo.width() >= min(combo.sizeHint().width(), 300), (name, combo.currentText(), combo.width())
+    finally:
+        i18n.set_language("en")

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.common.background import Latest
+from gui.common.flow_layout import FlowLayout, labelled_pair
 from gui.common.frame_table import FrameTable
 from gui.common.steps import Steps
 from gui.errors import friendly, show_error
@@ -196,14 +197,18 @@ class PlotPanel(QWidget):
         self.data: Any = None
         self.plots: list[pg.PlotItem] = []
         self._dirty = True
-        self.controls = QHBoxLayout()
-        self.controls.addStretch(1)  # add_control() puts selectors before it
+        # the selectors wrap onto a second line where the view is narrow: on one line the
+        # counterfactual view's four (corpus, system, pairs, bins) made the window at least 1,303 px
+        # wide in French, and its corpus box showed "en-cama"
+        controls_row = QWidget()
+        self.controls = FlowLayout(controls_row)
+        self.controls.setContentsMargins(0, 0, 0, 0)
         self.png_button = QPushButton()
         self.png_button.clicked.connect(lambda: self.ask_export("png"))
         self.svg_button = QPushButton()
         self.svg_button.clicked.connect(lambda: self.ask_export("svg"))
         top = QHBoxLayout()
-        top.addLayout(self.controls, 1)
+        top.addWidget(controls_row, 1)
         top.addWidget(self.png_button)
         top.addWidget(self.svg_button)
 
@@ -253,9 +258,7 @@ class PlotPanel(QWidget):
         """Put a selector (and a label for it, returned for retranslate()) in the controls row;
         changing it redraws the plot unless ``redraw`` is False (the view connects it itself)."""
         label = QLabel()
-        at = self.controls.count() - 1  # before the closing stretch
-        self.controls.insertWidget(at, label)
-        self.controls.insertWidget(at + 1, widget)
+        self.controls.addWidget(labelled_pair(label, widget))  # a label and its selector wrap together
         if redraw:
             changed = widget.currentIndexChanged if isinstance(widget, QComboBox) else widget.valueChanged
             changed.connect(lambda *_a: self.schedule_redraw())
