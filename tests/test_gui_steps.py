@@ -112,3 +112,44 @@ def test_long_lived_objects_leave_the_collectors_walks():
         assert any(o is later for o in gc.get_objects())  # newer objects are collected as usual
     finally:
         gc.unfreeze()
+
+
+def _closing_run(log: list, name: str, n: int, then=None, cycle=None):
+    held = cycle  # noqa: F841 - the caller puts this generator in it: a reference cycle, as a view's drawing makes
+    try:
+        for i in range(n):
+            if then is not None and i == 1:
+                then()  # a step that starts a newer run, or cancels this one
+            yield
+    finally:
+        import threading
+
+        log.append((name, threading.current_thread() is threading.main_thread()))
+
+
+@pytest.mark.parametrize("how", ["newer run", "cancel", "newer run from a step", "cancel from a step"])
+def test_a_dropped_run_is_closed_at_once_on_the_ui_thread(qtbot, how):
+    """A drawing's generator dropped half-way was left to the garbage collector; in a reference cycle
+    it was finalised by whichever thread collected next, and once a thread-pool task deleted Qt
+    objects off the UI thread and the test run hung. Now it is closed when it is dropped (or, when a
+    step of its own dropped it, as soon as that step returns), on the UI thread."""
+    import gc
+
+    steps = Steps(budget_s=0)
+    log: list = []
+    from_step = "from a step" in how
+    drop = (lambda: steps.start(iter(()))) if "newer" in how else steps.cancel
+    cycle: list = []
+    run = _closing_run(log, "old", 10**6, then=drop if from_step else None, cycle=cycle)
+    cycle.append(run)
+    del run
+    gc.disable()  # no collection decides it: only the drop itself may close the run
+    try:
+        steps.start(cycle[0])
+        del cycle
+        qtbot.waitUntil(lambda: steps.turns >= 3 or bool(log), timeout=5_000)
+        if not from_step:
+            drop()
+        assert log == [("old", True)]  # closed now, here: its finally block ran
+    finally:
+        gc.enable()

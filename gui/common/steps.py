@@ -28,6 +28,7 @@ class Steps(QObject):
         self.budget_s = budget_s  # None: the shared BUDGET_S; tests set 0 for one step per turn
         self._steps: Iterator[Any] | None = None
         self._on_done: Callable[[], None] | None = None
+        self._closing: list[Any] = []  # dropped runs to close once the step running them returns
         self.turns = 0  # event-loop turns the latest run took (tests check the work was spread)
         self.destroyed.connect(lambda *_a: _scheduler.forget(self))
 
@@ -37,22 +38,48 @@ class Steps(QObject):
 
     def start(self, steps: Iterator[Any], on_done: Callable[[], None] | None = None) -> None:
         """Run ``steps`` from the next turn of the event loop on; drops an unfinished older run."""
+        old = self._steps
         self._steps, self._on_done = steps, on_done
         self.turns = 0
         _scheduler.add(self)
+        self._close(old, keep=steps)
 
     def cancel(self) -> None:
+        old = self._steps
         self._steps = self._on_done = None
         _scheduler.forget(self)
+        self._close(old)
+
+    def _close(self, old: Any, keep: Any = None) -> None:
+        """Close a dropped run's generator here, on the UI thread.
+
+        Why: dropped half-way, a drawing's generator still held its frame — the view, its plot items,
+        a traceback — and, caught in a reference cycle, it was finalised by whichever thread next
+        ran a full garbage collection. A thread-pool task did once: it deleted Qt objects off the UI
+        thread while the UI thread waited on a Qt lock it held, and the test run hung (2026-11-28).
+        Closed here, the frame lets go at once, on this thread."""
+        if old is None or old is keep or not hasattr(old, "close"):
+            return
+        try:
+            old.close()
+        except ValueError:  # the run whose step called start()/cancel(): closed once that step returns
+            self._closing.append(old)
+
+    def _close_dropped(self) -> None:
+        while self._closing:
+            self._closing.pop().close()
 
     def finish(self) -> None:
         """Run every remaining step now."""
         steps = self._steps
         if steps is None:
             return
-        for _ in steps:
-            if self._steps is not steps:  # a step started a newer run or cancelled this one
-                return
+        try:
+            for _ in steps:
+                if self._steps is not steps:  # a step started a newer run or cancelled this one
+                    return
+        finally:
+            self._close_dropped()
         if self._steps is steps:
             self._done()
 
@@ -66,6 +93,8 @@ class Steps(QObject):
         except StopIteration:
             if self._steps is steps:
                 self._done()
+        finally:
+            self._close_dropped()
         return self._steps is not None
 
     def _done(self) -> None:
