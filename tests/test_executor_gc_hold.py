@@ -17,10 +17,14 @@ pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"), reason="f
 @pytest.fixture(autouse=True)
 def _nothing_frozen_yet():
     """Each test starts with nothing frozen: a GUI test run earlier in this process froze its
-    long-lived objects (gui/common/collector.py), which a hold then keeps frozen by design."""
+    long-lived objects (gui/common/collector.py), which a hold then keeps frozen by design. They are
+    frozen again afterwards, so the GUI tests that follow in this process see what the app sees."""
+    was_frozen = gc.get_freeze_count() > 0
     gc.unfreeze()
     assert gc_hold.held() == 0
     yield
+    if was_frozen:
+        gc.freeze()
 
 
 def _minor_faults() -> int:
