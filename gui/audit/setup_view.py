@@ -59,15 +59,13 @@ SCORER_KINDS = {
 FAMILY_LABELS = {"weat": "WEAT", "seat": "SEAT", "lpbs": "LPBS", "fise": "FISE", "file": N_("Test files")}
 
 
-class _NoHeightForWidth(QWidget):
+class _MinimumHeightColumn(QWidget):
     """The statistics' column inside its scroll area: sized by its minimum (the settings' wrapped
-    height, kept by keep_wrapped_height) and the space there is, not by its preferred height for a
-    width, which counted the whole association tests' list and made the column scroll at 1400 x 900."""
+    height, kept by keep_wrapped_height) and the space there is. A scroll area whose widget's layout
+    has a height for a width asks the widget for it, and the layout's answer counted the whole
+    association tests' list: the column scrolled at 1400 x 900 in English."""
 
-    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt's name
-        return False
-
-    def heightForWidth(self, _width: int) -> int:  # noqa: N802 - Qt's name (QScrollArea asks its layout)
+    def heightForWidth(self, _width: int) -> int:  # noqa: N802 - Qt's name
         return self.minimumSizeHint().height()
 
 
@@ -86,7 +84,7 @@ class AuditSetupView(QWidget):
         self._build_scorers()
         self._build_statistics()
         self._build_assoc_tests()
-        right = _NoHeightForWidth()
+        right = _MinimumHeightColumn()
         rlay = QVBoxLayout(right)
         rlay.setContentsMargins(0, 0, 0, 0)
         # the settings keep the height their wrapped rows need; the association tests' list gives way

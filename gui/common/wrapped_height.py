@@ -17,7 +17,6 @@ class _Follow(QObject):
     def __init__(self, widget: QWidget) -> None:
         super().__init__(widget)
         self.widget = widget
-        self.width = -1
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if watched is self.widget and event.type() in (QEvent.Resize, QEvent.LayoutRequest):
